@@ -1,0 +1,61 @@
+# fuse: the two commands of the README, plus build helpers.
+#
+#   make demo    set up, build, run fuse on the bundled example
+#   make check   set up, build, run the whole test suite
+#
+# BUILD_DIR and CMAKE_FLAGS can be overridden; JOBS defaults to the core count.
+
+BUILD_DIR   ?= build
+BUILD_TYPE  ?= Release
+JOBS        ?= $(shell nproc)
+LLVM_PREFIX ?= /usr/lib/llvm-22
+CMAKE_FLAGS ?=
+
+SETUP_STAMP := $(BUILD_DIR)/.setup-done
+FUSE_OPT    := $(BUILD_DIR)/bin/fuse-opt
+
+.PHONY: all setup configure build check demo docs install clean
+
+all: build
+
+# Installs Debian packages when something is missing (idempotent).
+setup: $(SETUP_STAMP)
+$(SETUP_STAMP): scripts/setup.sh
+	bash scripts/setup.sh
+	@mkdir -p $(BUILD_DIR) && touch $@
+
+$(BUILD_DIR)/build.ninja: $(SETUP_STAMP) CMakeLists.txt
+	cmake -G Ninja -S . -B $(BUILD_DIR) \
+	  -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) \
+	  -DCMAKE_C_COMPILER=$(LLVM_PREFIX)/bin/clang \
+	  -DCMAKE_CXX_COMPILER=$(LLVM_PREFIX)/bin/clang++ \
+	  -DLLVM_USE_LINKER=lld \
+	  -DLLVM_CCACHE_BUILD=$(if $(shell command -v ccache),ON,OFF) \
+	  -DMLIR_DIR=$(LLVM_PREFIX)/lib/cmake/mlir \
+	  -DLLVM_EXTERNAL_LIT=$(LLVM_PREFIX)/bin/lit \
+	  $(CMAKE_FLAGS)
+
+configure: $(BUILD_DIR)/build.ninja
+
+build: configure
+	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+check: build
+	cmake --build $(BUILD_DIR) --target check-fuse
+
+demo: build
+	@echo "== fuse-opt --fuse-test-classify examples/mlp_block.mlir"
+	$(FUSE_OPT) --fuse-test-classify examples/mlp_block.mlir
+
+# Generated dialect/op/attribute/interface/pass docs, copied into docs/generated.
+docs: build
+	cmake --build $(BUILD_DIR) --target fuse-doc
+	mkdir -p docs/generated
+	cp $(BUILD_DIR)/docs/Dialects/FuseDialect.md $(BUILD_DIR)/docs/Interfaces/FuseInterfaces.md \
+	   $(BUILD_DIR)/docs/Passes/FusePasses.md docs/generated/
+
+install: build
+	cmake --install $(BUILD_DIR) --prefix $(or $(PREFIX),$(BUILD_DIR)/install)
+
+clean:
+	rm -rf $(BUILD_DIR)

@@ -1,0 +1,152 @@
+//===- FuseAttrs.td - fuse attributes and enums ------------*- tablegen -*-===//
+//
+// Part of fuse, an MLIR-based operator-fusion compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSE_DIALECT_FUSE_IR_FUSEATTRS_TD
+#define FUSE_DIALECT_FUSE_IR_FUSEATTRS_TD
+
+include "fuse/Dialect/Fuse/IR/FuseDialect.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+
+//===----------------------------------------------------------------------===//
+// Enums
+//===----------------------------------------------------------------------===//
+
+def Fuse_FusionKind : I32EnumAttr<"FusionKind", "how the ops of a group were fused", [
+    I32EnumAttrCase<"single", 0>,
+    I32EnumAttrCase<"vertical", 1>,
+    I32EnumAttrCase<"horizontal", 2>,
+    I32EnumAttrCase<"diagonal", 3>,
+    I32EnumAttrCase<"composite", 4>]> {
+  let cppNamespace = "::mlir::fuse";
+  let genSpecializedAttr = 0;
+}
+
+def Fuse_FusionKindAttr : EnumAttr<Fuse_Dialect, Fuse_FusionKind, "kind"> {
+  let assemblyFormat = "`<` $value `>`";
+  let summary = "the kind of fusion that formed a group";
+  let description = [{
+    * `single`: one compute op, not fused with anything;
+    * `vertical`: producers fused into their consumers;
+    * `horizontal`: siblings that read the same input, or independent
+      kernels sharing one launch;
+    * `diagonal`: across branches (a residual join in a contraction epilogue,
+      branches written straight into their slice of a concat);
+    * `composite`: a mix of the above, e.g. attention.
+  }];
+}
+
+def Fuse_OpCategory : I32EnumAttr<"OpCategory", "how an op's outputs depend on its inputs", [
+    I32EnumAttrCase<"elementwise", 0>,
+    I32EnumAttrCase<"broadcast", 1>,
+    I32EnumAttrCase<"injective", 2>,
+    I32EnumAttrCase<"reduction", 3>,
+    I32EnumAttrCase<"contraction", 4>,
+    I32EnumAttrCase<"opaque", 5>]> {
+  let cppNamespace = "::mlir::fuse";
+  let genSpecializedAttr = 0;
+}
+
+def Fuse_OpCategoryAttr : EnumAttr<Fuse_Dialect, Fuse_OpCategory, "category"> {
+  let assemblyFormat = "`<` $value `>`";
+  let summary = "the fusion category of an op";
+  let description = [{
+    * `elementwise`: each output element depends on the input elements at the
+      same index (all iterators parallel, identity indexing maps);
+    * `broadcast`: like elementwise, but some input is read with fewer or
+      size-1 dimensions;
+    * `injective`: data movement with a non-identity, one-to-one index map
+      (transpose, slice, concat, pad, reshape, gather);
+    * `reduction`: some iterator reduces (sum, max, pooling, softmax);
+    * `contraction`: a multiply-accumulate reduction whose output can take an
+      elementwise epilogue (matmul, batch matmul, convolutions);
+    * `opaque`: anything fuse cannot see into.
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// #fuse.target
+//===----------------------------------------------------------------------===//
+
+def Fuse_TargetAttr : AttrDef<Fuse_Dialect, "Target"> {
+  let mnemonic = "target";
+  let summary = "the GPU that fusion decisions are made for";
+  let description = [{
+    Describes one GPU: the numbers the legality checks and the cost model read.
+    A named preset gives all of them:
+
+    ```mlir
+    #fuse.target<"h200">
+    ```
+
+    Any field can then be overridden, and a custom target names itself and
+    sets every field:
+
+    ```mlir
+    #fuse.target<"h100", smem_per_block = 49152>
+    #fuse.target<"mygpu", arch = "sm_86", sms = 84, smem_per_block = 101376,
+                 smem_per_sm = 102400, l2_bytes = 6291456, regs_per_sm = 65536,
+                 max_threads_per_block = 1024, dram_gbps = 936.0,
+                 launch_us = 3.0, peak_tflops = {f32 = 35.6, f16 = 71.0}>
+    ```
+
+    | field | meaning |
+    |---|---|
+    | `arch` | `sm_XX` compute capability (sm_50 ... sm_121) |
+    | `sms` | streaming multiprocessors |
+    | `smem_per_block` | bytes of shared memory one block may use (opt-in maximum) |
+    | `smem_per_sm` | bytes of shared memory per SM |
+    | `l2_bytes` | L2 cache size in bytes |
+    | `regs_per_sm` | 32-bit registers per SM |
+    | `max_threads_per_block` | threads per block |
+    | `dram_gbps` | DRAM bandwidth in GB/s (10^9 bytes per second) |
+    | `launch_us` | cost of one kernel launch in microseconds |
+    | `peak_tflops` | dense peak TFLOP/s (TOP/s for integers) per element type: keys `f64`, `f32`, `tf32`, `f16`, `bf16`, `f8`, `i8` |
+
+    Presets: t4, v100, a100, h100, h200, orin, jetson-nano. A preset with
+    overrides prints only the fields that differ from the preset.
+  }];
+  let parameters = (ins
+    StringRefParameter<"target name (a preset name or a custom one)">:$name,
+    StringRefParameter<"compute capability, e.g. sm_90">:$arch,
+    "int64_t":$numSMs,
+    "int64_t":$sharedMemPerBlock,
+    "int64_t":$sharedMemPerSM,
+    "int64_t":$l2Bytes,
+    "int64_t":$registersPerSM,
+    "int64_t":$maxThreadsPerBlock,
+    APFloatParameter<"DRAM bandwidth, GB/s">:$dramGBps,
+    APFloatParameter<"kernel launch cost, microseconds">:$launchMicros,
+    "::mlir::DictionaryAttr":$peakTflops
+  );
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Returns the attribute for the named preset, or a null attribute when
+    /// `name` is not a preset.
+    static TargetAttr getPreset(::mlir::MLIRContext *context,
+                                ::llvm::StringRef name);
+    /// Names of all presets, in a stable order.
+    static ::llvm::ArrayRef<::llvm::StringRef> getPresetNames();
+
+    /// The compute capability as a number: sm_90a -> 90, sm_121 -> 121.
+    int64_t getComputeCapability() const;
+    /// DRAM bandwidth in bytes per second.
+    double getDramBytesPerSecond() const;
+    /// Kernel launch cost in seconds.
+    double getLaunchSeconds() const;
+    /// Dense peak FLOP/s for `elementType`, or std::nullopt when the target
+    /// does not list it.
+    std::optional<double> getPeakFlops(::mlir::Type elementType) const;
+    /// Whether the target's hardware supports arithmetic in `elementType`
+    /// (f16 needs sm_53+, bf16 and tf32 sm_80+, fp8 sm_89+). When it does not,
+    /// `reason` (if given) says why.
+    bool supportsElementType(::mlir::Type elementType,
+                             std::string *reason = nullptr) const;
+  }];
+}
+
+#endif // FUSE_DIALECT_FUSE_IR_FUSEATTRS_TD

@@ -1,0 +1,39 @@
+//===- FuseDialect.td - the fuse dialect -------------------*- tablegen -*-===//
+//
+// Part of fuse, an MLIR-based operator-fusion compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSE_DIALECT_FUSE_IR_FUSEDIALECT_TD
+#define FUSE_DIALECT_FUSE_IR_FUSEDIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def Fuse_Dialect : Dialect {
+  let name = "fuse";
+  let cppNamespace = "::mlir::fuse";
+  let summary = "Fusion groups, op classification and GPU target descriptions";
+  let description = [{
+    The `fuse` dialect holds what an operator-fusion compiler decides:
+
+    * `fuse.group` wraps the ops that will run as ONE kernel. Its region is
+      isolated from above: every value it reads comes in as an operand and
+      every value it produces leaves through `fuse.yield`.
+    * `#fuse.target<...>` describes the GPU the fusion decisions are made for
+      (architecture, SMs, shared memory, L2, registers, DRAM bandwidth, peak
+      FLOP/s), with named presets such as `#fuse.target<"h200">`.
+    * The `FusibleOpInterface` classifies any op as elementwise, broadcast,
+      injective, reduction, contraction or opaque, with its FLOPs and bytes.
+      fuse attaches it to linalg, tensor, tosa, arith and math ops; other
+      dialects implement it to make their ops fusible.
+  }];
+  let useDefaultAttributePrinterParser = 1;
+  let extraClassDeclaration = [{
+    void registerAttributes();
+  }];
+}
+
+class Fuse_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Fuse_Dialect, mnemonic, traits>;
+
+#endif // FUSE_DIALECT_FUSE_IR_FUSEDIALECT_TD

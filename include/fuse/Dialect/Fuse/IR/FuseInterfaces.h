@@ -1,0 +1,58 @@
+//===- FuseInterfaces.h - op classification for fusion ----------*- C++ -*-===//
+//
+// Part of fuse, an MLIR-based operator-fusion compiler.
+//
+// The FusibleOpInterface and the helpers that every implementation (fuse's
+// external models and other dialects' own) uses to count bytes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSE_DIALECT_FUSE_IR_FUSEINTERFACES_H
+#define FUSE_DIALECT_FUSE_IR_FUSEINTERFACES_H
+
+#include "fuse/Dialect/Fuse/IR/FuseAttrs.h"
+#include "mlir/IR/OpDefinition.h"
+
+#include <optional>
+
+#include "fuse/Dialect/Fuse/IR/FuseInterfaces.h.inc"
+
+namespace mlir::fuse {
+
+/// Bytes of one element of `type` (integers and floats round up to whole
+/// bytes, index counts as 8, complex as two parts), or std::nullopt for types
+/// without a fixed size.
+std::optional<int64_t> getElementTypeBytes(Type type);
+
+/// Bytes of a statically shaped tensor or memref; for a scalar int, float or
+/// index, its element size. std::nullopt for dynamic shapes and other types.
+std::optional<int64_t> getShapedTypeBytes(Type type);
+
+/// Sum of getShapedTypeBytes over `values`, skipping values that are neither
+/// shaped nor scalar numbers; std::nullopt if one is dynamic.
+std::optional<int64_t> sumShapedBytes(ValueRange values);
+
+/// Number of elements of a statically shaped type (1 for scalars), or
+/// std::nullopt for dynamic shapes.
+std::optional<int64_t> getNumElements(Type type);
+
+/// The cost of one op as the fusion engine sees it.
+struct OpClassification {
+  OpCategory category = OpCategory::opaque;
+  std::optional<int64_t> flops;
+  std::optional<int64_t> bytesRead;
+  std::optional<int64_t> bytesWritten;
+};
+
+/// Classifies `op` through FusibleOpInterface; an op without the interface is
+/// opaque with unknown costs.
+OpClassification classifyOp(Operation *op);
+
+/// Whether `op` does work that a kernel has to run: false for constants,
+/// `tensor.empty`-like placeholders (ops without operands that only create a
+/// value with no memory effects) and terminators.
+bool isComputeOp(Operation *op);
+
+} // namespace mlir::fuse
+
+#endif // FUSE_DIALECT_FUSE_IR_FUSEINTERFACES_H

@@ -1,0 +1,442 @@
+//===- FuseAttrs.cpp - fuse attributes ------------------------------------===//
+//
+// Part of fuse, an MLIR-based operator-fusion compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuse/Dialect/Fuse/IR/FuseAttrs.h"
+#include "fuse/Dialect/Fuse/IR/FuseDialect.h"
+#include "TargetPresets.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <charconv>
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::fuse;
+
+#include "fuse/Dialect/Fuse/IR/FuseEnums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "fuse/Dialect/Fuse/IR/FuseAttrs.cpp.inc"
+
+void FuseDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "fuse/Dialect/Fuse/IR/FuseAttrs.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// Target fields
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Architectures fuse accepts, oldest first.
+constexpr llvm::StringLiteral kKnownArchs[] = {
+    "sm_50",  "sm_52",  "sm_53", "sm_60", "sm_61",  "sm_62",
+    "sm_70",  "sm_72",  "sm_75", "sm_80", "sm_86",  "sm_87",
+    "sm_89",  "sm_90",  "sm_90a", "sm_100", "sm_100a", "sm_101",
+    "sm_103", "sm_110", "sm_120", "sm_121"};
+
+/// Keys of `peak_tflops`.
+constexpr llvm::StringLiteral kPeakKeys[] = {"f64", "f32", "tf32", "f16",
+                                             "bf16", "f8", "i8"};
+
+/// Field keys of the textual form, in printing order.
+enum class Field {
+  Arch,
+  SMs,
+  SmemPerBlock,
+  SmemPerSM,
+  L2Bytes,
+  RegsPerSM,
+  MaxThreads,
+  DramGBps,
+  LaunchUs,
+  Peak,
+  Count
+};
+constexpr llvm::StringLiteral kFieldNames[] = {
+    "arch",        "sms",         "smem_per_block",
+    "smem_per_sm", "l2_bytes",    "regs_per_sm",
+    "max_threads_per_block", "dram_gbps", "launch_us",
+    "peak_tflops"};
+static_assert(std::size(kFieldNames) == size_t(Field::Count));
+
+/// The values of a target while it is parsed or printed.
+struct TargetFields {
+  std::string name;
+  std::string arch;
+  int64_t ints[6] = {0, 0, 0, 0, 0, 0}; // SMs .. MaxThreads
+  double dramGBps = 0, launchUs = 0;
+  DictionaryAttr peak;
+
+  int64_t &intField(Field f) { return ints[size_t(f) - size_t(Field::SMs)]; }
+  static bool isInt(Field f) { return f >= Field::SMs && f <= Field::MaxThreads; }
+
+  static TargetFields fromPreset(MLIRContext *ctx, const TargetPreset &p) {
+    TargetFields f;
+    f.name = p.name.str();
+    f.arch = p.arch.str();
+    f.ints[0] = p.numSMs;
+    f.ints[1] = p.sharedMemPerBlock;
+    f.ints[2] = p.sharedMemPerSM;
+    f.ints[3] = p.l2Bytes;
+    f.ints[4] = p.registersPerSM;
+    f.ints[5] = p.maxThreadsPerBlock;
+    f.dramGBps = p.dramGBps;
+    f.launchUs = p.launchMicros;
+    Builder b(ctx);
+    SmallVector<NamedAttribute> peaks;
+    double values[] = {p.f64, p.f32, p.tf32, p.f16, p.bf16, p.f8, p.i8};
+    for (auto [key, value] : llvm::zip(kPeakKeys, values))
+      if (value > 0)
+        peaks.push_back(b.getNamedAttr(key, b.getF64FloatAttr(value)));
+    f.peak = b.getDictionaryAttr(peaks);
+    return f;
+  }
+
+  static TargetFields fromAttr(TargetAttr a) {
+    TargetFields f;
+    f.name = a.getName().str();
+    f.arch = a.getArch().str();
+    f.ints[0] = a.getNumSMs();
+    f.ints[1] = a.getSharedMemPerBlock();
+    f.ints[2] = a.getSharedMemPerSM();
+    f.ints[3] = a.getL2Bytes();
+    f.ints[4] = a.getRegistersPerSM();
+    f.ints[5] = a.getMaxThreadsPerBlock();
+    f.dramGBps = a.getDramGBps().convertToDouble();
+    f.launchUs = a.getLaunchMicros().convertToDouble();
+    f.peak = a.getPeakTflops();
+    return f;
+  }
+
+  TargetAttr getChecked(llvm::function_ref<InFlightDiagnostic()> emitError,
+                        MLIRContext *ctx) const {
+    return TargetAttr::getChecked(emitError, ctx, name, arch, ints[0], ints[1],
+                                  ints[2], ints[3], ints[4], ints[5],
+                                  llvm::APFloat(dramGBps),
+                                  llvm::APFloat(launchUs), peak);
+  }
+
+  /// Whether field `f` holds the same value in both.
+  bool same(const TargetFields &o, Field f) const {
+    switch (f) {
+    case Field::Arch:
+      return arch == o.arch;
+    case Field::DramGBps:
+      return dramGBps == o.dramGBps;
+    case Field::LaunchUs:
+      return launchUs == o.launchUs;
+    case Field::Peak:
+      return peak == o.peak;
+    default:
+      return ints[size_t(f) - size_t(Field::SMs)] ==
+             o.ints[size_t(f) - size_t(Field::SMs)];
+    }
+  }
+};
+} // namespace
+
+/// Prints `value` so that it parses back to the same double, always with a
+/// decimal point or exponent.
+static void printExactDouble(llvm::raw_ostream &os, double value) {
+  char buf[64];
+  auto res = std::to_chars(buf, buf + sizeof(buf), value);
+  std::string text(buf, res.ptr);
+  if (text.find_first_of(".eEn") == std::string::npos)
+    text += ".0";
+  os << text;
+}
+
+static std::string joinNames(llvm::ArrayRef<llvm::StringLiteral> names) {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  llvm::interleaveComma(names, os);
+  return out;
+}
+
+//===----------------------------------------------------------------------===//
+// TargetAttr
+//===----------------------------------------------------------------------===//
+
+Attribute TargetAttr::parse(AsmParser &parser, Type) {
+  MLIRContext *ctx = parser.getContext();
+  SMLoc startLoc = parser.getCurrentLocation();
+  std::string name;
+  if (parser.parseLess() || parser.parseString(&name))
+    return {};
+
+  TargetFields fields;
+  const TargetPreset *preset = lookupTargetPreset(name);
+  if (preset)
+    fields = TargetFields::fromPreset(ctx, *preset);
+  fields.name = name;
+
+  bool seen[size_t(Field::Count)] = {};
+  unsigned numSeen = 0;
+  while (succeeded(parser.parseOptionalComma())) {
+    SMLoc keyLoc = parser.getCurrentLocation();
+    StringRef key;
+    if (parser.parseKeyword(&key))
+      return {};
+    const auto *it = llvm::find(kFieldNames, key);
+    if (it == std::end(kFieldNames)) {
+      parser.emitError(keyLoc) << "unknown #fuse.target field '" << key
+                               << "'; expected one of: "
+                               << joinNames(kFieldNames);
+      return {};
+    }
+    auto field = Field(it - std::begin(kFieldNames));
+    if (seen[size_t(field)]) {
+      parser.emitError(keyLoc) << "#fuse.target field '" << key
+                               << "' is given twice";
+      return {};
+    }
+    seen[size_t(field)] = true;
+    ++numSeen;
+    if (parser.parseEqual())
+      return {};
+    if (field == Field::Arch) {
+      if (parser.parseString(&fields.arch))
+        return {};
+    } else if (TargetFields::isInt(field)) {
+      if (parser.parseInteger(fields.intField(field)))
+        return {};
+    } else if (field == Field::Peak) {
+      if (parser.parseAttribute(fields.peak))
+        return {};
+    } else {
+      double value;
+      if (parser.parseFloat(value))
+        return {};
+      (field == Field::DramGBps ? fields.dramGBps : fields.launchUs) = value;
+    }
+  }
+  if (parser.parseGreater())
+    return {};
+
+  if (!preset) {
+    if (numSeen == 0) {
+      SmallVector<StringRef> names(TargetAttr::getPresetNames());
+      std::string list;
+      llvm::raw_string_ostream os(list);
+      llvm::interleaveComma(names, os);
+      parser.emitError(startLoc)
+          << "unknown #fuse.target preset '" << name << "'; presets are "
+          << list << " (a custom target sets every field)";
+      return {};
+    }
+    SmallVector<StringRef> missing;
+    for (size_t i = 0; i < size_t(Field::Count); ++i)
+      if (!seen[i])
+        missing.push_back(kFieldNames[i]);
+    if (!missing.empty()) {
+      auto diag = parser.emitError(startLoc)
+                  << "custom #fuse.target '" << name
+                  << "' must set every field; missing: ";
+      llvm::interleaveComma(missing, diag);
+      return {};
+    }
+  }
+  return fields.getChecked([&] { return parser.emitError(startLoc); }, ctx);
+}
+
+void TargetAttr::print(AsmPrinter &printer) const {
+  TargetFields fields = TargetFields::fromAttr(*this);
+  printer << "<\"";
+  llvm::printEscapedString(fields.name, printer.getStream());
+  printer << '"';
+  std::optional<TargetFields> base;
+  if (const TargetPreset *preset = lookupTargetPreset(fields.name))
+    base = TargetFields::fromPreset(getContext(), *preset);
+  for (size_t i = 0; i < size_t(Field::Count); ++i) {
+    auto field = Field(i);
+    if (base && fields.same(*base, field))
+      continue;
+    printer << ", " << kFieldNames[i] << " = ";
+    switch (field) {
+    case Field::Arch:
+      printer << '"' << fields.arch << '"';
+      break;
+    case Field::DramGBps:
+      printExactDouble(printer.getStream(), fields.dramGBps);
+      break;
+    case Field::LaunchUs:
+      printExactDouble(printer.getStream(), fields.launchUs);
+      break;
+    case Field::Peak:
+      printer.printAttribute(fields.peak);
+      break;
+    default:
+      printer << fields.intField(field);
+      break;
+    }
+  }
+  printer << '>';
+}
+
+LogicalResult
+TargetAttr::verify(llvm::function_ref<InFlightDiagnostic()> emitError,
+                   StringRef name, StringRef arch, int64_t numSMs,
+                   int64_t sharedMemPerBlock, int64_t sharedMemPerSM,
+                   int64_t l2Bytes, int64_t registersPerSM,
+                   int64_t maxThreadsPerBlock, llvm::APFloat dramGBps,
+                   llvm::APFloat launchMicros, DictionaryAttr peakTflops) {
+  if (name.empty())
+    return emitError() << "#fuse.target needs a non-empty name";
+  if (!llvm::is_contained(kKnownArchs, arch))
+    return emitError() << "#fuse.target '" << name << "': unknown arch '"
+                       << arch << "'; expected one of "
+                       << joinNames(kKnownArchs);
+  int64_t ints[] = {numSMs,  sharedMemPerBlock, sharedMemPerSM,
+                    l2Bytes, registersPerSM,    maxThreadsPerBlock};
+  for (auto [i, value] : llvm::enumerate(ints))
+    if (value <= 0)
+      return emitError() << "#fuse.target '" << name << "': '"
+                         << kFieldNames[i + 1] << "' must be positive, got "
+                         << value;
+  if (sharedMemPerBlock > sharedMemPerSM)
+    return emitError() << "#fuse.target '" << name << "': 'smem_per_block' ("
+                       << sharedMemPerBlock << ") exceeds 'smem_per_sm' ("
+                       << sharedMemPerSM << ")";
+  if (maxThreadsPerBlock > 1024 || maxThreadsPerBlock % 32 != 0)
+    return emitError() << "#fuse.target '" << name
+                       << "': 'max_threads_per_block' must be a multiple of "
+                          "32 and at most 1024, got "
+                       << maxThreadsPerBlock;
+  double dram = dramGBps.convertToDouble();
+  if (!(dram > 0) || !std::isfinite(dram))
+    return emitError() << "#fuse.target '" << name
+                       << "': 'dram_gbps' must be a positive finite number";
+  double launch = launchMicros.convertToDouble();
+  if (!(launch >= 0) || !std::isfinite(launch))
+    return emitError() << "#fuse.target '" << name
+                       << "': 'launch_us' must be a finite number >= 0";
+  if (!peakTflops)
+    return emitError() << "#fuse.target '" << name
+                       << "': 'peak_tflops' is missing";
+  for (NamedAttribute entry : peakTflops) {
+    if (!llvm::is_contained(kPeakKeys, entry.getName().getValue()))
+      return emitError() << "#fuse.target '" << name
+                         << "': unknown 'peak_tflops' key '"
+                         << entry.getName().getValue() << "'; expected one of "
+                         << joinNames(kPeakKeys);
+    double value = -1;
+    if (auto f = dyn_cast<FloatAttr>(entry.getValue()))
+      value = f.getValueAsDouble();
+    else if (auto i = dyn_cast<IntegerAttr>(entry.getValue()))
+      value = double(i.getInt());
+    if (!(value > 0) || !std::isfinite(value))
+      return emitError() << "#fuse.target '" << name << "': 'peak_tflops' "
+                         << entry.getName().getValue()
+                         << " must be a positive number, got "
+                         << entry.getValue();
+  }
+  return success();
+}
+
+TargetAttr TargetAttr::getPreset(MLIRContext *context, StringRef name) {
+  const TargetPreset *preset = lookupTargetPreset(name);
+  if (!preset)
+    return {};
+  return TargetFields::fromPreset(context, *preset)
+      .getChecked([context] { return emitError(UnknownLoc::get(context)); },
+                  context);
+}
+
+ArrayRef<StringRef> TargetAttr::getPresetNames() {
+  static const SmallVector<StringRef> names = [] {
+    SmallVector<StringRef> out;
+    for (const TargetPreset &preset : getTargetPresets())
+      out.push_back(preset.name);
+    return out;
+  }();
+  return names;
+}
+
+int64_t TargetAttr::getComputeCapability() const {
+  StringRef digits = getArch().drop_front(3).take_while(
+      [](char c) { return c >= '0' && c <= '9'; });
+  int64_t cc = 0;
+  digits.getAsInteger(10, cc);
+  return cc;
+}
+
+double TargetAttr::getDramBytesPerSecond() const {
+  return getDramGBps().convertToDouble() * 1e9;
+}
+
+double TargetAttr::getLaunchSeconds() const {
+  return getLaunchMicros().convertToDouble() * 1e-6;
+}
+
+/// The `peak_tflops` key for an element type, or "" when there is none.
+static StringRef getPeakKey(Type type) {
+  return llvm::TypeSwitch<Type, StringRef>(type)
+      .Case<Float64Type>([](auto) { return "f64"; })
+      .Case<Float32Type>([](auto) { return "f32"; })
+      .Case<FloatTF32Type>([](auto) { return "tf32"; })
+      .Case<Float16Type>([](auto) { return "f16"; })
+      .Case<BFloat16Type>([](auto) { return "bf16"; })
+      .Case<Float8E4M3FNType, Float8E5M2Type, Float8E4M3Type,
+            Float8E4M3FNUZType, Float8E5M2FNUZType, Float8E4M3B11FNUZType,
+            Float8E3M4Type, Float8E8M0FNUType>([](auto) { return "f8"; })
+      .Case<IntegerType>([](IntegerType t) {
+        return t.getWidth() <= 8 ? StringRef("i8") : StringRef();
+      })
+      .Default([](Type) { return StringRef(); });
+}
+
+std::optional<double> TargetAttr::getPeakFlops(Type elementType) const {
+  StringRef key = getPeakKey(getElementTypeOrSelf(elementType));
+  if (key.empty())
+    return std::nullopt;
+  Attribute value = getPeakTflops().get(key);
+  if (auto f = dyn_cast_or_null<FloatAttr>(value))
+    return f.getValueAsDouble() * 1e12;
+  if (auto i = dyn_cast_or_null<IntegerAttr>(value))
+    return double(i.getInt()) * 1e12;
+  return std::nullopt;
+}
+
+bool TargetAttr::supportsElementType(Type elementType,
+                                     std::string *reason) const {
+  Type type = getElementTypeOrSelf(elementType);
+  int64_t needed = 0;
+  StringRef what;
+  if (isa<Float16Type>(type)) {
+    needed = 53;
+    what = "f16";
+  } else if (isa<BFloat16Type>(type)) {
+    needed = 80;
+    what = "bf16";
+  } else if (isa<FloatTF32Type>(type)) {
+    needed = 80;
+    what = "tf32";
+  } else if (getPeakKey(type) == "f8") {
+    needed = 89;
+    what = "fp8";
+  } else if (auto f = dyn_cast<FloatType>(type); f && f.getWidth() < 8) {
+    needed = 100;
+    what = "fp4/fp6";
+  }
+  if (getComputeCapability() >= needed)
+    return true;
+  if (reason) {
+    llvm::raw_string_ostream os(*reason);
+    os << what << " (" << type << ") needs sm_" << needed
+       << " or newer; target '" << getName() << "' is " << getArch();
+  }
+  return false;
+}

@@ -1,0 +1,366 @@
+//===- FuseOps.cpp - fuse operations --------------------------------------===//
+//
+// Part of fuse, an MLIR-based operator-fusion compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuse/Dialect/Fuse/IR/FuseOps.h"
+#include "fuse/Dialect/Fuse/IR/FuseInterfaces.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::fuse;
+
+#define GET_OP_CLASSES
+#include "fuse/Dialect/Fuse/IR/FuseOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// GroupOp: construction, printing, parsing
+//===----------------------------------------------------------------------===//
+
+void GroupOp::build(OpBuilder &builder, OperationState &state,
+                    TypeRange resultTypes, ValueRange inputs, FusionKind kind,
+                    StringRef rule) {
+  state.addOperands(inputs);
+  state.addTypes(resultTypes);
+  state.addAttribute(getKindAttrName(state.name),
+                     FusionKindAttr::get(builder.getContext(), kind));
+  if (!rule.empty())
+    state.addAttribute(getRuleAttrName(state.name),
+                       builder.getStringAttr(rule));
+  Region *body = state.addRegion();
+  auto *block = new Block();
+  body->push_back(block);
+  for (Value input : inputs)
+    block->addArgument(input.getType(), input.getLoc());
+}
+
+YieldOp GroupOp::getYield() {
+  return dyn_cast<YieldOp>(getBodyBlock().getTerminator());
+}
+
+SmallVector<Operation *> GroupOp::getComputeOps() {
+  SmallVector<Operation *> ops;
+  // Nested groups are walked with a worklist, not recursion: the nesting
+  // depth comes from the input.
+  SmallVector<Block *> worklist = {&getBodyBlock()};
+  while (!worklist.empty()) {
+    Block *block = worklist.pop_back_val();
+    for (Operation &op : *block) {
+      if (auto nested = dyn_cast<GroupOp>(op)) {
+        worklist.push_back(&nested.getBodyBlock());
+        continue;
+      }
+      if (isComputeOp(&op))
+        ops.push_back(&op);
+    }
+  }
+  return ops;
+}
+
+void GroupOp::print(OpAsmPrinter &p) {
+  p << ' ' << stringifyFusionKind(getKind());
+  if (std::optional<StringRef> rule = getRule()) {
+    p << " rule ";
+    p.printString(*rule);
+  }
+  p << " (";
+  llvm::interleaveComma(
+      llvm::zip(getBodyBlock().getArguments(), getInputs()), p,
+      [&](auto pair) {
+        auto [arg, input] = pair;
+        p << arg << " = " << input << " : " << input.getType();
+      });
+  p << ')';
+  if (getNumResults())
+    p.printArrowTypeList(getResultTypes());
+  p.printOptionalAttrDictWithKeyword(
+      (*this)->getAttrs(), {getKindAttrName(), getRuleAttrName()});
+  p << ' ';
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
+                /*printBlockTerminators=*/true);
+}
+
+ParseResult GroupOp::parse(OpAsmParser &parser, OperationState &result) {
+  MLIRContext *ctx = parser.getContext();
+  SMLoc kindLoc = parser.getCurrentLocation();
+  StringRef kindName;
+  if (parser.parseKeyword(&kindName))
+    return failure();
+  std::optional<FusionKind> kind = symbolizeFusionKind(kindName);
+  if (!kind)
+    return parser.emitError(kindLoc)
+           << "unknown fusion kind '" << kindName
+           << "'; expected single, vertical, horizontal, diagonal or "
+              "composite";
+  result.addAttribute(getKindAttrName(result.name),
+                      FusionKindAttr::get(ctx, *kind));
+
+  if (succeeded(parser.parseOptionalKeyword("rule"))) {
+    std::string rule;
+    if (parser.parseString(&rule))
+      return failure();
+    result.addAttribute(getRuleAttrName(result.name),
+                        StringAttr::get(ctx, rule));
+  }
+
+  SmallVector<OpAsmParser::Argument> args;
+  SmallVector<OpAsmParser::UnresolvedOperand> operands;
+  SmallVector<Type> types;
+  SMLoc operandsLoc = parser.getCurrentLocation();
+  if (parser.parseCommaSeparatedList(
+          OpAsmParser::Delimiter::Paren, [&]() -> ParseResult {
+            OpAsmParser::Argument arg;
+            OpAsmParser::UnresolvedOperand operand;
+            if (parser.parseArgument(arg) || parser.parseEqual() ||
+                parser.parseOperand(operand) ||
+                parser.parseColonType(arg.type))
+              return failure();
+            args.push_back(arg);
+            operands.push_back(operand);
+            types.push_back(arg.type);
+            return success();
+          }))
+    return failure();
+  if (parser.resolveOperands(operands, types, operandsLoc, result.operands))
+    return failure();
+  if (parser.parseOptionalArrowTypeList(result.types) ||
+      parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  Region *body = result.addRegion();
+  if (parser.parseRegion(*body, args, /*enableNameShadowing=*/false))
+    return failure();
+  if (body->empty())
+    return parser.emitError(parser.getCurrentLocation())
+           << "'fuse.group' needs a body ending in 'fuse.yield'";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// GroupOp: verification
+//===----------------------------------------------------------------------===//
+
+LogicalResult GroupOp::verify() {
+  Block &block = getBodyBlock();
+  if (block.getNumArguments() != getInputs().size())
+    return emitOpError() << "expects its body to take one argument per input ("
+                         << getInputs().size() << "), but it takes "
+                         << block.getNumArguments();
+  for (auto [i, arg, input] :
+       llvm::enumerate(block.getArguments(), getInputs()))
+    if (arg.getType() != input.getType())
+      return emitOpError() << "body argument #" << i << " has type "
+                           << arg.getType() << ", but input #" << i
+                           << " has type " << input.getType();
+  if (block.empty() || !isa<YieldOp>(block.back()))
+    return emitOpError() << "expects its body to end with 'fuse.yield'";
+  if (std::optional<StringRef> rule = getRule(); rule && rule->empty())
+    return emitOpError() << "has an empty 'rule' name";
+  return success();
+}
+
+LogicalResult GroupOp::verifyRegions() {
+  SmallVector<Operation *> compute = getComputeOps();
+  if (getKind() == FusionKind::single && compute.size() > 1) {
+    InFlightDiagnostic diag = emitOpError()
+                              << "has kind 'single' but its body holds "
+                              << compute.size() << " compute ops (";
+    llvm::interleaveComma(compute, diag,
+                          [&](Operation *op) { diag << op->getName(); });
+    return diag << "); a group of several ops needs a fused kind";
+  }
+  if (getKind() != FusionKind::single && compute.size() < 2)
+    return emitOpError() << "has kind '" << stringifyFusionKind(getKind())
+                         << "' but its body holds " << compute.size()
+                         << " compute op(s); a fused kind needs at least two "
+                            "(use 'single')";
+  return success();
+}
+
+LogicalResult YieldOp::verify() {
+  auto group = cast<GroupOp>((*this)->getParentOp());
+  if (getValues().size() != group.getNumResults())
+    return emitOpError() << "yields " << getValues().size()
+                         << " value(s), but the enclosing 'fuse.group' has "
+                         << group.getNumResults() << " result(s)";
+  for (auto [i, value, result] :
+       llvm::enumerate(getValues(), group.getResults()))
+    if (value.getType() != result.getType())
+      return emitOpError() << "yields a value of type " << value.getType()
+                           << " as result #" << i
+                           << ", but the enclosing 'fuse.group' declares "
+                           << result.getType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// GroupOp: canonicalization (cost-free cleanups only)
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Moves the body of `group` in front of it, replaces the group's results with
+/// what it yielded and erases the group.
+void inlineGroup(PatternRewriter &rewriter, GroupOp group) {
+  YieldOp yield = group.getYield();
+  SmallVector<Value> yielded(yield.getValues());
+  rewriter.inlineBlockBefore(&group.getBodyBlock(), group, group.getInputs());
+  rewriter.replaceOp(group, yielded);
+  rewriter.eraseOp(yield);
+}
+
+/// Inputs: drops block arguments without uses and merges inputs that pass the
+/// same value twice. Results: drops unused ones, replaces results that just
+/// forward an input by that input, and merges results that yield the same
+/// value.
+struct SimplifyGroupInterface : OpRewritePattern<GroupOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(GroupOp group,
+                                PatternRewriter &rewriter) const override {
+    Block &block = group.getBodyBlock();
+    bool changed = false;
+
+    // Old block argument i becomes new input argMap[i], or is dropped (-1).
+    SmallVector<Value> newInputs;
+    SmallVector<int64_t> argMap;
+    llvm::DenseMap<Value, int64_t> firstUse;
+    for (auto [arg, input] : llvm::zip(block.getArguments(), group.getInputs())) {
+      if (arg.use_empty()) {
+        argMap.push_back(-1);
+        changed = true;
+        continue;
+      }
+      auto [it, inserted] = firstUse.try_emplace(input, newInputs.size());
+      if (inserted)
+        newInputs.push_back(input);
+      else
+        changed = true;
+      argMap.push_back(it->second);
+    }
+
+    // For each old result: the new result it becomes, or the outside value
+    // that replaces it.
+    YieldOp yield = group.getYield();
+    SmallVector<Value> newYielded;
+    SmallVector<int64_t> resultMap; // index into newYielded, or -1
+    SmallVector<Value> forwarded;   // outside replacement when resultMap = -1
+    llvm::DenseMap<Value, int64_t> firstYield;
+    for (auto [result, value] :
+         llvm::zip(group.getResults(), yield.getValues())) {
+      if (result.use_empty()) {
+        resultMap.push_back(-1);
+        forwarded.push_back({});
+        changed = true;
+        continue;
+      }
+      if (auto arg = dyn_cast<BlockArgument>(value);
+          arg && arg.getOwner() == &block) {
+        resultMap.push_back(-1);
+        forwarded.push_back(group.getInputs()[arg.getArgNumber()]);
+        changed = true;
+        continue;
+      }
+      auto [it, inserted] = firstYield.try_emplace(value, newYielded.size());
+      if (inserted)
+        newYielded.push_back(value);
+      else
+        changed = true;
+      resultMap.push_back(it->second);
+      forwarded.push_back({});
+    }
+    if (!changed)
+      return failure();
+
+    rewriter.setInsertionPoint(group);
+    auto newGroup = GroupOp::create(
+        rewriter, group.getLoc(), ValueRange(newYielded).getTypes(), newInputs,
+        group.getKind(), group.getRule().value_or(""));
+    newGroup->setDiscardableAttrs(group->getDiscardableAttrDictionary());
+    Block &newBlock = newGroup.getBodyBlock();
+
+    rewriter.setInsertionPoint(yield);
+    rewriter.replaceOpWithNewOp<YieldOp>(yield, newYielded);
+    SmallVector<Value> argReplacements;
+    for (int64_t index : argMap)
+      argReplacements.push_back(index < 0 ? Value()
+                                          : newBlock.getArgument(index));
+    rewriter.mergeBlocks(&block, &newBlock, argReplacements);
+
+    for (auto [i, result] : llvm::enumerate(group.getResults())) {
+      if (result.use_empty())
+        continue;
+      Value replacement = resultMap[i] < 0
+                              ? forwarded[i]
+                              : newGroup.getResult(resultMap[i]);
+      rewriter.replaceAllUsesWith(result, replacement);
+    }
+    rewriter.eraseOp(group);
+    return success();
+  }
+};
+
+/// A group without compute ops (only constants, placeholders and forwarding)
+/// is no kernel: inline it.
+struct InlineGroupWithoutComputeOps : OpRewritePattern<GroupOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(GroupOp group,
+                                PatternRewriter &rewriter) const override {
+    if (!group.getComputeOps().empty())
+      return failure();
+    inlineGroup(rewriter, group);
+    return success();
+  }
+};
+
+/// A group directly inside another group adds nothing: merge it into the
+/// enclosing one.
+struct MergeNestedGroup : OpRewritePattern<GroupOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(GroupOp group,
+                                PatternRewriter &rewriter) const override {
+    auto parent = dyn_cast_or_null<GroupOp>(group->getParentOp());
+    if (!parent)
+      return failure();
+    if (parent.getKind() == FusionKind::single &&
+        group.getKind() != FusionKind::single)
+      rewriter.modifyOpInPlace(parent, [&] {
+        parent.setKindAttr(
+            FusionKindAttr::get(getContext(), group.getKind()));
+      });
+    inlineGroup(rewriter, group);
+    return success();
+  }
+};
+
+/// After other cleanups removed ops, a fused kind with fewer than two compute
+/// ops is a single-op group.
+struct DemoteToSingle : OpRewritePattern<GroupOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(GroupOp group,
+                                PatternRewriter &rewriter) const override {
+    if (group.getKind() == FusionKind::single ||
+        group.getComputeOps().size() != 1)
+      return failure();
+    rewriter.modifyOpInPlace(group, [&] {
+      group.setKindAttr(FusionKindAttr::get(getContext(), FusionKind::single));
+    });
+    return success();
+  }
+};
+
+} // namespace
+
+void GroupOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                          MLIRContext *context) {
+  results.add<SimplifyGroupInterface, InlineGroupWithoutComputeOps,
+              MergeNestedGroup, DemoteToSingle>(context);
+}

@@ -1,0 +1,33 @@
+//===- fuse-opt.cpp - the fuse optimizer driver ---------------------------===//
+//
+// Part of fuse, an MLIR-based operator-fusion compiler.
+//
+// mlir-opt with fuse's dialect, op classification models and passes added:
+// every upstream dialect, extension and pass, plus the GPU-to-LLVM-IR
+// translations that the NVVM pipeline needs to serialize kernels.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuse/InitAllDialects.h"
+#include "fuse/InitAllPasses.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+int main(int argc, char **argv) {
+  mlir::registerAllPasses();
+  mlir::fuse::registerAllPasses();
+
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  mlir::registerAllGPUToLLVMIRTranslations(registry);
+  mlir::fuse::registerAllDialects(registry);
+
+  return mlir::asMainReturnCode(mlir::MlirOptMain(
+      argc, argv, "fuse optimizer driver\n", registry));
+}
