@@ -217,9 +217,21 @@ Attribute TargetAttr::parse(AsmParser &parser, Type) {
       if (parser.parseAttribute(fields.peak))
         return {};
     } else {
-      double value;
-      if (parser.parseFloat(value))
+      // Accept `936` as well as `936.0`.
+      SMLoc valueLoc = parser.getCurrentLocation();
+      Attribute number;
+      if (parser.parseAttribute(number))
         return {};
+      double value;
+      if (auto f = dyn_cast<FloatAttr>(number)) {
+        value = f.getValueAsDouble();
+      } else if (auto i = dyn_cast<IntegerAttr>(number)) {
+        value = double(i.getInt());
+      } else {
+        parser.emitError(valueLoc) << "#fuse.target field '" << key
+                                   << "' expects a number";
+        return {};
+      }
       (field == Field::DramGBps ? fields.dramGBps : fields.launchUs) = value;
     }
   }
@@ -276,7 +288,15 @@ void TargetAttr::print(AsmPrinter &printer) const {
       printExactDouble(printer.getStream(), fields.launchUs);
       break;
     case Field::Peak:
-      printer.printAttribute(fields.peak);
+      printer << '{';
+      llvm::interleaveComma(fields.peak, printer, [&](NamedAttribute entry) {
+        printer << entry.getName().getValue() << " = ";
+        if (auto f = dyn_cast<FloatAttr>(entry.getValue()))
+          printExactDouble(printer.getStream(), f.getValueAsDouble());
+        else
+          printer.printAttribute(entry.getValue());
+      });
+      printer << '}';
       break;
     default:
       printer << fields.intField(field);

@@ -133,11 +133,12 @@ ParseResult GroupOp::parse(OpAsmParser &parser, OperationState &result) {
       parser.parseOptionalAttrDictWithKeyword(result.attributes))
     return failure();
   Region *body = result.addRegion();
+  SMLoc bodyLoc = parser.getCurrentLocation();
   if (parser.parseRegion(*body, args, /*enableNameShadowing=*/false))
     return failure();
   if (body->empty())
-    return parser.emitError(parser.getCurrentLocation())
-           << "'fuse.group' needs a body ending in 'fuse.yield'";
+    return parser.emitError(bodyLoc)
+           << "needs a body ending in 'fuse.yield'";
   return success();
 }
 

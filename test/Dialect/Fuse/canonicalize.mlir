@@ -1,0 +1,134 @@
+// RUN: fuse-opt %s -canonicalize -split-input-file | FileCheck %s
+
+// An unused result goes away, and with it the ops that only fed it.
+// CHECK-LABEL: func @drop_unused_result
+// CHECK: %[[R:.*]] = fuse.group vertical (%[[A:.*]] = %{{.*}} : tensor<4xf32>) -> tensor<4xf32> {
+// CHECK-NEXT: %[[N:.*]] = arith.negf %[[A]]
+// CHECK-NEXT: %[[E:.*]] = math.exp %[[N]]
+// CHECK-NEXT: fuse.yield %[[E]] : tensor<4xf32>
+// CHECK: return %[[R]]
+func.func @drop_unused_result(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %r:2 = fuse.group vertical (%a = %x : tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+    %n = arith.negf %a : tensor<4xf32>
+    %e = math.exp %n : tensor<4xf32>
+    %dead = math.sqrt %n : tensor<4xf32>
+    fuse.yield %e, %dead : tensor<4xf32>, tensor<4xf32>
+  }
+  return %r#0 : tensor<4xf32>
+}
+
+// -----
+
+// A result that only forwards an input is replaced by that input.
+// CHECK-LABEL: func @forwarded_input
+// CHECK-SAME: (%[[X:.*]]: tensor<4xf32>)
+// CHECK: %[[R:.*]] = fuse.group single (%{{.*}} = %[[X]] : tensor<4xf32>) -> tensor<4xf32>
+// CHECK: return %[[R]], %[[X]]
+func.func @forwarded_input(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %r:2 = fuse.group single (%a = %x : tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+    %n = arith.negf %a : tensor<4xf32>
+    fuse.yield %n, %a : tensor<4xf32>, tensor<4xf32>
+  }
+  return %r#0, %r#1 : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// Two results yielding the same value become one.
+// CHECK-LABEL: func @duplicate_results
+// CHECK: %[[R:.*]] = fuse.group single (%{{.*}}) -> tensor<4xf32>
+// CHECK: return %[[R]], %[[R]]
+func.func @duplicate_results(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %r:2 = fuse.group single (%a = %x : tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+    %n = arith.negf %a : tensor<4xf32>
+    fuse.yield %n, %n : tensor<4xf32>, tensor<4xf32>
+  }
+  return %r#0, %r#1 : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// The same value passed twice becomes one input; an unused input goes away.
+// CHECK-LABEL: func @dedupe_and_drop_inputs
+// CHECK-SAME: (%[[X:.*]]: tensor<4xf32>, %[[Y:.*]]: tensor<4xf32>)
+// CHECK: fuse.group vertical (%[[A:.*]] = %[[X]] : tensor<4xf32>) -> tensor<4xf32> {
+// CHECK-NEXT: %[[S:.*]] = arith.addf %[[A]], %[[A]]
+// CHECK-NEXT: math.exp %[[S]]
+func.func @dedupe_and_drop_inputs(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
+  %r = fuse.group vertical (%a = %x : tensor<4xf32>, %b = %x : tensor<4xf32>, %c = %y : tensor<4xf32>) -> tensor<4xf32> {
+    %s = arith.addf %a, %b : tensor<4xf32>
+    %e = math.exp %s : tensor<4xf32>
+    fuse.yield %e : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// A group without compute ops is no kernel: its body is inlined.
+// CHECK-LABEL: func @inline_group_without_compute
+// CHECK-NOT: fuse.group
+// CHECK: %[[C:.*]] = arith.constant dense<1.000000e+00>
+// CHECK: return %[[C]]
+func.func @inline_group_without_compute() -> tensor<4xf32> {
+  %r = fuse.group single () -> tensor<4xf32> {
+    %c = arith.constant dense<1.0> : tensor<4xf32>
+    fuse.yield %c : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// A group directly inside a group is merged into it.
+// CHECK-LABEL: func @merge_nested
+// CHECK: fuse.group vertical rule "outer" (%[[A:.*]] = %{{.*}} : tensor<4xf32>) -> tensor<4xf32> {
+// CHECK-NEXT: %[[N:.*]] = arith.negf %[[A]]
+// CHECK-NEXT: %[[E:.*]] = math.exp %[[N]]
+// CHECK-NEXT: %[[S:.*]] = math.sqrt %[[E]]
+// CHECK-NEXT: fuse.yield %[[S]]
+// CHECK-NOT: fuse.group
+func.func @merge_nested(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %r = fuse.group vertical rule "outer" (%a = %x : tensor<4xf32>) -> tensor<4xf32> {
+    %n = arith.negf %a : tensor<4xf32>
+    %inner = fuse.group vertical rule "inner" (%b = %n : tensor<4xf32>) -> tensor<4xf32> {
+      %e = math.exp %b : tensor<4xf32>
+      %s = math.sqrt %e : tensor<4xf32>
+      fuse.yield %s : tensor<4xf32>
+    }
+    fuse.yield %inner : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// Once a dead result took its op along, one compute op is left: the group is
+// a single-op group again.
+// CHECK-LABEL: func @demote_to_single
+// CHECK: fuse.group single rule "pair" (
+// CHECK-NEXT: arith.negf
+// CHECK-NEXT: fuse.yield
+func.func @demote_to_single(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %r:2 = fuse.group horizontal rule "pair" (%a = %x : tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+    %n = arith.negf %a : tensor<4xf32>
+    %e = math.exp %a : tensor<4xf32>
+    fuse.yield %n, %e : tensor<4xf32>, tensor<4xf32>
+  }
+  return %r#0 : tensor<4xf32>
+}
+
+// -----
+
+// Nothing to clean up: the group stays as it is.
+// CHECK-LABEL: func @unchanged
+// CHECK: %[[R:.*]]:2 = fuse.group horizontal (%{{.*}} = %{{.*}} : tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
+// CHECK: return %[[R]]#0, %[[R]]#1
+func.func @unchanged(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %r:2 = fuse.group horizontal (%a = %x : tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+    %n = arith.negf %a : tensor<4xf32>
+    %e = math.exp %a : tensor<4xf32>
+    fuse.yield %n, %e : tensor<4xf32>, tensor<4xf32>
+  }
+  return %r#0, %r#1 : tensor<4xf32>, tensor<4xf32>
+}
