@@ -41,7 +41,7 @@ build: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
 check: build
-	cmake --build $(BUILD_DIR) --target check-fuse
+	bash scripts/run-tests.sh $(BUILD_DIR)
 
 demo: build
 	@echo "== fuse-opt --fuse-test-classify examples/mlp_block.mlir"

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Runs fuse's whole test suite against a build directory and ends with one
+# summary line, "fuse: N passed, M failed, K skipped":
+#   1. the lit suite (test/), FileCheck and -verify-diagnostics tests;
+#   2. the install check: `cmake --install`, then an out-of-tree driver
+#      (examples/embed) built with find_package(Fuse) and run.
+set -uo pipefail
+BUILD_DIR=${1:-build}
+LLVM_PREFIX=${LLVM_PREFIX:-/usr/lib/llvm-22}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+
+passed=0 failed=0 skipped=0
+
+# --- 1. lit ---
+xml="$BUILD_DIR/test-results.xml"
+rm -f "$xml"
+"$LLVM_PREFIX/bin/lit" -sv "$BUILD_DIR/test" --xunit-xml-output "$xml"
+if [ -f "$xml" ]; then
+  read -r p f s < <(python3 - "$xml" <<'PY'
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+tests = fails = skips = 0
+for case in root.iter("testcase"):
+    tests += 1
+    if case.find("failure") is not None or case.find("error") is not None:
+        fails += 1
+    elif case.find("skipped") is not None:
+        skips += 1
+print(tests - fails - skips, fails, skips)
+PY
+)
+  passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
+else
+  echo "run-tests: lit produced no results" >&2
+  failed=$((failed + 1))
+fi
+
+# --- 2. install + find_package(Fuse) ---
+install_check() {
+  local prefix="$BUILD_DIR/install-check" embed="$BUILD_DIR/embed-check"
+  rm -rf "$prefix" "$embed"
+  cmake --install "$BUILD_DIR" --prefix "$prefix" >/dev/null || return 1
+  [ -f "$prefix/lib/cmake/fuse/FuseConfig.cmake" ] || { echo "no FuseConfig.cmake installed"; return 1; }
+  [ -f "$prefix/include/fuse/Dialect/Fuse/IR/FuseOps.h.inc" ] || { echo "generated headers not installed"; return 1; }
+  cmake -G Ninja -S examples/embed -B "$embed" \
+    -DCMAKE_PREFIX_PATH="$ROOT/$prefix" \
+    -DMLIR_DIR="$LLVM_PREFIX/lib/cmake/mlir" \
+    -DCMAKE_CXX_COMPILER="$LLVM_PREFIX/bin/clang++" \
+    -DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=lld >/dev/null || return 1
+  cmake --build "$embed" >/dev/null || return 1
+  local out
+  out=$(printf '%s\n' \
+    'func.func @f(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>, %c: tensor<4x2xf32>) -> tensor<4x2xf32> {' \
+    '  %0 = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x2xf32>) outs(%c : tensor<4x2xf32>) -> tensor<4x2xf32>' \
+    '  return %0 : tensor<4x2xf32>' '}' | "$embed/my-opt" --fuse-test-classify) || return 1
+  grep -q 'fuse.category = #fuse.category<contraction>' <<<"$out" || { echo "$out"; return 1; }
+}
+if install_output=$(install_check 2>&1); then
+  echo "PASS: install: find_package(Fuse) + downstream driver (examples/embed)"
+  passed=$((passed + 1))
+else
+  echo "FAIL: install: find_package(Fuse) + downstream driver (examples/embed)"
+  echo "$install_output"
+  failed=$((failed + 1))
+fi
+
+echo "fuse: $passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]
