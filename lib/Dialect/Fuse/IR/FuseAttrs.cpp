@@ -8,7 +8,9 @@
 #include "fuse/Dialect/Fuse/IR/FuseDialect.h"
 #include "TargetPresets.h"
 
+#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -373,6 +375,37 @@ TargetAttr TargetAttr::getPreset(MLIRContext *context, StringRef name) {
   return TargetFields::fromPreset(context, *preset)
       .getChecked([context] { return emitError(UnknownLoc::get(context)); },
                   context);
+}
+
+TargetAttr TargetAttr::parseFromOption(MLIRContext *context, StringRef text,
+                                       std::string &error) {
+  text = text.trim();
+  if (!text.starts_with("#")) {
+    if (TargetAttr preset = getPreset(context, text))
+      return preset;
+    llvm::raw_string_ostream os(error);
+    os << "unknown target '" << text << "'; presets are ";
+    llvm::interleaveComma(getPresetNames(), os);
+    os << ", or give a #fuse.target<...> attribute";
+    return {};
+  }
+  context->getOrLoadDialect<FuseDialect>();
+  // Collect the parser's diagnostics instead of printing them.
+  std::string diagnostics;
+  Attribute attr;
+  {
+    ScopedDiagnosticHandler handler(context, [&](Diagnostic &diag) {
+      diagnostics += diag.str();
+      return success();
+    });
+    attr = parseAttribute(text, context);
+  }
+  if (auto target = dyn_cast_or_null<TargetAttr>(attr))
+    return target;
+  error = "cannot parse target '" + text.str() + "'" +
+          (diagnostics.empty() ? std::string(": not a #fuse.target")
+                               : ": " + diagnostics);
+  return {};
 }
 
 ArrayRef<StringRef> TargetAttr::getPresetNames() {

@@ -129,6 +129,12 @@ def Fuse_TargetAttr : AttrDef<Fuse_Dialect, "Target"> {
     /// `name` is not a preset.
     static TargetAttr getPreset(::mlir::MLIRContext *context,
                                 ::llvm::StringRef name);
+    /// Resolves a pass option: a preset name ("h200") or the attribute
+    /// itself ("#fuse.target<...>"). On failure returns null and sets
+    /// `error`.
+    static TargetAttr parseFromOption(::mlir::MLIRContext *context,
+                                      ::llvm::StringRef text,
+                                      std::string &error);
     /// Names of all presets, in a stable order.
     static ::llvm::ArrayRef<::llvm::StringRef> getPresetNames();
 

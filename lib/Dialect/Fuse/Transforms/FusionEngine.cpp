@@ -1,0 +1,761 @@
+//===- FusionEngine.cpp - rules, feasibility checks and cost model --------===//
+//
+// Part of fuse, an MLIR-based operator-fusion compiler.
+//
+// The engine starts with every compute op in a group of its own and merges
+// groups rule by rule, highest priority first. Each rule proposes candidate
+// merges; a merge happens only when every feasibility check passes and the
+// cost model says it saves time. Refused candidates are kept with the check
+// that refused them and its numbers, so a report can say why ops stayed
+// apart.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FusionGraph.h"
+
+#include "fuse/Dialect/Fuse/Transforms/FusionEngine.h"
+#include "mlir/IR/Location.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+
+#include <set>
+#include <tuple>
+
+using namespace mlir;
+using namespace mlir::fuse;
+using namespace mlir::fuse::detail;
+
+//===----------------------------------------------------------------------===//
+// Rule table
+//===----------------------------------------------------------------------===//
+
+namespace {
+enum class Rule : unsigned {
+  ContractionEpilogue,
+  ResidualJoin,
+  RowReduction,
+  ElementwiseChain,
+  MultiOutput,
+  SiblingMerge,
+};
+} // namespace
+
+static const FusionRuleInfo kRules[] = {
+    {"contraction_epilogue", FusionKind::vertical, 100,
+     "a contraction (matmul, batch_matmul, conv, depthwise conv) followed by "
+     "elementwise/broadcast ops on its output: bias, per-channel affine "
+     "(inference BatchNorm), ReLU, clip, sigmoid, SiLU, GELU",
+     "the epilogue op iterates over the contraction's output shape; all "
+     "feasibility checks"},
+    {"residual_join", FusionKind::diagonal, 95,
+     "an epilogue op that also reads another branch's result (residual add, "
+     "then ReLU) joins the contraction's group; the other branch becomes an "
+     "extra input",
+     "no path from the group through the other branch back into it; all "
+     "feasibility checks"},
+    {"row_reduction", FusionKind::vertical, 80,
+     "a reduction with the elementwise producers of its input, elementwise "
+     "consumers of its result, further reductions over the same rows, and "
+     "ops that broadcast the result back over the rows (softmax, layernorm)",
+     "broadcasting back needs the reduced dims innermost and a row's working "
+     "set in shared memory; at most max-reductions-per-group reductions"},
+    {"elementwise_chain", FusionKind::vertical, 50,
+     "an elementwise/broadcast producer into its elementwise/broadcast "
+     "consumer",
+     "same iteration space, or a producer read through a broadcast map "
+     "(recomputed per element: charged by the cost model)"},
+    {"multi_output", FusionKind::diagonal, 40,
+     "a value computed inside a group is also returned to users outside it, "
+     "instead of keeping producer and consumer apart",
+     "allows merges whose intermediates have users outside the group"},
+    {"sibling_merge", FusionKind::horizontal, 30,
+     "independent groups with the same iteration space that read a common "
+     "input become one multi-result group",
+     "no dependency path between them; at most one compute-bound "
+     "contraction"},
+};
+
+ArrayRef<FusionRuleInfo> mlir::fuse::getFusionRules() { return kRules; }
+
+static const FusionRuleInfo &info(Rule rule) {
+  return kRules[static_cast<unsigned>(rule)];
+}
+
+void mlir::fuse::printFusionRules(raw_ostream &os) {
+  os << "fuse fusion rules (highest priority first):\n";
+  for (const FusionRuleInfo &rule : kRules) {
+    os << "\n  " << rule.name << "  [" << stringifyFusionKind(rule.kind)
+       << ", priority " << rule.priority << "]\n";
+    os << "    pattern:     " << rule.pattern << "\n";
+    os << "    constraints: " << rule.constraints << "\n";
+  }
+  os << "\nfeasibility checks: " << check::kDependency << ", "
+     << check::kMemory << ", " << check::kIntensity << ", "
+     << check::kHardware << ", " << check::kResource << "; then "
+     << check::kCost << " (time saved must be positive)\n";
+}
+
+std::string mlir::fuse::describeOp(Operation *op) {
+  std::string out = op->getName().getStringRef().str();
+  Location loc = op->getLoc();
+  // Look through names and fusions for a file location.
+  SmallVector<Location> worklist = {loc};
+  while (!worklist.empty()) {
+    Location l = worklist.pop_back_val();
+    if (auto file = dyn_cast<FileLineColLoc>(l)) {
+      out += llvm::formatv("@{0}:{1}:{2}",
+                           llvm::sys::path::filename(file.getFilename()),
+                           file.getLine(), file.getColumn());
+      return out;
+    }
+    if (auto name = dyn_cast<NameLoc>(l))
+      worklist.push_back(name.getChildLoc());
+    else if (auto fused = dyn_cast<FusedLoc>(l))
+      for (Location inner : llvm::reverse(fused.getLocations()))
+        worklist.push_back(inner);
+    else if (auto callsite = dyn_cast<CallSiteLoc>(l))
+      worklist.push_back(callsite.getCallee());
+  }
+  return out;
+}
+
+//===----------------------------------------------------------------------===//
+// The engine
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// A group while the engine works on it.
+struct GroupState {
+  SmallVector<unsigned> members; // sorted node ids
+  unsigned anchor = 0;
+  std::optional<Rule> firstRule;
+  bool residualJoin = false, horizontal = false;
+  SmallVector<std::string> steps;
+  bool alive = true;
+};
+
+/// A refused candidate, for the result of a feasibility check.
+struct Refusal {
+  StringRef check;
+  std::string reason;
+};
+
+class Engine {
+public:
+  Engine(Block &block, const FusionPolicy &policy)
+      : graph(block), policy(policy) {
+    for (unsigned id = 0; id < graph.size(); ++id) {
+      GroupState group;
+      group.members.push_back(id);
+      group.anchor = id;
+      groupOf.push_back(groups.size());
+      groups.push_back(std::move(group));
+    }
+  }
+
+  FusionPlan run();
+
+private:
+  // Rule drivers, in priority order.
+  void growContractionEpilogues();
+  void growRowReductions();
+  void mergeElementwiseChains();
+  void mergeSiblings();
+
+  /// Merges group `b` into group `a` under `rule` if every check passes;
+  /// otherwise records why not. `candidate` is the op named in reports.
+  bool tryMerge(unsigned a, unsigned b, Rule rule, unsigned candidate);
+  std::optional<Refusal> check(const GroupState &a, const GroupState &b,
+                               Rule rule, ArrayRef<unsigned> merged);
+  std::optional<Refusal> checkReductionBarriers(ArrayRef<unsigned> merged,
+                                                Rule rule);
+  std::optional<Refusal> checkMemory(ArrayRef<unsigned> merged);
+  std::optional<Refusal> checkIntensity(ArrayRef<unsigned> merged);
+  std::optional<Refusal> checkHardware(ArrayRef<unsigned> merged);
+  std::optional<Refusal> checkResources(ArrayRef<unsigned> merged);
+  std::optional<Refusal> checkCost(const GroupState &a, const GroupState &b,
+                                   ArrayRef<unsigned> merged);
+
+  bool isSingleton(unsigned node) const {
+    return groups[groupOf[node]].members.size() == 1;
+  }
+  bool groupIsElementwiseLike(unsigned g) const {
+    return llvm::all_of(groups[g].members, [&](unsigned m) {
+      return graph.node(m).isElementwiseLike();
+    });
+  }
+  bool enabled(Rule rule) const {
+    return !policy.disabledRules.contains(info(rule).name);
+  }
+  /// Time, in seconds, to recompute producers that a broadcast read makes
+  /// run once per consumer element.
+  double recomputeSeconds(ArrayRef<unsigned> members) const;
+  double peakFlops(Type elementType) const {
+    return policy.target.getPeakFlops(elementType)
+        .value_or(policy.target.getPeakFlops(
+                          Float32Type::get(elementType.getContext()))
+                      .value_or(1e12));
+  }
+  void record(Rule rule, StringRef check, std::string reason, unsigned anchor,
+              unsigned candidate);
+
+  FusionGraph graph;
+  const FusionPolicy &policy;
+  std::vector<GroupState> groups;
+  std::vector<unsigned> groupOf;
+  SmallVector<FusionRejection> rejections;
+  std::set<std::tuple<unsigned, unsigned, unsigned, std::string>> recorded;
+};
+
+} // namespace
+
+void Engine::record(Rule rule, StringRef checkName, std::string reason,
+                    unsigned anchor, unsigned candidate) {
+  auto key = std::make_tuple(static_cast<unsigned>(rule), anchor, candidate,
+                             checkName.str());
+  if (!recorded.insert(key).second)
+    return;
+  FusionRejection rejection;
+  rejection.rule = info(rule).name.str();
+  rejection.check = checkName.str();
+  rejection.reason = std::move(reason);
+  rejection.anchor = graph.node(anchor).op;
+  rejection.candidate = graph.node(candidate).op;
+  rejections.push_back(std::move(rejection));
+}
+
+bool Engine::tryMerge(unsigned a, unsigned b, Rule rule, unsigned candidate) {
+  GroupState &ga = groups[a];
+  GroupState &gb = groups[b];
+  if (a == b || !ga.alive || !gb.alive)
+    return false;
+  if (!enabled(rule)) {
+    record(rule, check::kRuleDisabled,
+           llvm::formatv("rule '{0}' is disabled", info(rule).name), ga.anchor,
+           candidate);
+    return false;
+  }
+  SmallVector<unsigned> merged(ga.members);
+  merged.append(gb.members);
+  llvm::sort(merged);
+  if (std::optional<Refusal> refusal = check(ga, gb, rule, merged)) {
+    record(rule, refusal->check, std::move(refusal->reason), ga.anchor,
+           candidate);
+    return false;
+  }
+  // Keep the compute-heavier anchor.
+  const Node &anchorA = graph.node(ga.anchor), &anchorB = graph.node(gb.anchor);
+  if (anchorB.cls.flops.value_or(0) > anchorA.cls.flops.value_or(0) &&
+      anchorB.isContraction())
+    ga.anchor = gb.anchor;
+  ga.members = std::move(merged);
+  if (!ga.firstRule)
+    ga.firstRule = gb.firstRule ? gb.firstRule : std::optional<Rule>(rule);
+  ga.residualJoin |= gb.residualJoin || rule == Rule::ResidualJoin;
+  ga.horizontal |= gb.horizontal || rule == Rule::SiblingMerge;
+  ga.steps.append(gb.steps.begin(), gb.steps.end());
+  ga.steps.push_back(
+      (info(rule).name + ": " + describeOp(graph.node(candidate).op)).str());
+  for (unsigned m : gb.members)
+    groupOf[m] = a;
+  gb.alive = false;
+  gb.members.clear();
+  return true;
+}
+
+std::optional<Refusal> Engine::check(const GroupState &a, const GroupState &b,
+                                     Rule rule, ArrayRef<unsigned> merged) {
+  llvm::DenseSet<unsigned> members(merged.begin(), merged.end());
+  // 1. Dependency: no cycle through ops outside the merged group.
+  if (graph.hasPathThroughOutside(a.members, b.members, members) ||
+      graph.hasPathThroughOutside(b.members, a.members, members)) {
+    return Refusal{check::kDependency,
+                   llvm::formatv("fusing would create a cycle: a path from "
+                                 "the group to '{0}' runs through ops "
+                                 "outside the group",
+                                 describeOp(graph.node(b.anchor).op))};
+  }
+  if (std::optional<Refusal> r = checkReductionBarriers(merged, rule))
+    return r;
+  // Multi-output needs its own rule.
+  if (graph.hasMultiOutput(merged) && !enabled(Rule::MultiOutput))
+    return Refusal{check::kRuleDisabled,
+                   "the merge needs a multi-output group (an intermediate "
+                   "has users outside), and rule 'multi_output' is disabled"};
+  if (std::optional<Refusal> r = checkMemory(merged))
+    return r;
+  if (std::optional<Refusal> r = checkIntensity(merged))
+    return r;
+  if (std::optional<Refusal> r = checkHardware(merged))
+    return r;
+  if (std::optional<Refusal> r = checkResources(merged))
+    return r;
+  return checkCost(a, b, merged);
+}
+
+std::optional<Refusal>
+Engine::checkReductionBarriers(ArrayRef<unsigned> merged, Rule rule) {
+  llvm::DenseSet<unsigned> members(merged.begin(), merged.end());
+  for (unsigned r : merged) {
+    const Node &red = graph.node(r);
+    if (!red.isReduction() || !red.hasStaticShape)
+      continue;
+    for (unsigned c : red.consumers) {
+      if (!members.contains(c))
+        continue;
+      const Node &consumer = graph.node(c);
+      if (!consumer.hasStaticShape ||
+          consumer.numElements() <= red.numElements())
+        continue;
+      // The consumer reads the reduction's result broadcast back over the
+      // reduced dimensions: every element needs the whole reduction first.
+      if (rule != Rule::RowReduction)
+        return Refusal{
+            check::kDependency,
+            llvm::formatv("'{0}' reads the result of reduction '{1}' "
+                          "broadcast back over the reduced dims: that needs "
+                          "a barrier, which only row_reduction provides",
+                          describeOp(consumer.op), describeOp(red.op))};
+      if (!red.reduction || !red.reduction->innermost)
+        return Refusal{
+            check::kDependency,
+            llvm::formatv("'{0}' reduces dims that are not innermost: "
+                          "broadcasting its result back to '{1}' needs a "
+                          "grid-wide synchronization",
+                          describeOp(red.op), describeOp(consumer.op))};
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<Refusal> Engine::checkMemory(ArrayRef<unsigned> merged) {
+  int64_t smem = policy.target.getSharedMemPerBlock();
+  llvm::DenseSet<unsigned> members(merged.begin(), merged.end());
+  int64_t workingSet = 0;
+  std::string what;
+  // A contraction keeps one tile of each operand on chip; tiles shrink down
+  // to 32x32x32 (double-buffered) before the group is infeasible. Epilogue
+  // operands of the full output shape add one output tile each.
+  for (unsigned m : merged) {
+    const Node &node = graph.node(m);
+    if (!node.isContraction())
+      continue;
+    int64_t elem = 4;
+    if (node.op->getNumOperands() > 0)
+      if (auto type = dyn_cast<ShapedType>(node.op->getOperand(0).getType()))
+        elem = getElementTypeBytes(type.getElementType()).value_or(4);
+    int64_t tile = 32;
+    int64_t bytes = 2 * (tile * tile + tile * tile) * elem;
+    for (unsigned e : merged) {
+      const Node &epi = graph.node(e);
+      if (epi.isContraction())
+        continue;
+      for (Value read : epi.reads) {
+        std::optional<unsigned> def = graph.getDefiningNode(read);
+        auto type = dyn_cast<ShapedType>(read.getType());
+        if ((!def || !members.contains(*def)) && type &&
+            type.hasStaticShape() && type.getShape() == ArrayRef(node.shape))
+          bytes += tile * tile * elem;
+      }
+    }
+    if (bytes > workingSet) {
+      workingSet = bytes;
+      what = llvm::formatv("the smallest tile of '{0}' (32x32x32, "
+                           "double-buffered, with its epilogue operands)",
+                           describeOp(node.op));
+    }
+  }
+  // A reduction that is broadcast back keeps whole rows on chip: the values
+  // read after the reduction that were available before it.
+  for (unsigned r : merged) {
+    const Node &red = graph.node(r);
+    if (!red.isReduction() || !red.reduction)
+      continue;
+    int64_t full = red.reduction->rows * red.reduction->cols;
+    llvm::SetVector<Value> live;
+    for (unsigned m : merged) {
+      const Node &node = graph.node(m);
+      if (m <= r || !node.hasStaticShape || node.numElements() != full)
+        continue;
+      for (Value read : node.reads) {
+        std::optional<unsigned> def = graph.getDefiningNode(read);
+        std::optional<int64_t> count = getNumElements(read.getType());
+        if (count && *count == full && (!def || *def < r))
+          live.insert(read);
+      }
+    }
+    if (live.empty())
+      continue;
+    int64_t bytes = red.reduction->cols * red.reduction->elementBytes *
+                    static_cast<int64_t>(live.size());
+    if (bytes > workingSet) {
+      workingSet = bytes;
+      what = llvm::formatv("one row of '{0}' ({1} elements x {2} B x {3} "
+                           "values live across the reduction)",
+                           describeOp(red.op), red.reduction->cols,
+                           red.reduction->elementBytes, live.size());
+    }
+  }
+  if (workingSet > smem)
+    return Refusal{check::kMemory,
+                   llvm::formatv("per-block working set {0} B exceeds shared "
+                                 "memory per block {1} B on target '{2}': "
+                                 "{3}",
+                                 workingSet, smem,
+                                 policy.target.getName(), what)};
+  return std::nullopt;
+}
+
+std::optional<Refusal> Engine::checkIntensity(ArrayRef<unsigned> merged) {
+  // Roofline: a contraction is compute-bound when its FLOPs per byte reach
+  // the ridge point peak / bandwidth. Two of them in one kernel fight for
+  // registers and spill.
+  double bandwidth = policy.target.getDramBytesPerSecond();
+  SmallVector<std::pair<unsigned, double>> bound;
+  double ridge = 0;
+  for (unsigned m : merged) {
+    const Node &node = graph.node(m);
+    if (!node.isContraction() || !node.cls.flops)
+      continue;
+    int64_t bytes = node.cls.bytesRead.value_or(0) +
+                    node.cls.bytesWritten.value_or(0);
+    if (bytes <= 0)
+      continue;
+    Type elem = getElementTypeOrSelf(node.op->getResult(0).getType());
+    ridge = peakFlops(elem) / bandwidth;
+    double intensity = double(*node.cls.flops) / double(bytes);
+    if (intensity >= ridge)
+      bound.push_back({m, intensity});
+  }
+  if (bound.size() < 2)
+    return std::nullopt;
+  return Refusal{
+      check::kIntensity,
+      llvm::formatv("'{0}' ({1:f1} FLOP/B) and '{2}' ({3:f1} FLOP/B) are "
+                    "both compute-bound (ridge {4:f1} FLOP/B on '{5}'); "
+                    "one kernel would fight for registers",
+                    describeOp(graph.node(bound[0].first).op), bound[0].second,
+                    describeOp(graph.node(bound[1].first).op), bound[1].second,
+                    ridge, policy.target.getName())};
+}
+
+std::optional<Refusal> Engine::checkHardware(ArrayRef<unsigned> merged) {
+  for (unsigned m : merged) {
+    Operation *op = graph.node(m).op;
+    for (Type type : llvm::concat<Type>(op->getOperandTypes(),
+                                        op->getResultTypes())) {
+      std::string reason;
+      if (!policy.target.supportsElementType(type, &reason))
+        return Refusal{check::kHardware,
+                       llvm::formatv("'{0}': {1}", describeOp(op), reason)};
+    }
+  }
+  return std::nullopt;
+}
+
+/// Bytes of the memref descriptor a kernel receives for `value`.
+static int64_t descriptorBytes(Value value) {
+  if (auto shaped = dyn_cast<ShapedType>(value.getType()))
+    return 8 * (3 + 2 * (shaped.hasRank() ? shaped.getRank() : 0));
+  return 8;
+}
+
+std::optional<Refusal> Engine::checkResources(ArrayRef<unsigned> merged) {
+  if (int64_t(merged.size()) > policy.maxOpsPerGroup)
+    return Refusal{check::kResource,
+                   llvm::formatv("{0} ops exceed max-ops-per-group {1}",
+                                 merged.size(), policy.maxOpsPerGroup)};
+  int64_t reductions = llvm::count_if(
+      merged, [&](unsigned m) { return graph.node(m).isReduction(); });
+  if (reductions > policy.maxReductionsPerGroup)
+    return Refusal{check::kResource,
+                   llvm::formatv("{0} reductions exceed "
+                                 "max-reductions-per-group {1}",
+                                 reductions, policy.maxReductionsPerGroup)};
+  SmallVector<Value> inputs, outputs;
+  graph.getBoundary(merged, inputs, outputs);
+  int64_t params = 0;
+  for (Value value : llvm::concat<Value>(inputs, outputs))
+    params += descriptorBytes(value);
+  if (params > policy.maxKernelParamBytes)
+    return Refusal{check::kResource,
+                   llvm::formatv("kernel parameters take {0} B ({1} inputs, "
+                                 "{2} results), more than "
+                                 "max-kernel-param-bytes {3}",
+                                 params, inputs.size(), outputs.size(),
+                                 policy.maxKernelParamBytes)};
+  return std::nullopt;
+}
+
+double Engine::recomputeSeconds(ArrayRef<unsigned> members) const {
+  llvm::DenseSet<unsigned> in(members.begin(), members.end());
+  double seconds = 0;
+  for (unsigned m : members) {
+    const Node &producer = graph.node(m);
+    if (producer.isReduction() || producer.isContraction() ||
+        !producer.hasStaticShape || !producer.cls.flops ||
+        producer.numElements() == 0)
+      continue;
+    int64_t largest = producer.numElements();
+    for (unsigned c : producer.consumers)
+      if (in.contains(c) && graph.node(c).hasStaticShape)
+        largest = std::max(largest, graph.node(c).numElements());
+    double factor = double(largest) / double(producer.numElements()) - 1.0;
+    if (factor <= 0)
+      continue;
+    Type elem = getElementTypeOrSelf(producer.op->getResult(0).getType());
+    seconds += double(*producer.cls.flops) * factor / peakFlops(elem);
+  }
+  return seconds;
+}
+
+std::optional<Refusal> Engine::checkCost(const GroupState &a,
+                                         const GroupState &b,
+                                         ArrayRef<unsigned> merged) {
+  int64_t saved =
+      graph.getBytes(a.members) + graph.getBytes(b.members) -
+      graph.getBytes(merged);
+  double seconds = double(saved) / policy.target.getDramBytesPerSecond() +
+                   policy.target.getLaunchSeconds();
+  double recompute = recomputeSeconds(merged) - recomputeSeconds(a.members) -
+                     recomputeSeconds(b.members);
+  if (seconds - recompute > 0)
+    return std::nullopt;
+  return Refusal{check::kCost,
+                 llvm::formatv("saves {0} B and one launch ({1:f3} us) but "
+                               "recomputing broadcast producers costs {2:f3} "
+                               "us",
+                               saved, seconds * 1e6, recompute * 1e6)};
+}
+
+//===----------------------------------------------------------------------===//
+// Rules
+//===----------------------------------------------------------------------===//
+
+void Engine::growContractionEpilogues() {
+  // Compute-heavy anchors first; ties in program order.
+  SmallVector<unsigned> anchors;
+  for (const Node &node : graph.getNodes())
+    if (node.isContraction() && node.hasStaticShape)
+      anchors.push_back(node.index);
+  llvm::sort(anchors, [&](unsigned x, unsigned y) {
+    int64_t fx = graph.node(x).cls.flops.value_or(0);
+    int64_t fy = graph.node(y).cls.flops.value_or(0);
+    return fx != fy ? fx > fy : x < y;
+  });
+  for (unsigned c : anchors) {
+    if (!isSingleton(c))
+      continue;
+    unsigned g = groupOf[c];
+    ArrayRef<int64_t> shape = graph.node(c).shape;
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      for (unsigned m : SmallVector<unsigned>(groups[g].members)) {
+        for (unsigned e : graph.node(m).consumers) {
+          const Node &epi = graph.node(e);
+          if (groupOf[e] == g || !epi.isElementwiseLike() || !isSingleton(e) ||
+              ArrayRef(epi.shape) != shape)
+            continue;
+          // Another branch's result read here makes this a join.
+          bool join = llvm::any_of(epi.reads, [&](Value read) {
+            std::optional<unsigned> def = graph.getDefiningNode(read);
+            return def && groupOf[*def] != g;
+          });
+          if (tryMerge(g, groupOf[e],
+                       join ? Rule::ResidualJoin : Rule::ContractionEpilogue,
+                       e)) {
+            changed = true;
+            break;
+          }
+        }
+        if (changed)
+          break;
+      }
+    }
+  }
+}
+
+void Engine::growRowReductions() {
+  for (const Node &anchor : graph.getNodes()) {
+    if (!anchor.isReduction() || !anchor.reduction ||
+        !isSingleton(anchor.index))
+      continue;
+    unsigned g = groupOf[anchor.index];
+    const ReductionInfo &red = *anchor.reduction;
+    int64_t full = red.rows * red.cols;
+    auto sameRows = [&](const Node &other) {
+      return other.reduction &&
+             other.reduction->inputShape == red.inputShape &&
+             other.reduction->reducedDims == red.reducedDims;
+    };
+    auto fits = [&](const Node &node) {
+      if (node.isElementwiseLike())
+        return node.numElements() == full || node.numElements() == red.rows;
+      return node.isReduction() && sameRows(node);
+    };
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      SmallVector<unsigned> candidates;
+      llvm::DenseSet<unsigned> consumersOfGroup;
+      for (unsigned m : groups[g].members) {
+        const Node &member = graph.node(m);
+        candidates.append(member.producers.begin(), member.producers.end());
+        candidates.append(member.consumers.begin(), member.consumers.end());
+        consumersOfGroup.insert(member.consumers.begin(),
+                                member.consumers.end());
+      }
+      llvm::sort(candidates);
+      candidates.erase(llvm::unique(candidates), candidates.end());
+      for (unsigned cand : candidates) {
+        const Node &node = graph.node(cand);
+        if (groupOf[cand] == g || !isSingleton(cand) || !fits(node))
+          continue;
+        // A prologue (a producer only) must cover the full input space.
+        if (!consumersOfGroup.contains(cand) &&
+            (!node.isElementwiseLike() || node.numElements() != full))
+          continue;
+        if (tryMerge(g, groupOf[cand], Rule::RowReduction, cand)) {
+          changed = true;
+          break;
+        }
+      }
+    }
+  }
+}
+
+void Engine::mergeElementwiseChains() {
+  for (const Node &consumer : graph.getNodes()) {
+    if (!consumer.isElementwiseLike())
+      continue;
+    for (unsigned p : consumer.producers) {
+      const Node &producer = graph.node(p);
+      unsigned gc = groupOf[consumer.index], gp = groupOf[p];
+      if (gc == gp || !producer.isElementwiseLike() ||
+          !groupIsElementwiseLike(gc) || !groupIsElementwiseLike(gp))
+        continue;
+      // Same iteration space, or a smaller producer read by broadcast.
+      bool sameSpace = producer.shape == consumer.shape;
+      bool broadcast = producer.numElements() < consumer.numElements() &&
+                       producer.shape.size() <= consumer.shape.size();
+      if (!sameSpace && !broadcast)
+        continue;
+      tryMerge(gc, gp, Rule::ElementwiseChain, p);
+    }
+  }
+}
+
+/// The iteration space a group runs over, for sibling matching: the anchor's
+/// result shape, plus the reduced dims for reductions.
+static std::string iterationSpaceKey(const Node &anchor) {
+  std::string key = llvm::join(
+      llvm::map_range(anchor.shape, [](int64_t d) { return std::to_string(d); }),
+      "x");
+  if (anchor.reduction)
+    key += "/r" + llvm::join(llvm::map_range(anchor.reduction->inputShape,
+                                             [](int64_t d) {
+                                               return std::to_string(d);
+                                             }),
+                             "x");
+  return key;
+}
+
+void Engine::mergeSiblings() {
+  for (unsigned i = 0; i < groups.size(); ++i) {
+    if (!groups[i].alive || !graph.node(groups[i].anchor).hasStaticShape)
+      continue;
+    for (unsigned j = i + 1; j < groups.size(); ++j) {
+      GroupState &gi = groups[i], &gj = groups[j];
+      if (!gj.alive || !gi.alive)
+        continue;
+      const Node &ai = graph.node(gi.anchor), &aj = graph.node(gj.anchor);
+      if (!aj.hasStaticShape || ai.cls.category != aj.cls.category ||
+          iterationSpaceKey(ai) != iterationSpaceKey(aj))
+        continue;
+      // A common input is what makes them siblings.
+      SmallVector<Value> inI, outI, inJ, outJ;
+      graph.getBoundary(gi.members, inI, outI);
+      graph.getBoundary(gj.members, inJ, outJ);
+      bool shared = llvm::any_of(
+          inI, [&](Value v) { return llvm::is_contained(inJ, v); });
+      if (!shared)
+        continue;
+      tryMerge(i, j, Rule::SiblingMerge, gj.anchor);
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Plan
+//===----------------------------------------------------------------------===//
+
+FusionPlan Engine::run() {
+  growContractionEpilogues();
+  growRowReductions();
+  mergeElementwiseChains();
+  mergeSiblings();
+
+  FusionPlan plan;
+  plan.rejections = std::move(rejections);
+  plan.kernelsBefore = graph.size();
+  for (const Node &node : graph.getNodes())
+    plan.bytesBefore += graph.getBytes({node.index});
+
+  // Groups in the order of their first op.
+  SmallVector<unsigned> order;
+  for (unsigned g = 0; g < groups.size(); ++g)
+    if (groups[g].alive)
+      order.push_back(g);
+  llvm::sort(order, [&](unsigned x, unsigned y) {
+    return groups[x].members.front() < groups[y].members.front();
+  });
+  double bandwidth = policy.target.getDramBytesPerSecond();
+  for (unsigned g : order) {
+    const GroupState &state = groups[g];
+    PlannedGroup group;
+    group.id = plan.groups.size();
+    for (unsigned m : state.members)
+      group.ops.push_back(graph.node(m).op);
+    group.anchor = graph.node(state.anchor).op;
+    group.steps = state.steps;
+    group.bytes = graph.getBytes(state.members);
+    int64_t separate = 0;
+    for (unsigned m : state.members)
+      separate += graph.getBytes({m});
+    group.bytesSaved = separate - group.bytes;
+    if (state.members.size() > 1) {
+      bool diagonal =
+          state.residualJoin || graph.hasMultiOutput(state.members);
+      bool vertical = state.firstRule && *state.firstRule != Rule::SiblingMerge;
+      if (state.horizontal && (vertical || diagonal))
+        group.kind = FusionKind::composite;
+      else if (state.horizontal)
+        group.kind = FusionKind::horizontal;
+      else if (diagonal)
+        group.kind = FusionKind::diagonal;
+      else
+        group.kind = FusionKind::vertical;
+      group.rule = state.residualJoin ? "residual_join"
+                                      : info(*state.firstRule).name.str();
+      group.timeSavedUs =
+          (double(group.bytesSaved) / bandwidth +
+           double(state.members.size() - 1) *
+               policy.target.getLaunchSeconds() -
+           recomputeSeconds(state.members)) *
+          1e6;
+    }
+    plan.bytesAfter += group.bytes;
+    plan.groups.push_back(std::move(group));
+  }
+  plan.kernelsAfter = plan.groups.size();
+  return plan;
+}
+
+FusionPlan mlir::fuse::planFusion(Block &block, const FusionPolicy &policy) {
+  return Engine(block, policy).run();
+}

@@ -1,0 +1,320 @@
+//===- FusionGraph.cpp - the dataflow graph the fusion engine reads -------===//
+//
+// Part of fuse, an MLIR-based operator-fusion compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FusionGraph.h"
+
+#include "fuse/Dialect/Fuse/IR/FuseOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+using namespace mlir;
+using namespace mlir::fuse;
+using namespace mlir::fuse::detail;
+
+/// Constants up to this many elements (and splats) are cloned into groups;
+/// larger ones are weights that the kernel reads.
+static constexpr int64_t kMaxClonedConstantElements = 64;
+
+bool mlir::fuse::detail::isViewOp(Operation *op) {
+  return isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::CastOp,
+             tensor::ReshapeOp, tensor::BitcastOp>(op);
+}
+
+bool mlir::fuse::detail::isWeightConstant(Operation *op) {
+  if (!op->hasTrait<OpTrait::ConstantLike>() || op->getNumResults() != 1)
+    return false;
+  auto type = dyn_cast<ShapedType>(op->getResult(0).getType());
+  if (!type)
+    return false;
+  Attribute value;
+  if (matchPattern(op->getResult(0), m_Constant(&value)))
+    if (auto dense = dyn_cast<DenseElementsAttr>(value); dense && dense.isSplat())
+      return false;
+  return !type.hasStaticShape() ||
+         type.getNumElements() > kMaxClonedConstantElements;
+}
+
+bool mlir::fuse::detail::isCloneableIntoGroup(Operation *op) {
+  if (isa<GroupOp>(op) || op->hasTrait<OpTrait::IsTerminator>())
+    return false;
+  if (op->hasTrait<OpTrait::ConstantLike>())
+    return !isWeightConstant(op);
+  if (isViewOp(op) || isa<tensor::EmptyOp, tensor::DimOp>(op))
+    return true;
+  if (auto fill = dyn_cast<linalg::FillOp>(op)) {
+    // A fill of a scalar into a fresh tensor: the kernel writes it itself.
+    Operation *init = fill.getOutputs()[0].getDefiningOp();
+    return init && isa<tensor::EmptyOp>(init);
+  }
+  return !isComputeOp(op);
+}
+
+int64_t Node::numElements() const {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
+/// The reduced dimensions of a reduction, if fuse can tell them.
+static std::optional<ReductionInfo> getReductionInfo(Operation *op) {
+  ReductionInfo info;
+  Value input;
+  if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op)) {
+    input = softmax.getInput();
+    info.reducedDims.push_back(softmax.getDimension());
+  } else if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+    if (linalgOp.getNumDpsInputs() < 1)
+      return std::nullopt;
+    OpOperand *in = linalgOp.getDpsInputOperand(0);
+    input = in->get();
+    AffineMap map = linalgOp.getMatchingIndexingMap(in);
+    if (!map.isProjectedPermutation())
+      return std::nullopt;
+    SmallVector<utils::IteratorType> iters = linalgOp.getIteratorTypesArray();
+    for (auto [pos, expr] : llvm::enumerate(map.getResults()))
+      if (iters[cast<AffineDimExpr>(expr).getPosition()] ==
+          utils::IteratorType::reduction)
+        info.reducedDims.push_back(pos);
+  } else {
+    return std::nullopt;
+  }
+  auto type = dyn_cast<RankedTensorType>(input.getType());
+  if (!type || !type.hasStaticShape() || info.reducedDims.empty())
+    return std::nullopt;
+  info.inputShape.assign(type.getShape().begin(), type.getShape().end());
+  llvm::sort(info.reducedDims);
+  int64_t rank = type.getRank();
+  info.innermost = true;
+  for (auto [i, dim] : llvm::enumerate(llvm::reverse(info.reducedDims)))
+    info.innermost &= dim == rank - 1 - int64_t(i);
+  info.rows = info.cols = 1;
+  for (int64_t d = 0; d < rank; ++d)
+    (llvm::is_contained(info.reducedDims, d) ? info.cols : info.rows) *=
+        type.getDimSize(d);
+  info.elementBytes = getElementTypeBytes(type.getElementType()).value_or(4);
+  return info;
+}
+
+FusionGraph::FusionGraph(Block &block) : block(block) {
+  for (Operation &op : block) {
+    if (isa<GroupOp>(op) || op.hasTrait<OpTrait::IsTerminator>() ||
+        isCloneableIntoGroup(&op) || isWeightConstant(&op) ||
+        !isComputeOp(&op))
+      continue;
+    Node node;
+    node.op = &op;
+    node.index = nodes.size();
+    node.cls = classifyOp(&op);
+    if (op.getNumResults() > 0)
+      if (auto type = dyn_cast<ShapedType>(op.getResult(0).getType());
+          type && type.hasStaticShape()) {
+        node.shape.assign(type.getShape().begin(), type.getShape().end());
+        node.hasStaticShape = true;
+      }
+    if (node.isReduction())
+      node.reduction = getReductionInfo(&op);
+    nodeIds[&op] = node.index;
+    nodes.push_back(std::move(node));
+  }
+  for (Node &node : nodes)
+    collectDependencies(node);
+  for (unsigned id = 0; id < nodes.size(); ++id)
+    collectConsumers(id);
+}
+
+Value FusionGraph::resolveView(Value value) const {
+  while (Operation *def = value.getDefiningOp()) {
+    if (!isViewOp(def) || def->getBlock() != &block)
+      break;
+    value = def->getOperand(0);
+  }
+  return value;
+}
+
+std::optional<unsigned> FusionGraph::getDefiningNode(Value value) const {
+  Operation *def = resolveView(value).getDefiningOp();
+  if (!def)
+    return std::nullopt;
+  auto it = nodeIds.find(def);
+  if (it == nodeIds.end())
+    return std::nullopt;
+  return it->second;
+}
+
+/// Values `op` reads: for structured ops, inputs and the inits the payload
+/// uses; otherwise every operand. Values captured by regions count too.
+static void collectReadValues(Operation *op, SmallVectorImpl<Value> &values) {
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+    for (OpOperand *input : linalgOp.getDpsInputOperands())
+      values.push_back(input->get());
+    for (OpOperand &init : linalgOp.getDpsInitsMutable())
+      if (linalgOp.payloadUsesValueFromOperand(&init))
+        values.push_back(init.get());
+  } else {
+    values.append(op->operand_begin(), op->operand_end());
+  }
+  llvm::SetVector<Value> captured;
+  getUsedValuesDefinedAbove(op->getRegions(), captured);
+  values.append(captured.begin(), captured.end());
+}
+
+void FusionGraph::collectDependencies(Node &node) {
+  // Reads: what the kernel loads from global memory.
+  SmallVector<Value> read;
+  collectReadValues(node.op, read);
+  llvm::SetVector<Value> reads;
+  for (Value value : read) {
+    Value source = resolveView(value);
+    Operation *def = source.getDefiningOp();
+    if (def && def->getBlock() == &block && isCloneableIntoGroup(def))
+      continue; // materialized inside the kernel
+    if (!isa<ShapedType>(source.getType()))
+      continue; // scalars travel as kernel arguments
+    reads.insert(source);
+  }
+  node.reads.assign(reads.begin(), reads.end());
+
+  // Dependencies: every node reachable backwards through cloneable ops.
+  llvm::SetVector<Value> worklist;
+  for (Value operand : node.op->getOperands())
+    worklist.insert(operand);
+  llvm::SetVector<Value> captured;
+  getUsedValuesDefinedAbove(node.op->getRegions(), captured);
+  worklist.insert(captured.begin(), captured.end());
+  llvm::DenseSet<unsigned> producers;
+  for (unsigned i = 0; i < worklist.size(); ++i) {
+    Operation *def = worklist[i].getDefiningOp();
+    if (!def)
+      continue;
+    Operation *top = block.findAncestorOpInBlock(*def);
+    if (!top)
+      continue;
+    if (auto it = nodeIds.find(top); it != nodeIds.end()) {
+      producers.insert(it->second);
+      continue;
+    }
+    worklist.insert(top->operand_begin(), top->operand_end());
+  }
+  node.producers.assign(producers.begin(), producers.end());
+  llvm::sort(node.producers);
+}
+
+void FusionGraph::collectConsumers(unsigned id) {
+  Node &node = nodes[id];
+  llvm::DenseSet<unsigned> all;
+  for (Value result : node.op->getResults()) {
+    llvm::DenseSet<unsigned> consumers;
+    bool escapes = false;
+    SmallVector<Value> worklist = {result};
+    llvm::DenseSet<Operation *> seen;
+    while (!worklist.empty()) {
+      Value value = worklist.pop_back_val();
+      for (OpOperand &use : value.getUses()) {
+        Operation *top = block.findAncestorOpInBlock(*use.getOwner());
+        if (!top) {
+          escapes = true;
+          continue;
+        }
+        if (auto it = nodeIds.find(top); it != nodeIds.end()) {
+          if (it->second != id)
+            consumers.insert(it->second);
+          continue;
+        }
+        if (isCloneableIntoGroup(top)) {
+          if (seen.insert(top).second)
+            worklist.append(top->result_begin(), top->result_end());
+          continue;
+        }
+        escapes = true;
+      }
+    }
+    SmallVector<unsigned> sorted(consumers.begin(), consumers.end());
+    llvm::sort(sorted);
+    all.insert(sorted.begin(), sorted.end());
+    node.resultConsumers.push_back(std::move(sorted));
+    node.resultEscapes.push_back(escapes);
+  }
+  node.consumers.assign(all.begin(), all.end());
+  llvm::sort(node.consumers);
+}
+
+void FusionGraph::getBoundary(ArrayRef<unsigned> members,
+                              SmallVectorImpl<Value> &inputs,
+                              SmallVectorImpl<Value> &outputs) const {
+  llvm::DenseSet<unsigned> in(members.begin(), members.end());
+  llvm::SetVector<Value> reads;
+  for (unsigned m : members)
+    for (Value value : nodes[m].reads) {
+      std::optional<unsigned> def = getDefiningNode(value);
+      if (!def || !in.contains(*def))
+        reads.insert(value);
+    }
+  inputs.append(reads.begin(), reads.end());
+  for (unsigned m : members) {
+    const Node &node = nodes[m];
+    for (auto [i, result] : llvm::enumerate(node.op->getResults()))
+      if (node.resultEscapes[i] ||
+          llvm::any_of(node.resultConsumers[i],
+                       [&](unsigned c) { return !in.contains(c); }))
+        outputs.push_back(result);
+  }
+}
+
+int64_t FusionGraph::getBytes(ArrayRef<unsigned> members) const {
+  SmallVector<Value> inputs, outputs;
+  getBoundary(members, inputs, outputs);
+  int64_t total = 0;
+  for (Value value : llvm::concat<Value>(inputs, outputs))
+    total += getShapedTypeBytes(value.getType()).value_or(0);
+  return total;
+}
+
+bool FusionGraph::hasMultiOutput(ArrayRef<unsigned> members) const {
+  llvm::DenseSet<unsigned> in(members.begin(), members.end());
+  for (unsigned m : members) {
+    const Node &node = nodes[m];
+    for (auto [i, consumers] : llvm::enumerate(node.resultConsumers)) {
+      bool inside = llvm::any_of(consumers,
+                                 [&](unsigned c) { return in.contains(c); });
+      bool outside = node.resultEscapes[i] ||
+                     llvm::any_of(consumers,
+                                  [&](unsigned c) { return !in.contains(c); });
+      if (inside && outside)
+        return true;
+    }
+  }
+  return false;
+}
+
+bool FusionGraph::hasPathThroughOutside(
+    ArrayRef<unsigned> from, ArrayRef<unsigned> to,
+    const llvm::DenseSet<unsigned> &members) const {
+  llvm::DenseSet<unsigned> target(to.begin(), to.end());
+  unsigned limit = 0;
+  for (unsigned t : to)
+    limit = std::max(limit, t);
+  // Program order is a topological order: a path into `to` only visits
+  // nodes before its last member.
+  SmallVector<unsigned> worklist;
+  llvm::DenseSet<unsigned> visited;
+  for (unsigned f : from)
+    for (unsigned c : nodes[f].consumers)
+      if (!members.contains(c) && c < limit && visited.insert(c).second)
+        worklist.push_back(c);
+  while (!worklist.empty()) {
+    unsigned n = worklist.pop_back_val();
+    for (unsigned c : nodes[n].consumers) {
+      if (target.contains(c))
+        return true;
+      if (!members.contains(c) && c < limit && visited.insert(c).second)
+        worklist.push_back(c);
+    }
+  }
+  return false;
+}

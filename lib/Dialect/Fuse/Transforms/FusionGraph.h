@@ -1,0 +1,114 @@
+//===- FusionGraph.h - the dataflow graph the fusion engine reads -*- C++ -*-===//
+//
+// Part of fuse, an MLIR-based operator-fusion compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSE_LIB_DIALECT_FUSE_TRANSFORMS_FUSIONGRAPH_H
+#define FUSE_LIB_DIALECT_FUSE_TRANSFORMS_FUSIONGRAPH_H
+
+#include "fuse/Dialect/Fuse/IR/FuseInterfaces.h"
+#include "mlir/IR/Block.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <optional>
+
+namespace mlir::fuse::detail {
+
+/// Ops that cost no kernel of their own and are cloned into every group that
+/// uses them: small constants, tensor.empty, fills of such values, shape
+/// arithmetic and reshapes (views).
+bool isCloneableIntoGroup(Operation *op);
+
+/// Reshapes and casts of tensors: metadata only.
+bool isViewOp(Operation *op);
+
+/// Constants too large to clone: weights, read by the kernel as an input.
+bool isWeightConstant(Operation *op);
+
+/// What a reduction reduces: the shape of its (first) input, which of its
+/// dimensions are reduced, and whether those are the innermost ones.
+struct ReductionInfo {
+  SmallVector<int64_t> inputShape;
+  SmallVector<int64_t> reducedDims;
+  bool innermost = false;
+  int64_t rows = 0, cols = 0;
+  int64_t elementBytes = 4;
+};
+
+/// One compute op of the block.
+struct Node {
+  Operation *op = nullptr;
+  unsigned index = 0;
+  OpClassification cls;
+  /// Distinct values the op reads from global memory (through views),
+  /// excluding what the kernel materializes itself (empty, fills, constants
+  /// small enough to clone).
+  SmallVector<Value> reads;
+  /// Nodes this one depends on and nodes that depend on it, sorted.
+  SmallVector<unsigned> producers, consumers;
+  /// Per result: consumer nodes, and whether a non-node (the terminator, an
+  /// op outside the block) uses it.
+  SmallVector<SmallVector<unsigned>> resultConsumers;
+  SmallVector<bool> resultEscapes;
+  /// Static shape of result 0 (the iteration space of parallel ops).
+  SmallVector<int64_t> shape;
+  bool hasStaticShape = false;
+  std::optional<ReductionInfo> reduction;
+
+  bool isContraction() const {
+    return cls.category == OpCategory::contraction;
+  }
+  bool isReduction() const { return cls.category == OpCategory::reduction; }
+  bool isElementwiseLike() const {
+    return hasStaticShape && (cls.category == OpCategory::elementwise ||
+                              cls.category == OpCategory::broadcast);
+  }
+  int64_t numElements() const;
+};
+
+/// The compute ops of one block and the values between them.
+class FusionGraph {
+public:
+  explicit FusionGraph(Block &block);
+
+  Block &getBlock() { return block; }
+  ArrayRef<Node> getNodes() const { return nodes; }
+  const Node &node(unsigned id) const { return nodes[id]; }
+  unsigned size() const { return nodes.size(); }
+
+  /// The node that defines `value` (through views), if any.
+  std::optional<unsigned> getDefiningNode(Value value) const;
+
+  /// Global-memory bytes of a kernel made of `members`: distinct values read
+  /// from outside plus results used outside.
+  int64_t getBytes(ArrayRef<unsigned> members) const;
+
+  /// Values read from outside `members` and results used outside them.
+  void getBoundary(ArrayRef<unsigned> members, SmallVectorImpl<Value> &inputs,
+                   SmallVectorImpl<Value> &outputs) const;
+
+  /// Whether some member's result is used both inside `members` and outside.
+  bool hasMultiOutput(ArrayRef<unsigned> members) const;
+
+  /// Whether a path leaves `from`, passes through nodes outside `members`
+  /// and enters `to` (both subsets of `members`).
+  bool hasPathThroughOutside(ArrayRef<unsigned> from, ArrayRef<unsigned> to,
+                             const llvm::DenseSet<unsigned> &members) const;
+
+private:
+  /// Follows views back to the value they reshape.
+  Value resolveView(Value value) const;
+  void collectDependencies(Node &node);
+  void collectConsumers(unsigned id);
+
+  Block &block;
+  std::vector<Node> nodes;
+  llvm::DenseMap<Operation *, unsigned> nodeIds;
+};
+
+} // namespace mlir::fuse::detail
+
+#endif // FUSE_LIB_DIALECT_FUSE_TRANSFORMS_FUSIONGRAPH_H
