@@ -43,9 +43,22 @@ build: configure
 check: build
 	bash scripts/run-tests.sh $(BUILD_DIR)
 
+DEMO_DIR    := $(BUILD_DIR)/demo
+DEMO_TARGET ?= h200
+
 demo: build
-	@echo "== fuse-opt --fuse-test-classify examples/mlp_block.mlir"
+	@mkdir -p $(DEMO_DIR)
+	@echo "== classification: fuse-opt --fuse-test-classify examples/mlp_block.mlir"
 	$(FUSE_OPT) --fuse-test-classify examples/mlp_block.mlir
+	@echo "== fusion for $(DEMO_TARGET): fuse-opt --fuse-fusion-pipeline"
+	$(FUSE_OPT) examples/mlp_block.mlir \
+	  --fuse-fusion-pipeline="target=$(DEMO_TARGET) report=$(DEMO_DIR)/report.json graph=$(DEMO_DIR)/fused.dot" \
+	  -o $(DEMO_DIR)/fused.mlir
+	@echo "== fusion report ($(DEMO_DIR)/report.json)"
+	@python3 scripts/report-summary.py $(DEMO_DIR)/report.json
+	@if command -v dot >/dev/null; then dot -Tsvg $(DEMO_DIR)/fused.dot -o $(DEMO_DIR)/fused.svg && \
+	  echo "fused graph: $(DEMO_DIR)/fused.svg"; fi
+	@echo "fused IR: $(DEMO_DIR)/fused.mlir"
 
 # Generated dialect/op/attribute/interface/pass docs, copied into docs/generated.
 docs: build

@@ -8,12 +8,16 @@
 #define FUSE_INITALLPASSES_H
 
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
+#include "fuse/Pipelines/Pipelines.h"
 
 namespace mlir::fuse {
 
-/// Registers every fuse pass (and, later, pipeline) with the global registry,
-/// so `fuse-opt` and any embedding driver can run them from pipeline strings.
-inline void registerAllPasses() { registerFusePasses(); }
+/// Registers every fuse pass and pipeline with the global registry, so
+/// `fuse-opt` and any embedding driver can run them from pipeline strings.
+inline void registerAllPasses() {
+  registerFusePasses();
+  registerFusePipelines();
+}
 
 } // namespace mlir::fuse
 

@@ -10,6 +10,7 @@
 
 #include "fuse/InitAllDialects.h"
 #include "fuse/InitAllPasses.h"
+#include "fuse/Dialect/Fuse/Transforms/FusionEngine.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -17,8 +18,23 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
+
+static llvm::cl::opt<bool>
+    listRules("fuse-list-rules",
+              llvm::cl::desc("Print fuse's fusion rules (name, kind, "
+                             "priority, pattern, constraints) and exit"));
 
 int main(int argc, char **argv) {
+  // --fuse-list-rules answers without reading any input.
+  for (int i = 1; i < argc; ++i)
+    if (llvm::StringRef(argv[i]) == "--fuse-list-rules" ||
+        llvm::StringRef(argv[i]) == "-fuse-list-rules") {
+      mlir::fuse::printFusionRules(llvm::outs());
+      return 0;
+    }
+
   mlir::registerAllPasses();
   mlir::fuse::registerAllPasses();
 

@@ -39,6 +39,38 @@ def FuseTestClassify : Pass<"fuse-test-classify"> {
   let dependentDialects = ["::mlir::fuse::FuseDialect"];
 }
 
+def FusePrune : Pass<"fuse-prune"> {
+  let summary = "Remove what no kernel should compute before fusion";
+  let description = [{
+    Cleans the graph before fusion so that no group is spent on work that
+    cancels out: dead ops, identity leftovers (`tosa.identity`, ONNX
+    Identity/Dropout imported as identities, copy-only `linalg.generic`s),
+    transpose∘transpose and reshape∘reshape pairs that cancel, and constant
+    subgraphs, folded at compile time (linalg ops on constants up to
+    `max-constant-fold-elements` result elements).
+
+    It runs the canonicalization patterns of every loaded dialect and op
+    plus linalg's constant folding; the fusion pipeline runs CSE after it.
+
+    Before:
+    ```mlir
+    %t = linalg.transpose ins(%x : tensor<4x8xf32>) outs(%e : tensor<8x4xf32>) permutation = [1, 0]
+    %u = linalg.transpose ins(%t : tensor<8x4xf32>) outs(%f : tensor<4x8xf32>) permutation = [1, 0]
+    return %u : tensor<4x8xf32>
+    ```
+    After:
+    ```mlir
+    return %x : tensor<4x8xf32>
+    ```
+  }];
+  let options = [
+    Option<"maxConstantFoldElements", "max-constant-fold-elements",
+           "int64_t", /*default=*/"65536",
+           "Fold linalg ops on constants only up to this many result "
+           "elements">,
+  ];
+}
+
 def FuseFormGroups : Pass<"fuse-form-groups", "::mlir::ModuleOp"> {
   let summary = "Decide the fusion groups and wrap each in a fuse.group";
   let description = [{

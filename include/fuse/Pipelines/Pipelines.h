@@ -1,0 +1,67 @@
+//===- Pipelines.h - fuse's registered pass pipelines -----------*- C++ -*-===//
+//
+// Part of fuse, an MLIR-based operator-fusion compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSE_PIPELINES_PIPELINES_H
+#define FUSE_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassOptions.h"
+
+#include <string>
+
+namespace mlir {
+class OpPassManager;
+namespace fuse {
+
+/// Options of `fuse-fusion-pipeline`; they mirror `fuse-form-groups`.
+struct FusionPipelineOptions
+    : public PassPipelineOptions<FusionPipelineOptions> {
+  PassOptions::Option<std::string> target{
+      *this, "target",
+      llvm::cl::desc("GPU to fuse for: a preset (t4, v100, a100, h100, h200, "
+                     "orin, jetson-nano) or a #fuse.target<...> attribute"),
+      llvm::cl::init("h200")};
+  PassOptions::Option<std::string> report{
+      *this, "report",
+      llvm::cl::desc("Write the fusion report as JSON to this file ('-' for "
+                     "stdout)"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> graph{
+      *this, "graph",
+      llvm::cl::desc("Write the fused graph as Graphviz DOT to this file"),
+      llvm::cl::init("")};
+  PassOptions::ListOption<std::string> disableRules{
+      *this, "disable-rules",
+      llvm::cl::desc("Fusion rules to switch off, by name")};
+  PassOptions::Option<int64_t> maxOpsPerGroup{
+      *this, "max-ops-per-group",
+      llvm::cl::desc("Most compute ops in one group"), llvm::cl::init(64)};
+  PassOptions::Option<int64_t> maxKernelParamBytes{
+      *this, "max-kernel-param-bytes",
+      llvm::cl::desc("Most bytes of kernel parameters per group"),
+      llvm::cl::init(4096)};
+  PassOptions::Option<int64_t> maxReductionsPerGroup{
+      *this, "max-reductions-per-group",
+      llvm::cl::desc("Most reductions (not contractions) per group"),
+      llvm::cl::init(2)};
+  PassOptions::Option<bool> prune{
+      *this, "prune",
+      llvm::cl::desc("Run fuse-prune (dead code, cancelling pairs, constant "
+                     "folding) before fusion"),
+      llvm::cl::init(true)};
+};
+
+/// TOSA (if any) → linalg, clean-up, fuse-prune, fuse-form-groups,
+/// canonicalization of the groups.
+void buildFusionPipeline(OpPassManager &pm,
+                         const FusionPipelineOptions &options);
+
+/// Registers `fuse-fusion-pipeline`.
+void registerFusePipelines();
+
+} // namespace fuse
+} // namespace mlir
+
+#endif // FUSE_PIPELINES_PIPELINES_H

@@ -1,0 +1,49 @@
+//===- FusionPipeline.cpp - fuse-fusion-pipeline --------------------------===//
+//
+// Part of fuse, an MLIR-based operator-fusion compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuse/Pipelines/Pipelines.h"
+
+#include "fuse/Dialect/Fuse/Transforms/Passes.h"
+#include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::fuse;
+
+void mlir::fuse::buildFusionPipeline(OpPassManager &pm,
+                                     const FusionPipelineOptions &options) {
+  // TOSA → linalg on tensors; a no-op on linalg input.
+  TosaToLinalgOptions tosaOptions;
+  tosa::addTosaToLinalgPasses(pm, tosaOptions);
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  if (options.prune) {
+    pm.addNestedPass<func::FuncOp>(createFusePrune());
+    pm.addPass(createCSEPass());
+  }
+  FuseFormGroupsOptions groups;
+  groups.target = options.target;
+  groups.reportFile = options.report;
+  groups.graphFile = options.graph;
+  groups.disabledRules.assign(options.disableRules.begin(),
+                              options.disableRules.end());
+  groups.maxOpsPerGroup = options.maxOpsPerGroup;
+  groups.maxKernelParamBytes = options.maxKernelParamBytes;
+  groups.maxReductionsPerGroup = options.maxReductionsPerGroup;
+  pm.addPass(createFuseFormGroups(groups));
+  pm.addPass(createCanonicalizerPass());
+}
+
+void mlir::fuse::registerFusePipelines() {
+  PassPipelineRegistration<FusionPipelineOptions>(
+      "fuse-fusion-pipeline",
+      "TOSA or linalg on tensors to fuse.groups: lower TOSA, prune, form "
+      "the fusion groups for a target, report",
+      buildFusionPipeline);
+}

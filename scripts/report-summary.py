@@ -1,0 +1,46 @@
+#!/usr/bin/env python3
+"""Prints a fuse fusion report (the JSON of fuse-form-groups report=...) as
+plain text: one line per group, the refused candidates, the ops left alone
+and the totals."""
+import json
+import sys
+
+
+def human_bytes(n):
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if abs(n) < 1024 or unit == "GiB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024.0
+
+
+def main(path):
+    with open(path) as f:
+        report = json.load(f)
+    target = report["target"]
+    print(f"target {target['name']} ({target['arch']}, {target['sms']} SMs, "
+          f"{target['smem_per_block']} B smem/block, {target['dram_gbps']} GB/s)")
+    for fn in report["functions"]:
+        print(f"\n@{fn['name']}: {fn['kernels_before']} kernels -> {fn['kernels_after']}, "
+              f"bytes between kernels {human_bytes(fn['bytes_before'])} -> "
+              f"{human_bytes(fn['bytes_after'])}")
+        for g in fn["groups"]:
+            rule = f" by {g['rule']}" if g["rule"] else ""
+            ops = ", ".join(op.split("@")[0] for op in g["ops"])
+            print(f"  group {g['id']}: {g['kind']}{rule}: {ops}")
+            if g["bytes_saved"]:
+                print(f"    saves {human_bytes(g['bytes_saved'])} and "
+                      f"{len(g['ops']) - 1} launch(es), ~{g['time_saved_us']:.2f} us")
+        for r in fn["rejected"]:
+            print(f"  refused {r['rule']} {r['anchor']} + {r['candidate']}: "
+                  f"[{r['check']}] {r['reason']}")
+        for a in fn["left_alone"]:
+            print(f"  left alone {a['op']}: {'; '.join(a['reasons'])}")
+    t = report["totals"]
+    print(f"\ntotal: {t['kernels_before']} kernels -> {t['kernels_after']}, "
+          f"{human_bytes(t['bytes_before'])} -> {human_bytes(t['bytes_after'])} between kernels")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit("usage: report-summary.py REPORT.json")
+    main(sys.argv[1])
