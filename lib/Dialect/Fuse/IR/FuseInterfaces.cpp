@@ -75,6 +75,21 @@ bool mlir::fuse::isComputeOp(Operation *op) {
     return false;
   if (isa<tensor::EmptyOp, tensor::DimOp>(op))
     return false;
+  // Initializers: ops that only write scalars into fresh tensors
+  // (linalg.fill of a value into tensor.empty, tensor.splat). The kernel that
+  // uses them materializes them; they do no arithmetic of their own.
+  if (op->getNumResults() > 0 &&
+      llvm::all_of(op->getResultTypes(),
+                   [](Type t) { return isa<RankedTensorType>(t); }) &&
+      llvm::all_of(op->getOperands(),
+                   [](Value v) {
+                     return !isa<ShapedType>(v.getType()) ||
+                            isa_and_nonnull<tensor::EmptyOp>(v.getDefiningOp());
+                   })) {
+    if (auto fusible = dyn_cast<FusibleOpInterface>(op))
+      if (fusible.getEstimatedFlops() == 0)
+        return false;
+  }
   // Pure index arithmetic (shape computations) is not kernel work.
   if (op->getNumResults() > 0 &&
       llvm::all_of(op->getResultTypes(),

@@ -4,7 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fuse/Dialect/Fuse/IR/FuseInterfaces.h"
 #include "fuse/Dialect/Fuse/IR/FuseOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Builders.h"
 #include "fuse/Dialect/Fuse/Transforms/FusionEngine.h"
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
 
@@ -36,6 +39,39 @@ LogicalResult writeOutput(Operation *op, StringRef path, StringRef what,
   write(file->os());
   file->keep();
   return success();
+}
+
+/// Gives every structured op its own copy of an elementwise op that
+/// initializes its accumulator (a bias broadcast that CSE shared between
+/// two convolutions), so that each contraction's group can own it.
+void duplicateSharedInitProducers(Block &block) {
+  for (Operation &op : block) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(&op);
+    if (!linalgOp)
+      continue;
+    for (OpOperand &init : linalgOp.getDpsInitsMutable()) {
+      Operation *def = init.get().getDefiningOp();
+      if (!def || def->getBlock() != &block || def->hasOneUse() ||
+          !isa<linalg::LinalgOp>(def) || def->getNumResults() != 1)
+        continue;
+      OpCategory category = classifyOp(def).category;
+      if (category != OpCategory::elementwise &&
+          category != OpCategory::broadcast)
+        continue;
+      // The first user in program order keeps the original.
+      Operation *first = nullptr;
+      for (Operation *user : def->getUsers()) {
+        Operation *top = block.findAncestorOpInBlock(*user);
+        if (top && (!first || top->isBeforeInBlock(first)))
+          first = top;
+      }
+      if (first == &op)
+        continue;
+      OpBuilder builder(&op);
+      Operation *copy = builder.clone(*def);
+      init.set(copy->getResult(0));
+    }
+  }
 }
 
 struct FormGroupsPass : public fuse::impl::FuseFormGroupsBase<FormGroupsPass> {
@@ -80,6 +116,7 @@ struct FormGroupsPass : public fuse::impl::FuseFormGroupsBase<FormGroupsPass> {
       if (fn.isExternal())
         return;
       for (Block &block : fn.getFunctionBody()) {
+        duplicateSharedInitProducers(block);
         FunctionPlan plan;
         plan.name = fn.getName().str();
         plan.plan = planFusion(block, policy);

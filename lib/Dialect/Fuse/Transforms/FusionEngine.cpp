@@ -14,6 +14,7 @@
 #include "FusionGraph.h"
 
 #include "fuse/Dialect/Fuse/Transforms/FusionEngine.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Location.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/IR/Operation.h"
@@ -47,7 +48,8 @@ static const FusionRuleInfo kRules[] = {
     {"contraction_epilogue", FusionKind::vertical, 100,
      "a contraction (matmul, batch_matmul, conv, depthwise conv) followed by "
      "elementwise/broadcast ops on its output: bias, per-channel affine "
-     "(inference BatchNorm), ReLU, clip, sigmoid, SiLU, GELU",
+     "(inference BatchNorm), ReLU, clip, sigmoid, SiLU, GELU; a bias "
+     "broadcast into its accumulator joins too",
      "the epilogue op iterates over the contraction's output shape; all "
      "feasibility checks"},
     {"residual_join", FusionKind::diagonal, 95,
@@ -552,6 +554,20 @@ void Engine::growContractionEpilogues() {
       continue;
     unsigned g = groupOf[c];
     ArrayRef<int64_t> shape = graph.node(c).shape;
+    // A bias broadcast into the accumulator is computed by the contraction's
+    // kernel when nothing else uses it.
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(graph.node(c).op))
+      for (Value init : linalgOp.getDpsInits()) {
+        std::optional<unsigned> p = graph.getDefiningNode(init);
+        if (!p || !isSingleton(*p))
+          continue;
+        const Node &producer = graph.node(*p);
+        if (producer.isElementwiseLike() &&
+            ArrayRef(producer.shape) == shape &&
+            producer.consumers == SmallVector<unsigned>{c} &&
+            !llvm::is_contained(producer.resultEscapes, true))
+          tryMerge(g, groupOf[*p], Rule::ContractionEpilogue, *p);
+      }
     bool changed = true;
     while (changed) {
       changed = false;
@@ -676,6 +692,10 @@ void Engine::mergeSiblings() {
       const Node &ai = graph.node(gi.anchor), &aj = graph.node(gj.anchor);
       if (!aj.hasStaticShape || ai.cls.category != aj.cls.category ||
           iterationSpaceKey(ai) != iterationSpaceKey(aj))
+        continue;
+      // Siblings are independent: neither feeds the other.
+      if (graph.hasPath(gi.members, gj.members) ||
+          graph.hasPath(gj.members, gi.members))
         continue;
       // A common input is what makes them siblings.
       SmallVector<Value> inI, outI, inJ, outJ;

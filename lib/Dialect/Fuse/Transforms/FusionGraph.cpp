@@ -46,11 +46,7 @@ bool mlir::fuse::detail::isCloneableIntoGroup(Operation *op) {
     return !isWeightConstant(op);
   if (isViewOp(op) || isa<tensor::EmptyOp, tensor::DimOp>(op))
     return true;
-  if (auto fill = dyn_cast<linalg::FillOp>(op)) {
-    // A fill of a scalar into a fresh tensor: the kernel writes it itself.
-    Operation *init = fill.getOutputs()[0].getDefiningOp();
-    return init && isa<tensor::EmptyOp>(init);
-  }
+  // Fills of scalars into fresh tensors and other initializers.
   return !isComputeOp(op);
 }
 
@@ -313,6 +309,26 @@ bool FusionGraph::hasPathThroughOutside(
       if (target.contains(c))
         return true;
       if (!members.contains(c) && c < limit && visited.insert(c).second)
+        worklist.push_back(c);
+    }
+  }
+  return false;
+}
+
+bool FusionGraph::hasPath(ArrayRef<unsigned> from,
+                          ArrayRef<unsigned> to) const {
+  llvm::DenseSet<unsigned> target(to.begin(), to.end());
+  unsigned limit = 0;
+  for (unsigned t : to)
+    limit = std::max(limit, t);
+  SmallVector<unsigned> worklist(from.begin(), from.end());
+  llvm::DenseSet<unsigned> visited(from.begin(), from.end());
+  while (!worklist.empty()) {
+    unsigned n = worklist.pop_back_val();
+    for (unsigned c : nodes[n].consumers) {
+      if (target.contains(c))
+        return true;
+      if (c < limit && visited.insert(c).second)
         worklist.push_back(c);
     }
   }

@@ -98,6 +98,10 @@ public:
   bool hasPathThroughOutside(ArrayRef<unsigned> from, ArrayRef<unsigned> to,
                              const llvm::DenseSet<unsigned> &members) const;
 
+  /// Whether any path of dataflow edges leads from a node of `from` to a
+  /// node of `to`.
+  bool hasPath(ArrayRef<unsigned> from, ArrayRef<unsigned> to) const;
+
 private:
   /// Follows views back to the value they reshape.
   Value resolveView(Value value) const;

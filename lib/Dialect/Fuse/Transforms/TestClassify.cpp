@@ -31,7 +31,11 @@ struct TestClassifyPass
       // Functions, modules, fuse.group and other containers: look inside.
       if (!classified && op->getNumRegions() > 0)
         return WalkResult::advance();
-      if (!isComputeOp(op))
+      // Unclassified placeholders (tensor.empty, shape arithmetic) and
+      // constants say nothing about fusion.
+      if (op->hasTrait<OpTrait::ConstantLike>() ||
+          op->hasTrait<OpTrait::IsTerminator>() ||
+          (!classified && !isComputeOp(op)))
         return WalkResult::skip();
       OpClassification c = classifyOp(op);
       op->setAttr("fuse.category", OpCategoryAttr::get(&getContext(),

@@ -49,8 +49,9 @@ struct OpClassification {
 OpClassification classifyOp(Operation *op);
 
 /// Whether `op` does work that a kernel has to run: false for constants,
-/// `tensor.empty`-like placeholders (ops without operands that only create a
-/// value with no memory effects) and terminators.
+/// `tensor.empty`, `tensor.dim`, pure index arithmetic, terminators, and
+/// initializers that only write scalars into fresh tensors without
+/// arithmetic (`linalg.fill` of a value into `tensor.empty`, `tensor.splat`).
 bool isComputeOp(Operation *op);
 
 } // namespace mlir::fuse
