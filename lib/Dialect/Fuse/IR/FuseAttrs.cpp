@@ -488,7 +488,7 @@ bool TargetAttr::supportsElementType(Type elementType,
     return true;
   if (reason) {
     llvm::raw_string_ostream os(*reason);
-    os << what << " (" << type << ") needs sm_" << needed
+    os << what << " arithmetic (" << type << ") needs sm_" << needed
        << " or newer; target '" << getName() << "' is " << getArch();
   }
   return false;
