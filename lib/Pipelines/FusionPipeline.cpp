@@ -7,7 +7,9 @@
 #include "fuse/Pipelines/Pipelines.h"
 
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
+#include "mlir/Conversion/TosaToArith/TosaToArith.h"
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
+#include "mlir/Conversion/TosaToTensor/TosaToTensor.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -21,6 +23,8 @@ void mlir::fuse::buildFusionPipeline(OpPassManager &pm,
   // TOSA → linalg on tensors; a no-op on linalg input.
   TosaToLinalgOptions tosaOptions;
   tosa::addTosaToLinalgPasses(pm, tosaOptions);
+  pm.addNestedPass<func::FuncOp>(createTosaToTensorPass());
+  pm.addNestedPass<func::FuncOp>(createTosaToArithPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   if (options.prune) {

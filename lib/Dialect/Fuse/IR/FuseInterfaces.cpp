@@ -90,6 +90,11 @@ bool mlir::fuse::isComputeOp(Operation *op) {
       if (fusible.getEstimatedFlops() == 0)
         return false;
   }
+  // Views: reshapes and casts that neither compute nor move bytes.
+  if (auto fusible = dyn_cast<FusibleOpInterface>(op))
+    if (fusible.getEstimatedFlops() == 0 && fusible.getBytesRead() == 0 &&
+        fusible.getBytesWritten() == 0)
+      return false;
   // Pure index arithmetic (shape computations) is not kernel work.
   if (op->getNumResults() > 0 &&
       llvm::all_of(op->getResultTypes(),

@@ -49,7 +49,8 @@ struct OpClassification {
 OpClassification classifyOp(Operation *op);
 
 /// Whether `op` does work that a kernel has to run: false for constants,
-/// `tensor.empty`, `tensor.dim`, pure index arithmetic, terminators, and
+/// `tensor.empty`, `tensor.dim`, pure index arithmetic, terminators, views
+/// (classified ops that neither compute nor move bytes, e.g. reshapes), and
 /// initializers that only write scalars into fresh tensors without
 /// arithmetic (`linalg.fill` of a value into `tensor.empty`, `tensor.splat`).
 bool isComputeOp(Operation *op);
