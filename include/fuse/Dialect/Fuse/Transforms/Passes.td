@@ -47,7 +47,8 @@ def FusePrune : Pass<"fuse-prune"> {
     Identity/Dropout imported as identities, copy-only `linalg.generic`s),
     transpose∘transpose and reshape∘reshape pairs that cancel, and constant
     subgraphs, folded at compile time (linalg ops on constants up to
-    `max-constant-fold-elements` result elements).
+    `max-constant-fold-elements` result elements; broadcasts that would
+    turn a small constant into a larger one are kept).
 
     It runs the canonicalization patterns of every loaded dialect and op
     plus linalg's constant folding; the fusion pipeline runs CSE after it.
