@@ -26,5 +26,19 @@ tool_dirs = [config.fuse_tools_dir, config.llvm_tools_dir]
 tools = ["fuse-opt"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
+# CPU execution with upstream passes and mlir-runner (runner utils ship with
+# Debian's libmlir-22-dev).
+lib_dir = os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")
+config.substitutions.append(("%mlir_runner_utils", os.path.join(lib_dir, "libmlir_runner_utils.so")))
+config.substitutions.append(("%mlir_c_runner_utils", os.path.join(lib_dir, "libmlir_c_runner_utils.so")))
+config.substitutions.append(("%cpu_pipeline",
+    "builtin.module(func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor),"
+    "canonicalize,one-shot-bufferize{bufferize-function-boundaries},"
+    "func.func(convert-linalg-to-loops),convert-scf-to-cf,expand-strided-metadata,lower-affine,"
+    "finalize-memref-to-llvm,convert-math-to-llvm,convert-vector-to-llvm,convert-arith-to-llvm,"
+    "convert-func-to-llvm,convert-cf-to-llvm,reconcile-unrealized-casts)"))
+tools.append("mlir-runner")
+llvm_config.add_tool_substitutions(["mlir-runner"], [config.llvm_tools_dir])
+
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")

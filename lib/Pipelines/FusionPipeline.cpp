@@ -20,6 +20,8 @@ using namespace mlir::fuse;
 
 void mlir::fuse::buildFusionPipeline(OpPassManager &pm,
                                      const FusionPipelineOptions &options) {
+  // Graph rewrites on TOSA: BatchNorm-like scales and shifts into weights.
+  pm.addNestedPass<func::FuncOp>(createFuseFoldAffine());
   // TOSA → linalg on tensors; a no-op on linalg input.
   TosaToLinalgOptions tosaOptions;
   tosa::addTosaToLinalgPasses(pm, tosaOptions);

@@ -72,6 +72,41 @@ def FusePrune : Pass<"fuse-prune"> {
   ];
 }
 
+def FuseFoldAffine : Pass<"fuse-fold-affine"> {
+  let summary = "Fold per-channel scale and shift (inference BatchNorm) into "
+                "the contraction before it";
+  let description = [{
+    A graph rewrite on TOSA. When a convolution, depthwise convolution,
+    transpose convolution or matmul is followed by a multiplication, addition
+    or subtraction with a constant that varies only along the output channel
+    (the last dimension), and nothing else reads the contraction's result,
+    the constant is folded into the contraction:
+
+    * `conv(x, W, b) * s`  becomes `conv(x, W * s, b * s)`;
+    * `conv(x, W, b) + t`  becomes `conv(x, W, b + t)` (likewise `- t`, and
+      `t - conv` negates the weights);
+    * `matmul(a, B) * s`   becomes `matmul(a, B * s)` (a matmul has no bias,
+      so an addition stays and fuses as an epilogue).
+
+    Inference BatchNorm, `(y - mean) * gamma / sqrt(var + eps) + beta`, is a
+    chain of these, so Conv+BN becomes one convolution with rescaled weights
+    and bias: the BN costs nothing at run time. Only f32 constants given as
+    dense elements are folded.
+
+    Before:
+    ```mlir
+    %y = tosa.conv2d %x, %w, %b, %zp, %zp {...} : (...) -> tensor<1x8x8x16xf32>
+    %z = tosa.mul %y, %scale, %shift : (tensor<1x8x8x16xf32>, tensor<1x1x1x16xf32>, tensor<1xi8>) -> tensor<1x8x8x16xf32>
+    ```
+    After:
+    ```mlir
+    %w2 = "tosa.const"() <{values = dense<...> : tensor<16x3x3x4xf32>}>   // w * scale
+    %b2 = "tosa.const"() <{values = dense<...> : tensor<16xf32>}>         // b * scale
+    %z = tosa.conv2d %x, %w2, %b2, %zp, %zp {...} : (...) -> tensor<1x8x8x16xf32>
+    ```
+  }];
+}
+
 def FuseFormGroups : Pass<"fuse-form-groups", "::mlir::ModuleOp"> {
   let summary = "Decide the fusion groups and wrap each in a fuse.group";
   let description = [{
