@@ -20,8 +20,16 @@ using namespace mlir::fuse;
 
 void mlir::fuse::buildFusionPipeline(OpPassManager &pm,
                                      const FusionPipelineOptions &options) {
-  // Graph rewrites on TOSA: BatchNorm-like scales and shifts into weights.
-  pm.addNestedPass<func::FuncOp>(createFuseFoldAffine());
+  // Graph rewrites on TOSA: BatchNorm-like scales and shifts into weights,
+  // then same-input contractions into one. Each is a rule that
+  // disable-rules can switch off.
+  auto disabled = [&](StringRef rule) {
+    return llvm::is_contained(options.disableRules, rule.str());
+  };
+  if (!disabled("affine_fold"))
+    pm.addNestedPass<func::FuncOp>(createFuseFoldAffine());
+  if (!disabled("shared_input_contractions"))
+    pm.addNestedPass<func::FuncOp>(createFuseMergeSiblingContractions());
   // TOSA → linalg on tensors; a no-op on linalg input.
   TosaToLinalgOptions tosaOptions;
   tosa::addTosaToLinalgPasses(pm, tosaOptions);

@@ -15,6 +15,7 @@
 
 #include "fuse/Dialect/Fuse/Transforms/FusionEngine.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Location.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/IR/Operation.h"
@@ -35,6 +36,8 @@ using namespace mlir::fuse::detail;
 
 namespace {
 enum class Rule : unsigned {
+  AffineFold,
+  SharedInputContractions,
   ContractionEpilogue,
   ResidualJoin,
   RowReduction,
@@ -45,6 +48,16 @@ enum class Rule : unsigned {
 } // namespace
 
 static const FusionRuleInfo kRules[] = {
+    {"affine_fold", FusionKind::vertical, 120,
+     "graph rewrite (fuse-fold-affine): a per-channel constant scale or "
+     "shift after a conv, depthwise conv or matmul (inference BatchNorm) "
+     "goes into its weights and bias",
+     "the contraction's result has no other user; f32 dense constants"},
+    {"shared_input_contractions", FusionKind::horizontal, 110,
+     "graph rewrite (fuse-merge-sibling-contractions): matmuls or convs that "
+     "read the same input with constant weights become one contraction on "
+     "concatenated weights; its slices and their epilogues join its group",
+     "same input, attributes, kernel shape and zero points"},
     {"contraction_epilogue", FusionKind::vertical, 100,
      "a contraction (matmul, batch_matmul, conv, depthwise conv) followed by "
      "elementwise/broadcast ops on its output: bias, per-channel affine "
@@ -122,6 +135,25 @@ std::string mlir::fuse::describeOp(Operation *op) {
       worklist.push_back(callsite.getCallee());
   }
   return out;
+}
+
+/// Whether `loc` (or a location inside it) is a FusedLoc with `marker` as
+/// metadata.
+static bool hasLocationMarker(Location loc, StringRef marker) {
+  SmallVector<Location> worklist = {loc};
+  while (!worklist.empty()) {
+    Location l = worklist.pop_back_val();
+    if (auto fused = dyn_cast<FusedLoc>(l)) {
+      if (auto meta = dyn_cast_or_null<StringAttr>(fused.getMetadata());
+          meta && meta.getValue() == marker)
+        return true;
+      worklist.append(fused.getLocations().begin(),
+                      fused.getLocations().end());
+    } else if (auto name = dyn_cast<NameLoc>(l)) {
+      worklist.push_back(name.getChildLoc());
+    }
+  }
+  return false;
 }
 
 //===----------------------------------------------------------------------===//
@@ -568,14 +600,28 @@ void Engine::growContractionEpilogues() {
             !llvm::is_contained(producer.resultEscapes, true))
           tryMerge(g, groupOf[*p], Rule::ContractionEpilogue, *p);
       }
+    // The shapes the epilogue may iterate over: the contraction's output
+    // and the slices of it already in the group.
+    SmallVector<SmallVector<int64_t>> spaces = {SmallVector<int64_t>(shape)};
     bool changed = true;
     while (changed) {
       changed = false;
       for (unsigned m : SmallVector<unsigned>(groups[g].members)) {
         for (unsigned e : graph.node(m).consumers) {
           const Node &epi = graph.node(e);
-          if (groupOf[e] == g || !epi.isElementwiseLike() || !isSingleton(e) ||
-              ArrayRef(epi.shape) != shape)
+          if (groupOf[e] == g || !isSingleton(e))
+            continue;
+          // A slice of the output (one of several merged contractions).
+          if (isa<tensor::ExtractSliceOp>(epi.op) && epi.hasStaticShape) {
+            if (tryMerge(g, groupOf[e], Rule::ContractionEpilogue, e)) {
+              spaces.push_back(epi.shape);
+              changed = true;
+              break;
+            }
+            continue;
+          }
+          if (!epi.isElementwiseLike() ||
+              !llvm::is_contained(spaces, epi.shape))
             continue;
           // Another branch's result read here makes this a join.
           bool join = llvm::any_of(epi.reads, [&](Value read) {
@@ -762,6 +808,16 @@ FusionPlan Engine::run() {
         group.kind = FusionKind::vertical;
       group.rule = state.residualJoin ? "residual_join"
                                       : info(*state.firstRule).name.str();
+      // A contraction merged from same-input siblings: the horizontal rule
+      // formed this group's anchor.
+      if (hasLocationMarker(group.anchor->getLoc(),
+                            kSharedInputContractionsMarker)) {
+        group.kind = group.kind == FusionKind::vertical ||
+                             group.kind == FusionKind::horizontal
+                         ? FusionKind::horizontal
+                         : FusionKind::composite;
+        group.rule = info(Rule::SharedInputContractions).name.str();
+      }
       group.timeSavedUs =
           (double(group.bytesSaved) / bandwidth +
            double(state.members.size() - 1) *

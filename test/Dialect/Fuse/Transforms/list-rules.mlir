@@ -2,6 +2,8 @@
 // pattern and constraints, highest priority first, without reading input.
 // RUN: fuse-opt --fuse-list-rules | FileCheck %s
 // CHECK: fuse fusion rules (highest priority first):
+// CHECK: affine_fold  [vertical, priority 120]
+// CHECK: shared_input_contractions  [horizontal, priority 110]
 // CHECK: contraction_epilogue  [vertical, priority 100]
 // CHECK-NEXT: pattern: a contraction (matmul, batch_matmul, conv, depthwise conv)
 // CHECK-NEXT: constraints:

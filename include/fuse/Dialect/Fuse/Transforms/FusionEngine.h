@@ -58,6 +58,11 @@ ArrayRef<FusionRuleInfo> getFusionRules();
 /// Prints the rule table (name, kind, priority, pattern, constraints).
 void printFusionRules(raw_ostream &os);
 
+/// Location metadata that marks a contraction merged from same-input
+/// siblings by fuse-merge-sibling-contractions.
+inline constexpr llvm::StringLiteral kSharedInputContractionsMarker =
+    "fuse.shared_input_contractions";
+
 /// The names of the feasibility checks, as reports use them.
 namespace check {
 inline constexpr llvm::StringLiteral kDependency = "dependency";

@@ -107,6 +107,42 @@ def FuseFoldAffine : Pass<"fuse-fold-affine"> {
   }];
 }
 
+def FuseMergeSiblingContractions : Pass<"fuse-merge-sibling-contractions"> {
+  let summary = "Merge contractions that read the same input into one on "
+                "concatenated weights";
+  let description = [{
+    A graph rewrite on TOSA (the `shared_input_contractions` rule).
+    Contractions that read the same input with constant weights and the same
+    attributes become ONE contraction on weights concatenated along the
+    output channels, followed by a slice per original contraction:
+
+    * `tosa.matmul` with the same left operand (the Q, K and V projections
+      of attention);
+    * `tosa.conv2d` with the same input, kernel size, stride, padding and
+      dilation (Inception's same-input 1x1 convolutions; a ResNet
+      downsample 1x1 conv and the block's first 1x1 conv when their strides
+      agree).
+
+    One large GEMM instead of several smaller ones reads the input once and
+    keeps the GPU busy. The merged op's location carries the metadata
+    `fuse.shared_input_contractions`, so the fusion engine and its report
+    name the rule.
+
+    Before:
+    ```mlir
+    %q = tosa.matmul %x, %wq, %zp, %zp : (tensor<1x128x768xf32>, tensor<1x768x768xf32>, ...) -> tensor<1x128x768xf32>
+    %k = tosa.matmul %x, %wk, %zp, %zp : (...) -> tensor<1x128x768xf32>
+    ```
+    After:
+    ```mlir
+    %w = "tosa.const"() <{values = dense<...> : tensor<1x768x1536xf32>}>
+    %qk = tosa.matmul %x, %w, %zp, %zp : (...) -> tensor<1x128x1536xf32>
+    %q = tosa.slice %qk, %start0, %size : (...) -> tensor<1x128x768xf32>
+    %k = tosa.slice %qk, %start1, %size : (...) -> tensor<1x128x768xf32>
+    ```
+  }];
+}
+
 def FuseFormGroups : Pass<"fuse-form-groups", "::mlir::ModuleOp"> {
   let summary = "Decide the fusion groups and wrap each in a fuse.group";
   let description = [{
