@@ -38,8 +38,10 @@ namespace {
 enum class Rule : unsigned {
   AffineFold,
   SharedInputContractions,
+  Attention,
   ContractionEpilogue,
   ResidualJoin,
+  ContractionRowEpilogue,
   RowReduction,
   ElementwiseChain,
   MultiOutput,
@@ -58,6 +60,13 @@ static const FusionRuleInfo kRules[] = {
      "read the same input with constant weights become one contraction on "
      "concatenated weights; its slices and their epilogues join its group",
      "same input, attributes, kernel shape and zero points"},
+    {"attention", FusionKind::composite, 105,
+     "QK^T (a batch matmul), elementwise scaling and masking, a softmax over "
+     "its rows, then the product with V; the head-split transposes that "
+     "feed the two matmuls and the transpose after them join too",
+     "rows of the score matrix fit shared memory (32-row tiles); at most one "
+     "of the two matmuls compute-bound; at most max-reductions-per-group "
+     "reductions"},
     {"contraction_epilogue", FusionKind::vertical, 100,
      "a contraction (matmul, batch_matmul, conv, depthwise conv) followed by "
      "elementwise/broadcast ops on its output: bias, per-channel affine "
@@ -71,6 +80,12 @@ static const FusionRuleInfo kRules[] = {
      "extra input",
      "no path from the group through the other branch back into it; all "
      "feasibility checks"},
+    {"contraction_row_epilogue", FusionKind::vertical, 85,
+     "a row reduction group (layernorm, softmax) over the last dimension of "
+     "a contraction group's output joins that group: GEMM + bias + residual "
+     "+ LayerNorm is one kernel",
+     "a 32-row tile of whole output rows, and what stays live across the "
+     "reductions, fits shared memory"},
     {"row_reduction", FusionKind::vertical, 80,
      "a reduction with the elementwise producers of its input, elementwise "
      "consumers of its result, further reductions over the same rows, and "
@@ -167,7 +182,7 @@ struct GroupState {
   SmallVector<unsigned> members; // sorted node ids
   unsigned anchor = 0;
   std::optional<Rule> firstRule;
-  bool residualJoin = false, horizontal = false;
+  bool residualJoin = false, horizontal = false, composite = false;
   SmallVector<std::string> steps;
   bool alive = true;
 };
@@ -195,7 +210,9 @@ public:
 
 private:
   // Rule drivers, in priority order.
+  void formAttention();
   void growContractionEpilogues();
+  void growContractionRowEpilogues();
   void growRowReductions();
   void mergeElementwiseChains();
   void mergeSiblings();
@@ -203,6 +220,9 @@ private:
   /// Merges group `b` into group `a` under `rule` if every check passes;
   /// otherwise records why not. `candidate` is the op named in reports.
   bool tryMerge(unsigned a, unsigned b, Rule rule, unsigned candidate);
+  /// Merges several groups into `a` at once: all or nothing.
+  bool tryMerge(unsigned a, ArrayRef<unsigned> others, Rule rule,
+                unsigned candidate);
   std::optional<Refusal> check(const GroupState &a, const GroupState &b,
                                Rule rule, ArrayRef<unsigned> merged);
   std::optional<Refusal> checkReductionBarriers(ArrayRef<unsigned> merged,
@@ -263,9 +283,14 @@ void Engine::record(Rule rule, StringRef checkName, std::string reason,
 }
 
 bool Engine::tryMerge(unsigned a, unsigned b, Rule rule, unsigned candidate) {
+  return tryMerge(a, ArrayRef<unsigned>{b}, rule, candidate);
+}
+
+bool Engine::tryMerge(unsigned a, ArrayRef<unsigned> others, Rule rule,
+                      unsigned candidate) {
   GroupState &ga = groups[a];
-  GroupState &gb = groups[b];
-  if (a == b || !ga.alive || !gb.alive)
+  if (!ga.alive || llvm::is_contained(others, a) ||
+      llvm::any_of(others, [&](unsigned o) { return !groups[o].alive; }))
     return false;
   if (!enabled(rule)) {
     record(rule, check::kRuleDisabled,
@@ -273,6 +298,25 @@ bool Engine::tryMerge(unsigned a, unsigned b, Rule rule, unsigned candidate) {
            candidate);
     return false;
   }
+  // Everything that joins `a`, as one group.
+  GroupState gb;
+  gb.anchor = groups[others.front()].anchor;
+  for (unsigned o : others) {
+    const GroupState &g = groups[o];
+    gb.members.append(g.members.begin(), g.members.end());
+    if (!gb.firstRule)
+      gb.firstRule = g.firstRule;
+    gb.residualJoin |= g.residualJoin;
+    gb.horizontal |= g.horizontal;
+    gb.composite |= g.composite;
+    gb.steps.append(g.steps.begin(), g.steps.end());
+    const Node &anchor = graph.node(g.anchor);
+    if (anchor.isContraction() &&
+        anchor.cls.flops.value_or(0) >
+            graph.node(gb.anchor).cls.flops.value_or(0))
+      gb.anchor = g.anchor;
+  }
+  llvm::sort(gb.members);
   SmallVector<unsigned> merged(ga.members);
   merged.append(gb.members);
   llvm::sort(merged);
@@ -283,21 +327,26 @@ bool Engine::tryMerge(unsigned a, unsigned b, Rule rule, unsigned candidate) {
   }
   // Keep the compute-heavier anchor.
   const Node &anchorA = graph.node(ga.anchor), &anchorB = graph.node(gb.anchor);
-  if (anchorB.cls.flops.value_or(0) > anchorA.cls.flops.value_or(0) &&
-      anchorB.isContraction())
+  if (anchorB.isContraction() &&
+      (!anchorA.isContraction() ||
+       anchorB.cls.flops.value_or(0) > anchorA.cls.flops.value_or(0)))
     ga.anchor = gb.anchor;
   ga.members = std::move(merged);
+  // The rule that first merged into this group names it.
   if (!ga.firstRule)
-    ga.firstRule = gb.firstRule ? gb.firstRule : std::optional<Rule>(rule);
+    ga.firstRule = rule;
   ga.residualJoin |= gb.residualJoin || rule == Rule::ResidualJoin;
   ga.horizontal |= gb.horizontal || rule == Rule::SiblingMerge;
+  ga.composite |= gb.composite || rule == Rule::Attention;
   ga.steps.append(gb.steps.begin(), gb.steps.end());
   ga.steps.push_back(
       (info(rule).name + ": " + describeOp(graph.node(candidate).op)).str());
-  for (unsigned m : gb.members)
-    groupOf[m] = a;
-  gb.alive = false;
-  gb.members.clear();
+  for (unsigned o : others) {
+    for (unsigned m : groups[o].members)
+      groupOf[m] = a;
+    groups[o].alive = false;
+    groups[o].members.clear();
+  }
   return true;
 }
 
@@ -347,12 +396,13 @@ Engine::checkReductionBarriers(ArrayRef<unsigned> merged, Rule rule) {
         continue;
       // The consumer reads the reduction's result broadcast back over the
       // reduced dimensions: every element needs the whole reduction first.
-      if (rule != Rule::RowReduction)
+      if (rule != Rule::RowReduction && rule != Rule::Attention &&
+          rule != Rule::ContractionRowEpilogue)
         return Refusal{
             check::kDependency,
             llvm::formatv("'{0}' reads the result of reduction '{1}' "
                           "broadcast back over the reduced dims: that needs "
-                          "a barrier, which only row_reduction provides",
+                          "a barrier, which only the row rules provide",
                           describeOp(consumer.op), describeOp(red.op))};
       if (!red.reduction || !red.reduction->innermost)
         return Refusal{
@@ -424,13 +474,24 @@ std::optional<Refusal> Engine::checkMemory(ArrayRef<unsigned> merged) {
     }
     if (live.empty())
       continue;
-    int64_t bytes = red.reduction->cols * red.reduction->elementBytes *
+    // Rows produced by a contraction in the same kernel come as a tile of
+    // at least 32 whole rows.
+    int64_t rows = llvm::any_of(merged,
+                                [&](unsigned m) {
+                                  const Node &c = graph.node(m);
+                                  return c.isContraction() && m < r &&
+                                         !c.shape.empty() &&
+                                         c.shape.back() == red.reduction->cols;
+                                })
+                       ? 32
+                       : 1;
+    int64_t bytes = rows * red.reduction->cols * red.reduction->elementBytes *
                     static_cast<int64_t>(live.size());
     if (bytes > workingSet) {
       workingSet = bytes;
-      what = llvm::formatv("one row of '{0}' ({1} elements x {2} B x {3} "
+      what = llvm::formatv("{0} row(s) of '{1}' ({2} elements x {3} B x {4} "
                            "values live across the reduction)",
-                           describeOp(red.op), red.reduction->cols,
+                           rows, describeOp(red.op), red.reduction->cols,
                            red.reduction->elementBytes, live.size());
     }
   }
@@ -642,6 +703,127 @@ void Engine::growContractionEpilogues() {
   }
 }
 
+/// Whether `op` is a plain or batched matmul (the two products of
+/// attention).
+static bool isMatmulLike(Operation *op) {
+  return isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op);
+}
+
+void Engine::formAttention() {
+  for (const Node &c1 : graph.getNodes()) {
+    if (!isMatmulLike(c1.op) || !c1.hasStaticShape || !isSingleton(c1.index))
+      continue;
+    ArrayRef<int64_t> space = c1.shape;
+    int64_t full = c1.numElements();
+    int64_t rows = space.empty() ? 0 : full / space.back();
+    // Forward from QK^T through the scores' elementwise ops and the softmax
+    // reductions until the product with V.
+    auto interiorFits = [&](const Node &n) {
+      if (n.isElementwiseLike())
+        return n.numElements() == full || n.numElements() == rows;
+      return n.isReduction() && n.reduction && n.reduction->innermost &&
+             ArrayRef(n.reduction->inputShape) == space;
+    };
+    SmallVector<unsigned> interior;
+    std::optional<unsigned> c2;
+    bool ok = true, hasReduction = false;
+    SmallVector<unsigned> worklist(c1.consumers.begin(), c1.consumers.end());
+    llvm::DenseSet<unsigned> seen;
+    while (ok && !worklist.empty()) {
+      unsigned n = worklist.pop_back_val();
+      if (!seen.insert(n).second)
+        continue;
+      const Node &node = graph.node(n);
+      if (isMatmulLike(node.op)) {
+        // The probabilities are the left operand of P·V.
+        std::optional<unsigned> lhs = graph.getDefiningNode(
+            cast<linalg::LinalgOp>(node.op).getDpsInputOperand(0)->get());
+        ok = (!c2 || *c2 == n) && lhs && seen.contains(*lhs);
+        c2 = n;
+        continue;
+      }
+      if (!interiorFits(node) || !isSingleton(n)) {
+        ok = false;
+        break;
+      }
+      hasReduction |= node.isReduction();
+      interior.push_back(n);
+      worklist.append(node.consumers.begin(), node.consumers.end());
+    }
+    if (!ok || !c2 || !hasReduction || !isSingleton(*c2))
+      continue;
+    // Nothing computed inside may escape except through P·V.
+    llvm::DenseSet<unsigned> inside(interior.begin(), interior.end());
+    inside.insert(*c2);
+    if (llvm::any_of(interior, [&](unsigned n) {
+          const Node &node = graph.node(n);
+          return llvm::is_contained(node.resultEscapes, true) ||
+                 llvm::any_of(node.consumers, [&](unsigned c) {
+                   return !inside.contains(c);
+                 });
+        }))
+      continue;
+    // Head-split transposes feeding the products, and the transpose after.
+    SmallVector<unsigned> parts(interior);
+    parts.push_back(*c2);
+    auto addTranspose = [&](std::optional<unsigned> t) {
+      if (!t || !isSingleton(*t))
+        return;
+      const Node &node = graph.node(*t);
+      if (node.cls.category == OpCategory::injective &&
+          isa<linalg::LinalgOp>(node.op) && node.consumers.size() == 1 &&
+          !llvm::is_contained(node.resultEscapes, true) &&
+          !llvm::is_contained(parts, *t))
+        parts.push_back(*t);
+    };
+    for (const Node *mm : {&c1, &graph.node(*c2)})
+      for (OpOperand *input :
+           cast<linalg::LinalgOp>(mm->op).getDpsInputOperands())
+        if (mm == &c1 || input->getOperandNumber() == 1)
+          addTranspose(graph.getDefiningNode(input->get()));
+    const Node &pv = graph.node(*c2);
+    if (pv.consumers.size() == 1 && !llvm::is_contained(pv.resultEscapes, true))
+      if (graph.node(pv.consumers.front()).cls.category ==
+          OpCategory::injective)
+        addTranspose(pv.consumers.front());
+    SmallVector<unsigned> others;
+    for (unsigned n : parts)
+      others.push_back(groupOf[n]);
+    tryMerge(groupOf[c1.index], others, Rule::Attention, *c2);
+  }
+}
+
+void Engine::growContractionRowEpilogues() {
+  for (unsigned h = 0; h < groups.size(); ++h) {
+    const GroupState &rowGroup = groups[h];
+    if (!rowGroup.alive ||
+        !(rowGroup.firstRule == Rule::RowReduction ||
+          (rowGroup.members.size() == 1 &&
+           graph.node(rowGroup.anchor).isReduction())))
+      continue;
+    // The group's first reduction reads the contraction group's output.
+    for (unsigned m : rowGroup.members) {
+      const Node &red = graph.node(m);
+      if (!red.isReduction() || !red.reduction || !red.reduction->innermost)
+        continue;
+      Value input =
+          cast<linalg::LinalgOp>(red.op).getDpsInputOperand(0)->get();
+      std::optional<unsigned> def = graph.getDefiningNode(input);
+      if (!def || groupOf[*def] == h)
+        break;
+      unsigned g = groupOf[*def];
+      bool fromContraction = llvm::any_of(groups[g].members, [&](unsigned c) {
+        const Node &node = graph.node(c);
+        return node.isContraction() &&
+               ArrayRef(node.shape) == ArrayRef(red.reduction->inputShape);
+      });
+      if (fromContraction)
+        tryMerge(g, h, Rule::ContractionRowEpilogue, m);
+      break;
+    }
+  }
+}
+
 void Engine::growRowReductions() {
   for (const Node &anchor : graph.getNodes()) {
     if (!anchor.isReduction() || !anchor.reduction ||
@@ -761,8 +943,10 @@ void Engine::mergeSiblings() {
 //===----------------------------------------------------------------------===//
 
 FusionPlan Engine::run() {
+  formAttention();
   growContractionEpilogues();
   growRowReductions();
+  growContractionRowEpilogues();
   mergeElementwiseChains();
   mergeSiblings();
 
@@ -798,7 +982,7 @@ FusionPlan Engine::run() {
       bool diagonal =
           state.residualJoin || graph.hasMultiOutput(state.members);
       bool vertical = state.firstRule && *state.firstRule != Rule::SiblingMerge;
-      if (state.horizontal && (vertical || diagonal))
+      if (state.composite || (state.horizontal && (vertical || diagonal)))
         group.kind = FusionKind::composite;
       else if (state.horizontal)
         group.kind = FusionKind::horizontal;
@@ -806,8 +990,9 @@ FusionPlan Engine::run() {
         group.kind = FusionKind::diagonal;
       else
         group.kind = FusionKind::vertical;
-      group.rule = state.residualJoin ? "residual_join"
-                                      : info(*state.firstRule).name.str();
+      group.rule = state.composite      ? "attention"
+                   : state.residualJoin ? "residual_join"
+                                        : info(*state.firstRule).name.str();
       // A contraction merged from same-input siblings: the horizontal rule
       // formed this group's anchor.
       if (hasLocationMarker(group.anchor->getLoc(),

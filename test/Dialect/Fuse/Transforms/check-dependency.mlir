@@ -1,5 +1,9 @@
-// RUN: fuse-opt %s --fuse-fusion-pipeline | FileCheck %s
-// RUN: fuse-opt %s --fuse-fusion-pipeline="report=-" -o /dev/null | FileCheck %s --check-prefix=REPORT
+// With contraction_row_epilogue off, the reduction cannot simply join the
+// matmul's kernel, which isolates the dependency check.
+// RUN: fuse-opt %s --fuse-fusion-pipeline="disable-rules=contraction_row_epilogue" | FileCheck %s
+// RUN: fuse-opt %s --fuse-fusion-pipeline="disable-rules=contraction_row_epilogue report=-" -o /dev/null | FileCheck %s --check-prefix=REPORT
+// With it on, the row sum and the subtraction become the matmul's epilogue.
+// RUN: fuse-opt %s --fuse-fusion-pipeline | FileCheck %s --check-prefix=ROW
 
 // The subtraction reads the matmul and a row sum of the matmul. Taking it
 // into the matmul's epilogue would make the group feed the reduction that
@@ -10,6 +14,12 @@
 // CHECK: fuse.group vertical rule "row_reduction" ({{.*}} = %[[M]]
 // CHECK: linalg.reduce
 // CHECK: linalg.generic
+// ROW-LABEL: func @cycle
+// ROW: fuse.group vertical rule "contraction_row_epilogue"
+// ROW: linalg.batch_matmul
+// ROW: linalg.reduce
+// ROW: linalg.generic
+// ROW-NOT: fuse.group
 // REPORT: "rejected": [
 // REPORT-NEXT: {
 // REPORT-NEXT: "rule": "residual_join",

@@ -21,7 +21,7 @@
 // T4: fuse.group single
 // T4-REPORT: "name": "long_softmax"
 // T4-REPORT: "check": "memory",
-// T4-REPORT: "reason": "per-block working set 131072 B exceeds shared memory per block 65536 B on target 't4': one row of 'linalg.reduce@check-memory.mlir:{{[0-9]+:[0-9]+}}' (32768 elements x 4 B x 1 values live across the reduction)"
+// T4-REPORT: "reason": "per-block working set 131072 B exceeds shared memory per block 65536 B on target 't4': 1 row(s) of 'linalg.reduce@check-memory.mlir:{{[0-9]+:[0-9]+}}' (32768 elements x 4 B x 1 values live across the reduction)"
 func.func @long_softmax(%x: tensor<4x32768xf32>) -> tensor<4x32768xf32> {
   %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
   %max = tosa.reduce_max %x {axis = 1 : i32} : (tensor<4x32768xf32>) -> tensor<4x1xf32>
