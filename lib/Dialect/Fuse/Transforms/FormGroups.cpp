@@ -7,6 +7,7 @@
 #include "fuse/Dialect/Fuse/IR/FuseInterfaces.h"
 #include "fuse/Dialect/Fuse/IR/FuseOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "fuse/Dialect/Fuse/Transforms/FusionEngine.h"
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
@@ -74,6 +75,102 @@ void duplicateSharedInitProducers(Block &block) {
   }
 }
 
+/// Static [offset, offset + size) of `insert` along each dimension.
+std::optional<SmallVector<std::pair<int64_t, int64_t>>>
+getStaticBox(tensor::InsertSliceOp insert) {
+  SmallVector<std::pair<int64_t, int64_t>> box;
+  for (auto [offset, size, stride] :
+       llvm::zip(insert.getStaticOffsets(), insert.getStaticSizes(),
+                 insert.getStaticStrides())) {
+    if (ShapedType::isDynamic(offset) || ShapedType::isDynamic(size) ||
+        stride != 1)
+      return std::nullopt;
+    box.push_back({offset, offset + size});
+  }
+  return box;
+}
+
+/// Rewrites each chain of insertions into a fresh tensor (a decomposed
+/// concat) so that the insertions come in the dataflow order of the values
+/// they insert. The slices are disjoint, so the order does not change the
+/// result; it lets every branch write its slice inside its own kernel
+/// without waiting for branches computed later.
+void reorderConcatChains(Block &block) {
+  SmallVector<SmallVector<tensor::InsertSliceOp>> chains;
+  for (Operation &op : block) {
+    auto first = dyn_cast<tensor::InsertSliceOp>(&op);
+    if (!first || !first.getDest().getDefiningOp<tensor::EmptyOp>())
+      continue;
+    SmallVector<tensor::InsertSliceOp> chain = {first};
+    while (chain.back()->hasOneUse()) {
+      auto next = dyn_cast<tensor::InsertSliceOp>(
+          *chain.back()->getUsers().begin());
+      if (!next || next.getDest() != chain.back().getResult() ||
+          next->getBlock() != &block)
+        break;
+      chain.push_back(next);
+    }
+    if (chain.size() > 1)
+      chains.push_back(std::move(chain));
+  }
+  if (chains.empty())
+    return;
+  // Dataflow depth of every op (longest path from the block's inputs), then
+  // program order: a value that needs fewer steps is usually computed by an
+  // earlier kernel.
+  llvm::DenseMap<Operation *, std::pair<int64_t, int64_t>> rank;
+  int64_t index = 0;
+  for (Operation &op : block) {
+    int64_t depth = 0;
+    for (Value operand : op.getOperands())
+      if (Operation *def = operand.getDefiningOp())
+        if (auto it = rank.find(def); it != rank.end())
+          depth = std::max(depth, it->second.first + 1);
+    rank[&op] = {depth, index++};
+  }
+  auto position = [&](Value v) -> std::pair<int64_t, int64_t> {
+    Operation *def = v.getDefiningOp();
+    Operation *top = def ? block.findAncestorOpInBlock(*def) : nullptr;
+    return top ? rank.lookup(top) : std::pair<int64_t, int64_t>(-1, -1);
+  };
+  for (SmallVector<tensor::InsertSliceOp> &chain : chains) {
+    // Only static, pairwise disjoint slices can be reordered.
+    SmallVector<SmallVector<std::pair<int64_t, int64_t>>> boxes;
+    bool ok = true;
+    for (tensor::InsertSliceOp insert : chain) {
+      std::optional<SmallVector<std::pair<int64_t, int64_t>>> box =
+          getStaticBox(insert);
+      ok &= box.has_value();
+      if (box)
+        boxes.push_back(*box);
+    }
+    for (size_t i = 0; ok && i < boxes.size(); ++i)
+      for (size_t j = i + 1; ok && j < boxes.size(); ++j)
+        ok &= llvm::any_of(llvm::zip(boxes[i], boxes[j]), [](auto pair) {
+          auto [a, b] = pair;
+          return a.second <= b.first || b.second <= a.first;
+        });
+    if (!ok)
+      continue;
+    SmallVector<tensor::InsertSliceOp> sorted(chain);
+    llvm::sort(sorted, [&](tensor::InsertSliceOp a, tensor::InsertSliceOp b) {
+      return position(a.getSource()) < position(b.getSource());
+    });
+    if (sorted == chain)
+      continue;
+    OpBuilder builder(chain.back());
+    Value dest = chain.front().getDest();
+    for (tensor::InsertSliceOp insert : sorted) {
+      auto copy = cast<tensor::InsertSliceOp>(builder.clone(*insert));
+      copy.getDestMutable().assign(dest);
+      dest = copy.getResult();
+    }
+    chain.back().getResult().replaceAllUsesWith(dest);
+    for (tensor::InsertSliceOp insert : llvm::reverse(chain))
+      insert->erase();
+  }
+}
+
 struct FormGroupsPass : public fuse::impl::FuseFormGroupsBase<FormGroupsPass> {
   using FuseFormGroupsBase::FuseFormGroupsBase;
 
@@ -117,6 +214,7 @@ struct FormGroupsPass : public fuse::impl::FuseFormGroupsBase<FormGroupsPass> {
         return;
       for (Block &block : fn.getFunctionBody()) {
         duplicateSharedInitProducers(block);
+        reorderConcatChains(block);
         FunctionPlan plan;
         plan.name = fn.getName().str();
         plan.plan = planFusion(block, policy);

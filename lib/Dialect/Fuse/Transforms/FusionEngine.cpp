@@ -39,11 +39,13 @@ enum class Rule : unsigned {
   AffineFold,
   SharedInputContractions,
   Attention,
+  PadPrologue,
   ContractionEpilogue,
   ResidualJoin,
   ContractionRowEpilogue,
   RowReduction,
   ElementwiseChain,
+  ConcatSlices,
   MultiOutput,
   SiblingMerge,
 };
@@ -67,6 +69,11 @@ static const FusionRuleInfo kRules[] = {
      "rows of the score matrix fit shared memory (32-row tiles); at most one "
      "of the two matmuls compute-bound; at most max-reductions-per-group "
      "reductions"},
+    {"pad_prologue", FusionKind::vertical, 102,
+     "the tensor.pad of a convolution's or pooling's input joins its "
+     "consumer: the kernel reads the border as the padding value instead of "
+     "materializing a padded copy",
+     "the pad has no other user"},
     {"contraction_epilogue", FusionKind::vertical, 100,
      "a contraction (matmul, batch_matmul, conv, depthwise conv) followed by "
      "elementwise/broadcast ops on its output: bias, per-channel affine "
@@ -97,6 +104,11 @@ static const FusionRuleInfo kRules[] = {
      "consumer",
      "same iteration space, or a producer read through a broadcast map "
      "(recomputed per element: charged by the cost model)"},
+    {"concat_slices", FusionKind::diagonal, 45,
+     "the insertion of a branch's result into its slice of a concat joins "
+     "the group that computes the branch: the branch writes straight into "
+     "the concatenated tensor and no copy kernel remains",
+     "no cycle through the other branches; all feasibility checks"},
     {"multi_output", FusionKind::diagonal, 40,
      "a value computed inside a group is also returned to users outside it, "
      "instead of keeping producer and consumer apart",
@@ -183,6 +195,7 @@ struct GroupState {
   unsigned anchor = 0;
   std::optional<Rule> firstRule;
   bool residualJoin = false, horizontal = false, composite = false;
+  bool concatSlice = false;
   SmallVector<std::string> steps;
   bool alive = true;
 };
@@ -211,10 +224,12 @@ public:
 private:
   // Rule drivers, in priority order.
   void formAttention();
+  void absorbPads();
   void growContractionEpilogues();
   void growContractionRowEpilogues();
   void growRowReductions();
   void mergeElementwiseChains();
+  void mergeConcatSlices();
   void mergeSiblings();
 
   /// Merges group `b` into group `a` under `rule` if every check passes;
@@ -309,6 +324,7 @@ bool Engine::tryMerge(unsigned a, ArrayRef<unsigned> others, Rule rule,
     gb.residualJoin |= g.residualJoin;
     gb.horizontal |= g.horizontal;
     gb.composite |= g.composite;
+    gb.concatSlice |= g.concatSlice;
     gb.steps.append(g.steps.begin(), g.steps.end());
     const Node &anchor = graph.node(g.anchor);
     if (anchor.isContraction() &&
@@ -332,12 +348,15 @@ bool Engine::tryMerge(unsigned a, ArrayRef<unsigned> others, Rule rule,
        anchorB.cls.flops.value_or(0) > anchorA.cls.flops.value_or(0)))
     ga.anchor = gb.anchor;
   ga.members = std::move(merged);
-  // The rule that first merged into this group names it.
-  if (!ga.firstRule)
+  // The rule that first merged into this group names it; an input pad is
+  // only a prologue, so the rule after it names the group instead.
+  if (!ga.firstRule || (*ga.firstRule == Rule::PadPrologue &&
+                        rule != Rule::PadPrologue))
     ga.firstRule = rule;
   ga.residualJoin |= gb.residualJoin || rule == Rule::ResidualJoin;
   ga.horizontal |= gb.horizontal || rule == Rule::SiblingMerge;
   ga.composite |= gb.composite || rule == Rule::Attention;
+  ga.concatSlice |= gb.concatSlice || rule == Rule::ConcatSlices;
   ga.steps.append(gb.steps.begin(), gb.steps.end());
   ga.steps.push_back(
       (info(rule).name + ": " + describeOp(graph.node(candidate).op)).str());
@@ -390,8 +409,10 @@ Engine::checkReductionBarriers(ArrayRef<unsigned> merged, Rule rule) {
     for (unsigned c : red.consumers) {
       if (!members.contains(c))
         continue;
+      // Only elementwise consumers broadcast a value back; an insertion or
+      // a further reduction does not.
       const Node &consumer = graph.node(c);
-      if (!consumer.hasStaticShape ||
+      if (!consumer.isElementwiseLike() ||
           consumer.numElements() <= red.numElements())
         continue;
       // The consumer reads the reduction's result broadcast back over the
@@ -643,7 +664,10 @@ void Engine::growContractionEpilogues() {
     return fx != fy ? fx > fy : x < y;
   });
   for (unsigned c : anchors) {
-    if (!isSingleton(c))
+    // Contractions that another rule already placed (attention) are done;
+    // one whose input pad joined it is still open.
+    const GroupState &current = groups[groupOf[c]];
+    if (current.members.size() > 1 && current.firstRule != Rule::PadPrologue)
       continue;
     unsigned g = groupOf[c];
     ArrayRef<int64_t> shape = graph.node(c).shape;
@@ -793,6 +817,20 @@ void Engine::formAttention() {
   }
 }
 
+void Engine::absorbPads() {
+  for (const Node &pad : graph.getNodes()) {
+    if (!isa<tensor::PadOp>(pad.op) || !isSingleton(pad.index) ||
+        pad.consumers.size() != 1 ||
+        llvm::is_contained(pad.resultEscapes, true))
+      continue;
+    const Node &consumer = graph.node(pad.consumers.front());
+    if (!consumer.isContraction() && !consumer.isReduction())
+      continue;
+    tryMerge(groupOf[consumer.index], groupOf[pad.index], Rule::PadPrologue,
+             pad.index);
+  }
+}
+
 void Engine::growContractionRowEpilogues() {
   for (unsigned h = 0; h < groups.size(); ++h) {
     const GroupState &rowGroup = groups[h];
@@ -894,6 +932,19 @@ void Engine::mergeElementwiseChains() {
   }
 }
 
+void Engine::mergeConcatSlices() {
+  for (const Node &insert : graph.getNodes()) {
+    auto op = dyn_cast<tensor::InsertSliceOp>(insert.op);
+    if (!op || !isSingleton(insert.index))
+      continue;
+    std::optional<unsigned> producer = graph.getDefiningNode(op.getSource());
+    if (!producer)
+      continue;
+    tryMerge(groupOf[*producer], groupOf[insert.index], Rule::ConcatSlices,
+             insert.index);
+  }
+}
+
 /// The iteration space a group runs over, for sibling matching: the anchor's
 /// result shape, plus the reduced dims for reductions.
 static std::string iterationSpaceKey(const Node &anchor) {
@@ -944,10 +995,12 @@ void Engine::mergeSiblings() {
 
 FusionPlan Engine::run() {
   formAttention();
+  absorbPads();
   growContractionEpilogues();
   growRowReductions();
   growContractionRowEpilogues();
   mergeElementwiseChains();
+  mergeConcatSlices();
   mergeSiblings();
 
   FusionPlan plan;
@@ -979,8 +1032,8 @@ FusionPlan Engine::run() {
       separate += graph.getBytes({m});
     group.bytesSaved = separate - group.bytes;
     if (state.members.size() > 1) {
-      bool diagonal =
-          state.residualJoin || graph.hasMultiOutput(state.members);
+      bool diagonal = state.residualJoin || state.concatSlice ||
+                      graph.hasMultiOutput(state.members);
       bool vertical = state.firstRule && *state.firstRule != Rule::SiblingMerge;
       if (state.composite || (state.horizontal && (vertical || diagonal)))
         group.kind = FusionKind::composite;

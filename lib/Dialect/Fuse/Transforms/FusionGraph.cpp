@@ -146,6 +146,11 @@ std::optional<unsigned> FusionGraph::getDefiningNode(Value value) const {
 /// Values `op` reads: for structured ops, inputs and the inits the payload
 /// uses; otherwise every operand. Values captured by regions count too.
 static void collectReadValues(Operation *op, SmallVectorImpl<Value> &values) {
+  // An insertion writes into its destination without reading it.
+  if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
+    values.push_back(insert.getSource());
+    return;
+  }
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
     for (OpOperand *input : linalgOp.getDpsInputOperands())
       values.push_back(input->get());
@@ -266,8 +271,14 @@ int64_t FusionGraph::getBytes(ArrayRef<unsigned> members) const {
   SmallVector<Value> inputs, outputs;
   getBoundary(members, inputs, outputs);
   int64_t total = 0;
-  for (Value value : llvm::concat<Value>(inputs, outputs))
+  for (Value value : inputs)
     total += getShapedTypeBytes(value.getType()).value_or(0);
+  // An insertion's result in place writes only the inserted slice.
+  for (Value value : outputs) {
+    if (auto insert = value.getDefiningOp<tensor::InsertSliceOp>())
+      value = insert.getSource();
+    total += getShapedTypeBytes(value.getType()).value_or(0);
+  }
   return total;
 }
 

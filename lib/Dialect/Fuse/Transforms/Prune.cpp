@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -145,6 +146,9 @@ struct PrunePass : public fuse::impl::FusePruneBase<PrunePass> {
           return type && type.hasStaticShape() && type.getNumElements() <= limit;
         });
     owning.add<FoldConstantGeneric>(context, limit);
+    // tensor.concat becomes insertions into one tensor, so that each branch
+    // can write its slice (the concat_slices rule).
+    tensor::populateDecomposeTensorConcatPatterns(owning);
     owning.add<RemoveTosaIdentity>(context);
     patterns = std::make_shared<FrozenRewritePatternSet>(std::move(owning));
     return success();
