@@ -127,6 +127,22 @@ def resnet_bottleneck(stride_ds):
     return b.function("resnet_bottleneck", shape, y, s3)
 
 
+def resnet_bottleneck_v15():
+    b = Block()
+    # 17x17: TOSA needs strided windows to divide evenly (an importer slices
+    # or pads the input to get there).
+    shape = (1, 17, 17, 64)
+    y1, s1 = b.conv("x", shape, 16, 1)
+    y1 = b.relu(y1, s1)
+    y2, s2 = b.conv(y1, s1, 16, 3, stride=2)
+    y2 = b.relu(y2, s2)
+    y3, s3 = b.conv(y2, s2, 64, 1)
+    ds, sd = b.conv("x", shape, 64, 1, stride=2)
+    y = b.add(y3, ds, s3)
+    y = b.relu(y, s3)
+    return b.function("resnet_bottleneck", shape, y, s3)
+
+
 def inception():
     b = Block()
     shape = (1, 16, 16, 32)
@@ -204,6 +220,21 @@ HEADERS = {
 // REPORT: "kernels_after": 3
 // REPORT: "left_alone": []
 """, lambda: resnet_bottleneck(1)),
+    "resnet-bottleneck-ds.mlir": ("""// The first bottleneck of a ResNet-50 stage (torchvision's v1.5): the 3x3
+// conv strides by 2, and so does the 1x1 downsample, while the first 1x1
+// conv does not. The two 1x1 convs differ in stride and stay apart: 3
+// groups for the block plus 1 for the downsample.
+// RUN: fuse-opt %s --fuse-fusion-pipeline="target=h200" | FileCheck %s
+// RUN: fuse-opt %s --fuse-fusion-pipeline="target=h200 report=-" -o /dev/null | FileCheck %s --check-prefix=REPORT
+
+// CHECK-LABEL: func @resnet_bottleneck
+// CHECK-NOT: shared_input_contractions
+// CHECK-COUNT-3: fuse.group vertical rule "contraction_epilogue"
+// CHECK: fuse.group diagonal rule "residual_join"
+// CHECK-NOT: fuse.group
+// REPORT: "kernels_after": 4
+// REPORT: "left_alone": []
+""", lambda: resnet_bottleneck_v15()),
     "inception.mlir": ("""// An Inception block: a 1x1 branch, 1x1 -> 3x3, 1x1 -> 5x5, and
 // 3x3 max pool -> 1x1, concatenated along channels. BN folds into the convs.
 // The three 1x1 convs on the block input become one GEMM; every branch

@@ -20,58 +20,58 @@
 func.func @yolo_c3(%x: tensor<1x16x16x32xf32>) -> tensor<1x16x16x32xf32> {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
   %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  %c1 = "tosa.const"() <{values = dense<0.0417> : tensor<16x1x1x32xf32>}> : () -> tensor<16x1x1x32xf32>
+  %c1 = "tosa.const"() <{values = dense<0.0317> : tensor<16x1x1x32xf32>}> : () -> tensor<16x1x1x32xf32>
   %c2 = "tosa.const"() <{values = dense<0.0> : tensor<16xf32>}> : () -> tensor<16xf32>
   %conv3 = tosa.conv2d %x, %c1, %c2, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x16x16x32xf32>, tensor<16x1x1x32xf32>, tensor<16xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x16x16x16xf32>
-  %c4 = "tosa.const"() <{values = dense<[[[[0.0239, 0.1879, -0.0176, 0.0434, 0.0372, 0.1723, 0.0680, -0.0695, -0.0981, 0.0728, -0.0156, -0.0616, 0.1304, 0.0102, 0.0121, -0.1607]]]]> : tensor<1x1x1x16xf32>}> : () -> tensor<1x1x1x16xf32>
-  %c5 = "tosa.const"() <{values = dense<[[[[0.7761, 0.5372, 1.0902, 0.5703, 1.4226, 1.0644, 0.8862, 1.1455, 1.0750, 0.9570, 0.9786, 0.5220, 1.3982, 0.6343, 0.6052, 0.5919]]]]> : tensor<1x1x1x16xf32>}> : () -> tensor<1x1x1x16xf32>
-  %c6 = "tosa.const"() <{values = dense<[[[[0.0139, -0.0980, 0.1887, 0.0996, -0.1715, 0.0408, -0.1521, 0.1856, 0.1620, 0.0869, -0.0772, -0.0117, -0.0711, 0.1587, 0.0762, -0.0400]]]]> : tensor<1x1x1x16xf32>}> : () -> tensor<1x1x1x16xf32>
+  %c4 = "tosa.const"() <{values = dense<[[[[0.0759, -0.0144, -0.0609, 0.1136, -0.1449, -0.1401, 0.0209, 0.0732, -0.0439, 0.0352, -0.0116, -0.1236, 0.1040, 0.1752, -0.0105, 0.1638]]]]> : tensor<1x1x1x16xf32>}> : () -> tensor<1x1x1x16xf32>
+  %c5 = "tosa.const"() <{values = dense<[[[[1.0952, 1.1232, 0.7870, 1.4814, 1.0343, 1.4891, 0.8451, 1.4355, 1.2188, 0.9737, 1.4218, 1.4172, 0.6518, 0.9543, 1.3894, 1.4488]]]]> : tensor<1x1x1x16xf32>}> : () -> tensor<1x1x1x16xf32>
+  %c6 = "tosa.const"() <{values = dense<[[[[0.0855, -0.1169, -0.1506, 0.1871, 0.1288, -0.1713, -0.0735, -0.0805, 0.1886, 0.0808, 0.1333, 0.1704, -0.0836, -0.0260, 0.1505, 0.0617]]]]> : tensor<1x1x1x16xf32>}> : () -> tensor<1x1x1x16xf32>
   %bn7 = tosa.sub %conv3, %c4 : (tensor<1x16x16x16xf32>, tensor<1x1x1x16xf32>) -> tensor<1x16x16x16xf32>
   %bn8 = tosa.mul %bn7, %c5, %shift : (tensor<1x16x16x16xf32>, tensor<1x1x1x16xf32>, tensor<1xi8>) -> tensor<1x16x16x16xf32>
   %bn9 = tosa.add %bn8, %c6 : (tensor<1x16x16x16xf32>, tensor<1x1x1x16xf32>) -> tensor<1x16x16x16xf32>
   %sig10 = tosa.sigmoid %bn9 : (tensor<1x16x16x16xf32>) -> tensor<1x16x16x16xf32>
   %silu11 = tosa.mul %bn9, %sig10, %shift : (tensor<1x16x16x16xf32>, tensor<1x16x16x16xf32>, tensor<1xi8>) -> tensor<1x16x16x16xf32>
-  %c12 = "tosa.const"() <{values = dense<0.0306> : tensor<16x1x1x16xf32>}> : () -> tensor<16x1x1x16xf32>
+  %c12 = "tosa.const"() <{values = dense<0.0475> : tensor<16x1x1x16xf32>}> : () -> tensor<16x1x1x16xf32>
   %c13 = "tosa.const"() <{values = dense<0.0> : tensor<16xf32>}> : () -> tensor<16xf32>
   %conv14 = tosa.conv2d %silu11, %c12, %c13, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x16x16x16xf32>, tensor<16x1x1x16xf32>, tensor<16xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x16x16x16xf32>
-  %c15 = "tosa.const"() <{values = dense<[[[[0.1394, -0.0325, -0.0044, 0.0383, -0.0246, 0.1075, 0.0353, 0.0362, -0.0069, -0.1935, 0.1782, -0.0461, -0.1864, -0.0138, -0.1439, -0.1036]]]]> : tensor<1x1x1x16xf32>}> : () -> tensor<1x1x1x16xf32>
-  %c16 = "tosa.const"() <{values = dense<[[[[1.0213, 0.7673, 0.9317, 1.2353, 0.5263, 1.1022, 1.0200, 1.4532, 0.6222, 0.8685, 0.7168, 0.5760, 0.6701, 0.9054, 0.6111, 0.6057]]]]> : tensor<1x1x1x16xf32>}> : () -> tensor<1x1x1x16xf32>
-  %c17 = "tosa.const"() <{values = dense<[[[[0.1960, -0.0396, -0.1977, -0.1213, -0.0949, 0.1202, 0.0099, 0.1649, -0.1662, -0.1329, 0.1646, -0.1126, 0.1369, 0.1212, 0.0249, 0.1598]]]]> : tensor<1x1x1x16xf32>}> : () -> tensor<1x1x1x16xf32>
+  %c15 = "tosa.const"() <{values = dense<[[[[-0.1955, 0.1938, -0.1192, 0.0504, -0.0726, -0.0988, 0.1915, 0.1353, 0.0732, 0.0162, 0.0462, -0.1829, 0.1368, 0.0303, -0.0031, 0.0741]]]]> : tensor<1x1x1x16xf32>}> : () -> tensor<1x1x1x16xf32>
+  %c16 = "tosa.const"() <{values = dense<[[[[1.1900, 0.5623, 1.1511, 1.3738, 0.7019, 1.4377, 1.0548, 1.0248, 1.2976, 1.0373, 1.2631, 1.1365, 1.3869, 1.2872, 0.9334, 1.4333]]]]> : tensor<1x1x1x16xf32>}> : () -> tensor<1x1x1x16xf32>
+  %c17 = "tosa.const"() <{values = dense<[[[[-0.1791, 0.0394, -0.0110, 0.1470, -0.0108, -0.1519, 0.1662, 0.1448, 0.1830, -0.0943, -0.1028, -0.1098, -0.1170, 0.1945, -0.0159, 0.0740]]]]> : tensor<1x1x1x16xf32>}> : () -> tensor<1x1x1x16xf32>
   %bn18 = tosa.sub %conv14, %c15 : (tensor<1x16x16x16xf32>, tensor<1x1x1x16xf32>) -> tensor<1x16x16x16xf32>
   %bn19 = tosa.mul %bn18, %c16, %shift : (tensor<1x16x16x16xf32>, tensor<1x1x1x16xf32>, tensor<1xi8>) -> tensor<1x16x16x16xf32>
   %bn20 = tosa.add %bn19, %c17 : (tensor<1x16x16x16xf32>, tensor<1x1x1x16xf32>) -> tensor<1x16x16x16xf32>
   %sig21 = tosa.sigmoid %bn20 : (tensor<1x16x16x16xf32>) -> tensor<1x16x16x16xf32>
   %silu22 = tosa.mul %bn20, %sig21, %shift : (tensor<1x16x16x16xf32>, tensor<1x16x16x16xf32>, tensor<1xi8>) -> tensor<1x16x16x16xf32>
-  %c23 = "tosa.const"() <{values = dense<0.032> : tensor<16x3x3x16xf32>}> : () -> tensor<16x3x3x16xf32>
+  %c23 = "tosa.const"() <{values = dense<0.0149> : tensor<16x3x3x16xf32>}> : () -> tensor<16x3x3x16xf32>
   %c24 = "tosa.const"() <{values = dense<0.0> : tensor<16xf32>}> : () -> tensor<16xf32>
   %conv25 = tosa.conv2d %silu22, %c23, %c24, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<1x16x16x16xf32>, tensor<16x3x3x16xf32>, tensor<16xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x16x16x16xf32>
-  %c26 = "tosa.const"() <{values = dense<[[[[-0.1858, 0.1840, 0.1915, 0.0775, 0.1364, 0.0062, 0.1736, 0.1828, 0.1608, 0.1870, 0.0602, 0.1884, -0.1812, -0.1636, 0.0607, -0.0884]]]]> : tensor<1x1x1x16xf32>}> : () -> tensor<1x1x1x16xf32>
-  %c27 = "tosa.const"() <{values = dense<[[[[0.5073, 1.1177, 0.5436, 1.4248, 0.5713, 1.2007, 1.0465, 1.0475, 1.0167, 1.0402, 0.9953, 0.5532, 0.8520, 1.0368, 0.9640, 0.7423]]]]> : tensor<1x1x1x16xf32>}> : () -> tensor<1x1x1x16xf32>
-  %c28 = "tosa.const"() <{values = dense<[[[[-0.1939, -0.0457, -0.1643, 0.0699, -0.1286, -0.1052, 0.0237, 0.0019, -0.0652, -0.0884, 0.0585, -0.1324, -0.1630, -0.0623, 0.0991, -0.1479]]]]> : tensor<1x1x1x16xf32>}> : () -> tensor<1x1x1x16xf32>
+  %c26 = "tosa.const"() <{values = dense<[[[[0.0960, 0.0110, -0.0596, -0.0425, 0.1210, 0.0571, 0.1258, 0.0805, -0.0794, -0.0769, -0.0277, -0.0310, -0.0256, -0.0270, -0.1642, -0.0496]]]]> : tensor<1x1x1x16xf32>}> : () -> tensor<1x1x1x16xf32>
+  %c27 = "tosa.const"() <{values = dense<[[[[0.8680, 0.7151, 1.0436, 1.0968, 1.2677, 1.4576, 0.7618, 0.8173, 1.2142, 1.2315, 1.3073, 1.3531, 0.8307, 0.5889, 0.6945, 0.7680]]]]> : tensor<1x1x1x16xf32>}> : () -> tensor<1x1x1x16xf32>
+  %c28 = "tosa.const"() <{values = dense<[[[[-0.1683, -0.1297, 0.0887, -0.1098, -0.0765, -0.0375, 0.1367, -0.1828, -0.0903, 0.1845, 0.1542, -0.0839, -0.1633, -0.1815, 0.1334, 0.1111]]]]> : tensor<1x1x1x16xf32>}> : () -> tensor<1x1x1x16xf32>
   %bn29 = tosa.sub %conv25, %c26 : (tensor<1x16x16x16xf32>, tensor<1x1x1x16xf32>) -> tensor<1x16x16x16xf32>
   %bn30 = tosa.mul %bn29, %c27, %shift : (tensor<1x16x16x16xf32>, tensor<1x1x1x16xf32>, tensor<1xi8>) -> tensor<1x16x16x16xf32>
   %bn31 = tosa.add %bn30, %c28 : (tensor<1x16x16x16xf32>, tensor<1x1x1x16xf32>) -> tensor<1x16x16x16xf32>
   %sig32 = tosa.sigmoid %bn31 : (tensor<1x16x16x16xf32>) -> tensor<1x16x16x16xf32>
   %silu33 = tosa.mul %bn31, %sig32, %shift : (tensor<1x16x16x16xf32>, tensor<1x16x16x16xf32>, tensor<1xi8>) -> tensor<1x16x16x16xf32>
   %add34 = tosa.add %silu33, %silu11 : (tensor<1x16x16x16xf32>, tensor<1x16x16x16xf32>) -> tensor<1x16x16x16xf32>
-  %c35 = "tosa.const"() <{values = dense<0.0476> : tensor<16x1x1x32xf32>}> : () -> tensor<16x1x1x32xf32>
+  %c35 = "tosa.const"() <{values = dense<0.0234> : tensor<16x1x1x32xf32>}> : () -> tensor<16x1x1x32xf32>
   %c36 = "tosa.const"() <{values = dense<0.0> : tensor<16xf32>}> : () -> tensor<16xf32>
   %conv37 = tosa.conv2d %x, %c35, %c36, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x16x16x32xf32>, tensor<16x1x1x32xf32>, tensor<16xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x16x16x16xf32>
-  %c38 = "tosa.const"() <{values = dense<[[[[0.1451, 0.1116, 0.1291, -0.0103, 0.0774, 0.0747, -0.0710, -0.0020, -0.1539, -0.1994, -0.0482, 0.1863, -0.0008, -0.0325, 0.0267, 0.0049]]]]> : tensor<1x1x1x16xf32>}> : () -> tensor<1x1x1x16xf32>
-  %c39 = "tosa.const"() <{values = dense<[[[[0.8560, 1.2426, 1.0913, 1.1503, 0.7380, 0.8772, 0.7448, 0.8037, 1.1755, 1.1802, 1.0664, 0.8069, 1.0313, 1.4724, 0.8426, 1.2362]]]]> : tensor<1x1x1x16xf32>}> : () -> tensor<1x1x1x16xf32>
-  %c40 = "tosa.const"() <{values = dense<[[[[0.0858, 0.0360, -0.1029, -0.0114, 0.1767, 0.0429, 0.0010, 0.0649, -0.1547, -0.1491, 0.0452, -0.0756, -0.0369, -0.0992, -0.0223, -0.0818]]]]> : tensor<1x1x1x16xf32>}> : () -> tensor<1x1x1x16xf32>
+  %c38 = "tosa.const"() <{values = dense<[[[[0.1238, 0.1043, 0.1555, 0.0044, 0.0979, -0.0324, -0.1521, 0.0743, -0.1523, -0.1779, 0.1463, -0.1011, -0.0697, 0.0308, -0.0730, -0.1097]]]]> : tensor<1x1x1x16xf32>}> : () -> tensor<1x1x1x16xf32>
+  %c39 = "tosa.const"() <{values = dense<[[[[1.1142, 0.7702, 1.1795, 1.4104, 1.0657, 0.7738, 0.9811, 0.9598, 1.0178, 1.2179, 1.2417, 1.2668, 0.6289, 1.3040, 0.8976, 0.6794]]]]> : tensor<1x1x1x16xf32>}> : () -> tensor<1x1x1x16xf32>
+  %c40 = "tosa.const"() <{values = dense<[[[[0.1853, 0.0473, -0.0385, 0.0234, -0.1970, 0.0237, -0.1722, 0.1536, 0.1921, -0.1828, -0.0746, -0.1476, -0.1916, -0.1795, -0.1929, 0.1775]]]]> : tensor<1x1x1x16xf32>}> : () -> tensor<1x1x1x16xf32>
   %bn41 = tosa.sub %conv37, %c38 : (tensor<1x16x16x16xf32>, tensor<1x1x1x16xf32>) -> tensor<1x16x16x16xf32>
   %bn42 = tosa.mul %bn41, %c39, %shift : (tensor<1x16x16x16xf32>, tensor<1x1x1x16xf32>, tensor<1xi8>) -> tensor<1x16x16x16xf32>
   %bn43 = tosa.add %bn42, %c40 : (tensor<1x16x16x16xf32>, tensor<1x1x1x16xf32>) -> tensor<1x16x16x16xf32>
   %sig44 = tosa.sigmoid %bn43 : (tensor<1x16x16x16xf32>) -> tensor<1x16x16x16xf32>
   %silu45 = tosa.mul %bn43, %sig44, %shift : (tensor<1x16x16x16xf32>, tensor<1x16x16x16xf32>, tensor<1xi8>) -> tensor<1x16x16x16xf32>
   %cat46 = tosa.concat %add34, %silu45 {axis = 3 : i32} : (tensor<1x16x16x16xf32>, tensor<1x16x16x16xf32>) -> tensor<1x16x16x32xf32>
-  %c47 = "tosa.const"() <{values = dense<0.016> : tensor<32x1x1x32xf32>}> : () -> tensor<32x1x1x32xf32>
+  %c47 = "tosa.const"() <{values = dense<0.0277> : tensor<32x1x1x32xf32>}> : () -> tensor<32x1x1x32xf32>
   %c48 = "tosa.const"() <{values = dense<0.0> : tensor<32xf32>}> : () -> tensor<32xf32>
   %conv49 = tosa.conv2d %cat46, %c47, %c48, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x16x16x32xf32>, tensor<32x1x1x32xf32>, tensor<32xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x16x16x32xf32>
-  %c50 = "tosa.const"() <{values = dense<[[[[0.0534, -0.1980, 0.0349, -0.1615, 0.1328, -0.0225, -0.1727, -0.0459, -0.0905, 0.1077, 0.0912, 0.1323, -0.0996, 0.0959, -0.0358, -0.0814, -0.0747, -0.1327, 0.0450, -0.1877, -0.1147, 0.0796, 0.0850, 0.1040, -0.0387, 0.1471, 0.0659, -0.1336, -0.1594, -0.0459, 0.0406, 0.0578]]]]> : tensor<1x1x1x32xf32>}> : () -> tensor<1x1x1x32xf32>
-  %c51 = "tosa.const"() <{values = dense<[[[[0.8946, 1.1164, 0.8029, 1.0429, 1.4708, 1.1936, 0.8476, 1.4222, 0.7426, 1.0087, 0.5374, 1.1212, 0.6954, 0.6698, 0.9305, 1.0805, 0.9448, 0.8752, 0.9969, 0.5592, 0.8071, 0.5362, 1.0966, 0.8374, 0.7979, 0.9140, 1.4840, 1.1294, 1.0349, 1.3294, 1.4464, 0.7856]]]]> : tensor<1x1x1x32xf32>}> : () -> tensor<1x1x1x32xf32>
-  %c52 = "tosa.const"() <{values = dense<[[[[0.0659, 0.1827, 0.0024, 0.1327, -0.0597, -0.0442, -0.1118, -0.0315, -0.0283, 0.0491, 0.1638, 0.1417, 0.1201, 0.0237, -0.0488, 0.1454, 0.1460, -0.1883, -0.1056, -0.1301, 0.0471, -0.0108, 0.1256, -0.0258, -0.1242, -0.1876, -0.1662, -0.1594, -0.1131, -0.1508, 0.0406, 0.0544]]]]> : tensor<1x1x1x32xf32>}> : () -> tensor<1x1x1x32xf32>
+  %c50 = "tosa.const"() <{values = dense<[[[[-0.1797, 0.1009, 0.0377, -0.0029, 0.1882, -0.1845, -0.0188, -0.1202, -0.0753, 0.1942, -0.0090, 0.0775, 0.0778, -0.1614, -0.0318, 0.0842, 0.1414, 0.1592, -0.0777, -0.1047, -0.1666, -0.1980, -0.1886, 0.0047, 0.1790, -0.1801, -0.0778, 0.0519, -0.1986, -0.1972, -0.1333, -0.1213]]]]> : tensor<1x1x1x32xf32>}> : () -> tensor<1x1x1x32xf32>
+  %c51 = "tosa.const"() <{values = dense<[[[[0.9431, 0.5864, 0.9309, 0.5986, 1.4084, 0.6783, 1.0916, 1.4141, 0.5817, 1.4983, 0.9187, 0.5423, 1.2044, 1.2823, 1.2761, 1.3623, 0.9493, 0.5204, 0.8392, 0.9989, 1.2222, 1.0846, 1.1190, 0.7038, 1.3482, 0.5675, 1.3774, 0.6903, 0.9913, 1.3397, 1.4899, 1.1843]]]]> : tensor<1x1x1x32xf32>}> : () -> tensor<1x1x1x32xf32>
+  %c52 = "tosa.const"() <{values = dense<[[[[-0.1597, -0.0322, -0.0529, 0.1498, -0.1459, 0.0336, 0.1508, 0.0396, 0.1660, 0.1941, 0.1700, 0.0661, -0.0117, -0.0637, -0.0961, 0.1616, -0.1774, -0.0419, 0.1867, 0.1263, -0.1614, -0.0007, 0.1145, 0.0073, 0.1950, 0.1254, 0.0327, -0.1216, 0.0195, -0.1636, -0.0935, -0.0179]]]]> : tensor<1x1x1x32xf32>}> : () -> tensor<1x1x1x32xf32>
   %bn53 = tosa.sub %conv49, %c50 : (tensor<1x16x16x32xf32>, tensor<1x1x1x32xf32>) -> tensor<1x16x16x32xf32>
   %bn54 = tosa.mul %bn53, %c51, %shift : (tensor<1x16x16x32xf32>, tensor<1x1x1x32xf32>, tensor<1xi8>) -> tensor<1x16x16x32xf32>
   %bn55 = tosa.add %bn54, %c52 : (tensor<1x16x16x32xf32>, tensor<1x1x1x32xf32>) -> tensor<1x16x16x32xf32>
