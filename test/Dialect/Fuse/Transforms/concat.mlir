@@ -18,7 +18,7 @@
 // REPORT: "name": "tosa_concat"
 // REPORT: "kernels_before": 4
 // REPORT-NEXT: "kernels_after": 2
-// REPORT-NEXT: "bytes_before": 12288
+// REPORT-NEXT: "bytes_before": 8192
 // REPORT-NEXT: "bytes_after": 4096
 func.func @tosa_concat(%x: tensor<1x8x8x4xf32>, %y: tensor<1x8x8x4xf32>) -> tensor<1x8x8x8xf32> {
   %a = tosa.tanh %x : (tensor<1x8x8x4xf32>) -> tensor<1x8x8x4xf32>
