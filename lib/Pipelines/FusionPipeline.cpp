@@ -50,8 +50,9 @@ void mlir::fuse::buildFusionPipeline(OpPassManager &pm,
   groups.maxOpsPerGroup = options.maxOpsPerGroup;
   groups.maxKernelParamBytes = options.maxKernelParamBytes;
   groups.maxReductionsPerGroup = options.maxReductionsPerGroup;
+  // No canonicalization afterwards: its target-free group merges would
+  // override the policy's caps.
   pm.addPass(createFuseFormGroups(groups));
-  pm.addPass(createCanonicalizerPass());
 }
 
 void mlir::fuse::registerFusePipelines() {

@@ -53,8 +53,8 @@ struct FusionPipelineOptions
       llvm::cl::init(true)};
 };
 
-/// TOSA (if any) → linalg, clean-up, fuse-prune, fuse-form-groups,
-/// canonicalization of the groups.
+/// TOSA graph rewrites (affine folding, sibling merging), TOSA (if any) →
+/// linalg, clean-up, fuse-prune, fuse-form-groups.
 void buildFusionPipeline(OpPassManager &pm,
                          const FusionPipelineOptions &options);
 

@@ -1,4 +1,4 @@
-// RUN: fuse-opt %s -canonicalize -split-input-file | FileCheck %s
+// RUN: fuse-opt %s -canonicalize -split-input-file -allow-unregistered-dialect | FileCheck %s
 
 // An unused result goes away, and with it the ops that only fed it.
 // CHECK-LABEL: func @drop_unused_result
@@ -131,4 +131,101 @@ func.func @unchanged(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
     fuse.yield %n, %e : tensor<4xf32>, tensor<4xf32>
   }
   return %r#0, %r#1 : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// An elementwise group whose only user is a group with the same iteration
+// space merges into it.
+// CHECK-LABEL: func @merge_elementwise_producer
+// CHECK: %[[G:.*]] = fuse.group vertical (%[[A:.*]] = %{{.*}} : tensor<4xf32>) -> tensor<4xf32> {
+// CHECK-NEXT: %[[N:.*]] = arith.negf %[[A]]
+// CHECK-NEXT: %[[E:.*]] = math.exp %[[N]]
+// CHECK-NEXT: fuse.yield %[[E]]
+// CHECK-NOT: fuse.group
+// CHECK: return %[[G]]
+func.func @merge_elementwise_producer(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %p = fuse.group single (%a = %x : tensor<4xf32>) -> tensor<4xf32> {
+    %n = arith.negf %a : tensor<4xf32>
+    fuse.yield %n : tensor<4xf32>
+  }
+  %c = fuse.group single (%b = %p : tensor<4xf32>) -> tensor<4xf32> {
+    %e = math.exp %b : tensor<4xf32>
+    fuse.yield %e : tensor<4xf32>
+  }
+  return %c : tensor<4xf32>
+}
+
+// -----
+
+// Not merged: the producer's result is also returned, the shapes differ,
+// and a producer that is not elementwise.
+// CHECK-LABEL: func @keep_producers
+// CHECK-COUNT-6: fuse.group single
+func.func @keep_producers(%x: tensor<4xf32>, %y: tensor<4xf32>, %m: tensor<4x8xf32>, %w: tensor<8x4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4x4xf32>, tensor<4x4xf32>) {
+  %p = fuse.group single (%a = %x : tensor<4xf32>) -> tensor<4xf32> {
+    %n = arith.negf %a : tensor<4xf32>
+    fuse.yield %n : tensor<4xf32>
+  }
+  %c = fuse.group single (%b = %p : tensor<4xf32>) -> tensor<4xf32> {
+    %e = math.exp %b : tensor<4xf32>
+    fuse.yield %e : tensor<4xf32>
+  }
+  %q = fuse.group single (%a = %y : tensor<4xf32>) -> tensor<4xf32> {
+    %n = math.sqrt %a : tensor<4xf32>
+    fuse.yield %n : tensor<4xf32>
+  }
+  %d = fuse.group single (%b = %q : tensor<4xf32>) -> tensor<4x4xf32> {
+    %e = tensor.empty() : tensor<4x4xf32>
+    %bc = linalg.broadcast ins(%b : tensor<4xf32>) outs(%e : tensor<4x4xf32>) dimensions = [1]
+    fuse.yield %bc : tensor<4x4xf32>
+  }
+  %mm = fuse.group single (%a = %m : tensor<4x8xf32>, %b = %w : tensor<8x4xf32>) -> tensor<4x4xf32> {
+    %e = tensor.empty() : tensor<4x4xf32>
+    %r = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x4xf32>) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+    fuse.yield %r : tensor<4x4xf32>
+  }
+  %t = fuse.group single (%a = %mm : tensor<4x4xf32>) -> tensor<4x4xf32> {
+    %r = math.tanh %a : tensor<4x4xf32>
+    fuse.yield %r : tensor<4x4xf32>
+  }
+  return %p, %c, %d, %t : tensor<4xf32>, tensor<4xf32>, tensor<4x4xf32>, tensor<4x4xf32>
+}
+
+// -----
+
+// Two elementwise groups on the same input share one launch.
+// CHECK-LABEL: func @merge_siblings
+// CHECK: %[[G:.*]]:2 = fuse.group horizontal (%[[A:.*]] = %{{.*}} : tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+// CHECK-NEXT: math.exp %[[A]]
+// CHECK-NEXT: math.sqrt %[[A]]
+// CHECK: return %[[G]]#0, %[[G]]#1
+func.func @merge_siblings(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %a = fuse.group single (%i = %x : tensor<4xf32>) -> tensor<4xf32> {
+    %e = math.exp %i : tensor<4xf32>
+    fuse.yield %e : tensor<4xf32>
+  }
+  %b = fuse.group single (%i = %x : tensor<4xf32>) -> tensor<4xf32> {
+    %s = math.sqrt %i : tensor<4xf32>
+    fuse.yield %s : tensor<4xf32>
+  }
+  return %a, %b : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// A sibling that needs a value computed after the first group stays apart.
+// CHECK-LABEL: func @sibling_after_dependency
+// CHECK-COUNT-2: fuse.group single
+func.func @sibling_after_dependency(%x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %a = fuse.group single (%i = %x : tensor<4xf32>) -> tensor<4xf32> {
+    %e = math.exp %i : tensor<4xf32>
+    fuse.yield %e : tensor<4xf32>
+  }
+  %z = "test.opaque"(%y) : (tensor<4xf32>) -> tensor<4xf32>
+  %b = fuse.group single (%i = %x : tensor<4xf32>, %j = %z : tensor<4xf32>) -> tensor<4xf32> {
+    %s = arith.addf %i, %j : tensor<4xf32>
+    fuse.yield %s : tensor<4xf32>
+  }
+  return %a, %b, %z : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
 }

@@ -8,9 +8,11 @@
 #include "fuse/Dialect/Fuse/IR/FuseInterfaces.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
@@ -200,6 +202,72 @@ LogicalResult YieldOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// Merging groups
+//===----------------------------------------------------------------------===//
+
+bool mlir::fuse::isElementwiseGroup(GroupOp group) {
+  SmallVector<Operation *> ops = group.getComputeOps();
+  return !ops.empty() && llvm::all_of(ops, [](Operation *op) {
+    OpCategory category = classifyOp(op).category;
+    return category == OpCategory::elementwise ||
+           category == OpCategory::broadcast;
+  });
+}
+
+GroupOp mlir::fuse::mergeFuseGroups(RewriterBase &rewriter, GroupOp first,
+                                    GroupOp second, FusionKind kind,
+                                    StringRef rule, GroupOp insertBefore) {
+  // Inputs: first's, then second's that first does not produce.
+  llvm::SetVector<Value> inputs(first.getInputs().begin(),
+                                first.getInputs().end());
+  for (Value input : second.getInputs())
+    if (input.getDefiningOp() != first.getOperation())
+      inputs.insert(input);
+  // Results: first's still used by someone other than second, then all of
+  // second's.
+  SmallVector<Value> oldResults;
+  for (OpResult result : first.getResults())
+    if (llvm::any_of(result.getUsers(), [&](Operation *user) {
+          return user != second.getOperation();
+        }))
+      oldResults.push_back(result);
+  llvm::append_range(oldResults, second.getResults());
+
+  rewriter.setInsertionPoint(insertBefore);
+  auto merged = GroupOp::create(rewriter, insertBefore.getLoc(),
+                                ValueRange(oldResults).getTypes(),
+                                inputs.getArrayRef(), kind, rule);
+  Block &body = merged.getBodyBlock();
+  IRMapping mapping;
+  for (auto [input, arg] : llvm::zip(inputs, body.getArguments()))
+    mapping.map(input, arg);
+  rewriter.setInsertionPointToEnd(&body);
+  auto cloneBody = [&](GroupOp group) {
+    Block &old = group.getBodyBlock();
+    for (auto [arg, input] : llvm::zip(old.getArguments(), group.getInputs()))
+      mapping.map(arg, mapping.lookup(input));
+    for (Operation &op : old.without_terminator())
+      rewriter.clone(op, mapping);
+    // The group's results become its yielded values inside the new body.
+    for (auto [result, yielded] :
+         llvm::zip(group.getResults(), group.getYield().getValues()))
+      mapping.map(result, mapping.lookup(yielded));
+  };
+  cloneBody(first);
+  cloneBody(second);
+  SmallVector<Value> yielded;
+  for (Value result : oldResults)
+    yielded.push_back(mapping.lookup(result));
+  YieldOp::create(rewriter, merged.getLoc(), yielded);
+
+  for (auto [old, replacement] : llvm::zip(oldResults, merged.getResults()))
+    rewriter.replaceAllUsesWith(old, replacement);
+  rewriter.eraseOp(second);
+  rewriter.eraseOp(first);
+  return merged;
+}
+
+//===----------------------------------------------------------------------===//
 // GroupOp: canonicalization (cost-free cleanups only)
 //===----------------------------------------------------------------------===//
 
@@ -358,10 +426,96 @@ struct DemoteToSingle : OpRewritePattern<GroupOp> {
   }
 };
 
+/// The shapes of a group's results, if they are all the same static shape.
+std::optional<ArrayRef<int64_t>> getCommonResultShape(GroupOp group) {
+  std::optional<ArrayRef<int64_t>> shape;
+  for (Type type : group.getResultTypes()) {
+    auto ranked = dyn_cast<RankedTensorType>(type);
+    if (!ranked || !ranked.hasStaticShape() ||
+        (shape && *shape != ranked.getShape()))
+      return std::nullopt;
+    shape = ranked.getShape();
+  }
+  return shape;
+}
+
+/// An elementwise group whose results only one group uses, with the same
+/// iteration space, is part of that group's kernel: merge it in. Saves a
+/// launch and a round trip through memory on any target.
+struct MergeElementwiseProducerGroup : OpRewritePattern<GroupOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(GroupOp consumer,
+                                PatternRewriter &rewriter) const override {
+    if (isa<GroupOp>(consumer->getParentOp()))
+      return failure();
+    std::optional<ArrayRef<int64_t>> space = getCommonResultShape(consumer);
+    if (!space)
+      return failure();
+    for (Value input : consumer.getInputs()) {
+      auto producer = input.getDefiningOp<GroupOp>();
+      if (!producer || producer->getBlock() != consumer->getBlock() ||
+          !isElementwiseGroup(producer) ||
+          getCommonResultShape(producer) != space)
+        continue;
+      if (llvm::any_of(producer->getUsers(), [&](Operation *user) {
+            return user != consumer.getOperation();
+          }))
+        continue;
+      FusionKind kind = consumer.getKind() == FusionKind::single
+                            ? FusionKind::vertical
+                            : consumer.getKind();
+      mergeFuseGroups(rewriter, producer, consumer, kind,
+                      consumer.getRule().value_or(""), consumer);
+      return success();
+    }
+    return failure();
+  }
+};
+
+/// Two elementwise groups with the same iteration space that read the same
+/// value share one launch and one read of it.
+struct MergeSiblingElementwiseGroups : OpRewritePattern<GroupOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(GroupOp first,
+                                PatternRewriter &rewriter) const override {
+    if (isa<GroupOp>(first->getParentOp()) || !isElementwiseGroup(first))
+      return failure();
+    std::optional<ArrayRef<int64_t>> space = getCommonResultShape(first);
+    if (!space)
+      return failure();
+    for (Value input : first.getInputs()) {
+      for (Operation *user : input.getUsers()) {
+        auto second = dyn_cast<GroupOp>(user);
+        if (!second || second == first ||
+            second->getBlock() != first->getBlock() ||
+            !first->isBeforeInBlock(second) || !isElementwiseGroup(second) ||
+            getCommonResultShape(second) != space)
+          continue;
+        // Placed where the first one is, the merged group needs every input
+        // of the second already there; that also rules out any dependency.
+        bool dominated = llvm::all_of(second.getInputs(), [&](Value v) {
+          Operation *def = v.getDefiningOp();
+          return !def || def->getBlock() != first->getBlock() ||
+                 def->isBeforeInBlock(first);
+        });
+        if (!dominated)
+          continue;
+        mergeFuseGroups(rewriter, first, second, FusionKind::horizontal, "",
+                        first);
+        return success();
+      }
+    }
+    return failure();
+  }
+};
+
 } // namespace
 
 void GroupOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                           MLIRContext *context) {
   results.add<SimplifyGroupInterface, InlineGroupWithoutComputeOps,
-              MergeNestedGroup, DemoteToSingle>(context);
+              MergeNestedGroup, DemoteToSingle, MergeElementwiseProducerGroup,
+              MergeSiblingElementwiseGroups>(context);
 }

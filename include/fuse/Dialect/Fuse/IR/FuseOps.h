@@ -22,4 +22,25 @@ class YieldOp;
 #define GET_OP_CLASSES
 #include "fuse/Dialect/Fuse/IR/FuseOps.h.inc"
 
+namespace mlir {
+class RewriterBase;
+namespace fuse {
+
+/// Merges two groups of the same block into one new group of kind `kind`
+/// and rule `rule` (empty: none), created in front of `insertBefore` (one of
+/// the two). `second` may use results of `first`; those become internal.
+/// Results of `first` that `second` alone used disappear; all other results
+/// of both stay, in order (first's, then second's). The caller must ensure
+/// that the new position dominates every user and is dominated by every
+/// input. Returns the new group; both old groups are erased.
+GroupOp mergeFuseGroups(RewriterBase &rewriter, GroupOp first, GroupOp second,
+                        FusionKind kind, StringRef rule,
+                        GroupOp insertBefore);
+
+/// Whether every compute op of `group` is elementwise or broadcast.
+bool isElementwiseGroup(GroupOp group);
+
+} // namespace fuse
+} // namespace mlir
+
 #endif // FUSE_DIALECT_FUSE_IR_FUSEOPS_H
