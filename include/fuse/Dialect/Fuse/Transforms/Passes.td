@@ -202,4 +202,23 @@ def FuseFormGroups : Pass<"fuse-form-groups", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::fuse::FuseDialect"];
 }
 
+def FuseTestFusionPatterns : Pass<"fuse-test-fusion-patterns"> {
+  let summary = "Apply one family of fusion patterns greedily (for tests "
+                "and as an example for embedders)";
+  let description = [{
+    Runs `populate<Family>FusionPatterns` with a policy built from the
+    options under the greedy driver, on IR that already holds `fuse.group`s
+    (single-op groups, say). See `FusionPatterns.h`.
+  }];
+  let options = [
+    Option<"family", "family", "std::string", /*default=*/"\"composite\"",
+           "vertical, horizontal, diagonal or composite">,
+    Option<"target", "target", "std::string", /*default=*/"\"h200\"",
+           "Preset name or #fuse.target attribute">,
+    Option<"maxOpsPerGroup", "max-ops-per-group", "int64_t",
+           /*default=*/"64", "Most compute ops in one group">,
+  ];
+  let dependentDialects = ["::mlir::fuse::FuseDialect"];
+}
+
 #endif // FUSE_DIALECT_FUSE_TRANSFORMS_PASSES_TD
