@@ -267,6 +267,42 @@ GroupOp mlir::fuse::mergeFuseGroups(RewriterBase &rewriter, GroupOp first,
   return merged;
 }
 
+std::optional<ArrayRef<int64_t>> mlir::fuse::getCommonResultShape(GroupOp group) {
+  std::optional<ArrayRef<int64_t>> shape;
+  for (Type type : group.getResultTypes()) {
+    auto ranked = dyn_cast<RankedTensorType>(type);
+    if (!ranked || !ranked.hasStaticShape() ||
+        (shape && *shape != ranked.getShape()))
+      return std::nullopt;
+    shape = ranked.getShape();
+  }
+  return shape;
+}
+
+GroupOp mlir::fuse::findMergeableSibling(
+    GroupOp first, llvm::function_ref<bool(GroupOp)> accept) {
+  std::optional<ArrayRef<int64_t>> shape = getCommonResultShape(first);
+  if (!shape)
+    return {};
+  for (Value input : first.getInputs())
+    for (Operation *user : input.getUsers()) {
+      auto second = dyn_cast<GroupOp>(user);
+      if (!second || second == first ||
+          second->getBlock() != first->getBlock() ||
+          !first->isBeforeInBlock(second) ||
+          getCommonResultShape(second) != shape)
+        continue;
+      bool definedBefore = llvm::all_of(second.getInputs(), [&](Value v) {
+        Operation *def = v.getDefiningOp();
+        return !def || def->getBlock() != first->getBlock() ||
+               def->isBeforeInBlock(first);
+      });
+      if (definedBefore && accept(second))
+        return second;
+    }
+  return {};
+}
+
 //===----------------------------------------------------------------------===//
 // GroupOp: canonicalization (cost-free cleanups only)
 //===----------------------------------------------------------------------===//
@@ -426,19 +462,6 @@ struct DemoteToSingle : OpRewritePattern<GroupOp> {
   }
 };
 
-/// The shapes of a group's results, if they are all the same static shape.
-std::optional<ArrayRef<int64_t>> getCommonResultShape(GroupOp group) {
-  std::optional<ArrayRef<int64_t>> shape;
-  for (Type type : group.getResultTypes()) {
-    auto ranked = dyn_cast<RankedTensorType>(type);
-    if (!ranked || !ranked.hasStaticShape() ||
-        (shape && *shape != ranked.getShape()))
-      return std::nullopt;
-    shape = ranked.getShape();
-  }
-  return shape;
-}
-
 /// An elementwise group whose results only one group uses, with the same
 /// iteration space, is part of that group's kernel: merge it in. Saves a
 /// launch and a round trip through memory on any target.
@@ -482,32 +505,12 @@ struct MergeSiblingElementwiseGroups : OpRewritePattern<GroupOp> {
                                 PatternRewriter &rewriter) const override {
     if (isa<GroupOp>(first->getParentOp()) || !isElementwiseGroup(first))
       return failure();
-    std::optional<ArrayRef<int64_t>> space = getCommonResultShape(first);
-    if (!space)
+    GroupOp second = findMergeableSibling(first, isElementwiseGroup);
+    if (!second)
       return failure();
-    for (Value input : first.getInputs()) {
-      for (Operation *user : input.getUsers()) {
-        auto second = dyn_cast<GroupOp>(user);
-        if (!second || second == first ||
-            second->getBlock() != first->getBlock() ||
-            !first->isBeforeInBlock(second) || !isElementwiseGroup(second) ||
-            getCommonResultShape(second) != space)
-          continue;
-        // Placed where the first one is, the merged group needs every input
-        // of the second already there; that also rules out any dependency.
-        bool dominated = llvm::all_of(second.getInputs(), [&](Value v) {
-          Operation *def = v.getDefiningOp();
-          return !def || def->getBlock() != first->getBlock() ||
-                 def->isBeforeInBlock(first);
-        });
-        if (!dominated)
-          continue;
-        mergeFuseGroups(rewriter, first, second, FusionKind::horizontal, "",
-                        first);
-        return success();
-      }
-    }
-    return failure();
+    mergeFuseGroups(rewriter, first, second, FusionKind::horizontal, "",
+                    first);
+    return success();
   }
 };
 

@@ -81,19 +81,6 @@ bool mlir::fuse::mergeRespectsPolicy(GroupOp a, GroupOp b,
 
 namespace {
 
-/// The shape all results of `group` share, if any.
-std::optional<ArrayRef<int64_t>> commonShape(GroupOp group) {
-  std::optional<ArrayRef<int64_t>> shape;
-  for (Type type : group.getResultTypes()) {
-    auto ranked = dyn_cast<RankedTensorType>(type);
-    if (!ranked || !ranked.hasStaticShape() ||
-        (shape && *shape != ranked.getShape()))
-      return std::nullopt;
-    shape = ranked.getShape();
-  }
-  return shape;
-}
-
 bool hasAnchor(GroupOp group) {
   return llvm::any_of(group.getComputeOps(), [](Operation *op) {
     OpCategory c = classifyOp(op).category;
@@ -130,8 +117,8 @@ struct FuseProducerGroup : GroupPattern {
       // consumer over the producer's output shape).
       bool prologue = isElementwiseGroup(producer);
       bool epilogue = isElementwiseGroup(consumer) && hasAnchor(producer) &&
-                      commonShape(producer) &&
-                      commonShape(producer) == commonShape(consumer);
+                      getCommonResultShape(producer) &&
+                      getCommonResultShape(producer) == getCommonResultShape(consumer);
       if ((!prologue && !epilogue) ||
           !mergeRespectsPolicy(producer, consumer, policy))
         continue;
@@ -182,29 +169,15 @@ struct FuseSiblingGroups : GroupPattern {
   using GroupPattern::GroupPattern;
   LogicalResult matchAndRewrite(GroupOp first,
                                 PatternRewriter &rewriter) const override {
-    std::optional<ArrayRef<int64_t>> shape = commonShape(first);
-    if (!shape)
+    GroupOp second = findMergeableSibling(first, [&](GroupOp candidate) {
+      return mergeRespectsPolicy(first, candidate, policy);
+    });
+    if (!second)
       return failure();
-    for (Value input : first.getInputs())
-      for (Operation *user : input.getUsers()) {
-        auto second = dyn_cast<GroupOp>(user);
-        if (!second || second == first ||
-            second->getBlock() != first->getBlock() ||
-            !first->isBeforeInBlock(second) || commonShape(second) != shape)
-          continue;
-        bool dominated = llvm::all_of(second.getInputs(), [&](Value v) {
-          Operation *def = v.getDefiningOp();
-          return !def || def->getBlock() != first->getBlock() ||
-                 def->isBeforeInBlock(first);
-        });
-        if (!dominated || !mergeRespectsPolicy(first, second, policy))
-          continue;
-        FusionKind kind = combine(first.getKind(), second.getKind(),
-                                  FusionKind::horizontal);
-        mergeFuseGroups(rewriter, first, second, kind, "sibling_merge", first);
-        return success();
-      }
-    return failure();
+    FusionKind kind = combine(first.getKind(), second.getKind(),
+                              FusionKind::horizontal);
+    mergeFuseGroups(rewriter, first, second, kind, "sibling_merge", first);
+    return success();
   }
 };
 

@@ -40,6 +40,17 @@ GroupOp mergeFuseGroups(RewriterBase &rewriter, GroupOp first, GroupOp second,
 /// Whether every compute op of `group` is elementwise or broadcast.
 bool isElementwiseGroup(GroupOp group);
 
+/// The shape all results of `group` share, if they are all ranked tensors
+/// of one static shape.
+std::optional<ArrayRef<int64_t>> getCommonResultShape(GroupOp group);
+
+/// A later group of the same block that reads an input of `first`, has the
+/// same common result shape, takes only values defined before `first` (so
+/// the two are independent and a merged group can stand where `first`
+/// stands), and that `accept` agrees to; null if there is none.
+GroupOp findMergeableSibling(GroupOp first,
+                             llvm::function_ref<bool(GroupOp)> accept);
+
 } // namespace fuse
 } // namespace mlir
 
