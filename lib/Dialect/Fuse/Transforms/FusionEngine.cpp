@@ -516,14 +516,23 @@ std::optional<Refusal> Engine::checkMemory(ArrayRef<unsigned> merged) {
                            red.reduction->elementBytes, live.size());
     }
   }
-  if (workingSet > smem)
-    return Refusal{check::kMemory,
-                   llvm::formatv("per-block working set {0} B exceeds shared "
-                                 "memory per block {1} B on target '{2}': "
-                                 "{3}",
-                                 workingSet, smem,
-                                 policy.target.getName(), what)};
-  return std::nullopt;
+  if (workingSet <= smem)
+    return std::nullopt;
+  // What does not fit on chip spills and counts against L2: with one block
+  // per SM in flight, each block may use its share of the L2.
+  int64_t spill = workingSet - smem;
+  int64_t l2Share = policy.target.getL2Bytes() / policy.target.getNumSMs();
+  if (spill <= l2Share)
+    return std::nullopt;
+  return Refusal{
+      check::kMemory,
+      llvm::formatv("per-block working set {0} B exceeds shared memory per "
+                    "block {1} B, and the {2} B that would spill exceed one "
+                    "block's share of L2 ({3} B = {4} B / {5} SMs) on target "
+                    "'{6}': {7}",
+                    workingSet, smem, spill, l2Share,
+                    policy.target.getL2Bytes(), policy.target.getNumSMs(),
+                    policy.target.getName(), what)};
 }
 
 std::optional<Refusal> Engine::checkIntensity(ArrayRef<unsigned> merged) {
