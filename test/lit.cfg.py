@@ -38,6 +38,11 @@ config.substitutions.append(("%cpu_pipeline",
     "finalize-memref-to-llvm,convert-math-to-llvm,convert-vector-to-llvm,convert-arith-to-llvm,"
     "convert-func-to-llvm,convert-cf-to-llvm,reconcile-unrealized-casts)"))
 tools.append("mlir-runner")
+
+# Fused vs unfused on the CPU (scripts/check-equivalence.py).
+config.substitutions.append(("%check_equivalence",
+    "python3 " + os.path.join(config.fuse_src_root, "scripts", "check-equivalence.py")
+    + " --fuse-opt " + os.path.join(config.fuse_tools_dir, "fuse-opt")))
 llvm_config.add_tool_substitutions(["mlir-runner"], [config.llvm_tools_dir])
 
 if config.ptxas and os.path.exists(config.ptxas):

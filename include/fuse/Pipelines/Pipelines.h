@@ -58,8 +58,24 @@ struct FusionPipelineOptions
 void buildFusionPipeline(OpPassManager &pm,
                          const FusionPipelineOptions &options);
 
-/// Registers `fuse-fusion-pipeline`.
+/// Options of `fuse-to-cpu`.
+struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
+  PassOptions::Option<bool> outlineGroups{
+      *this, "outline-groups",
+      llvm::cl::desc("Make every fuse.group a function of its own first"),
+      llvm::cl::init(true)};
+};
+
+/// fuse.groups to functions, one-shot bufferization, buffer deallocation,
+/// loops, LLVM dialect (with libm for erf and friends). Needs the upstream
+/// passes registered (mlir::registerAllPasses()).
+void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options);
+
+/// Registers `fuse-fusion-pipeline` and `fuse-to-cpu`.
 void registerFusePipelines();
+
+/// Registers `fuse-to-cpu` (called by registerFusePipelines).
+void registerCpuPipeline();
 
 } // namespace fuse
 } // namespace mlir

@@ -2,6 +2,10 @@
 // RUN: fuse-opt %s -split-input-file --fuse-fusion-pipeline="target=h200 report=-" -o /dev/null | FileCheck %s --check-prefix=REPORT
 // RUN: fuse-opt %s -split-input-file --fuse-fusion-pipeline="target=t4 report=-" -o /dev/null | FileCheck %s --check-prefix=T4
 // RUN: fuse-opt %s -split-input-file --fuse-fusion-pipeline="disable-rules=attention" | FileCheck %s --check-prefix=OFF
+// Fused and unfused give the same results on the CPU.
+// RUN: %check_equivalence %s --function attention | FileCheck %s --check-prefix=EQUIV
+// EQUIV-NOT: FAIL
+// EQUIV: PASS
 
 // attention: K's transpose, QK^T, scale, mask, softmax and the product with
 // V are one composite kernel.

@@ -4,6 +4,10 @@
 // RUN: fuse-opt %s --fuse-fusion-pipeline="disable-rules=contraction_row_epilogue report=-" -o /dev/null | FileCheck %s --check-prefix=REPORT
 // With it on, the row sum and the subtraction become the matmul's epilogue.
 // RUN: fuse-opt %s --fuse-fusion-pipeline | FileCheck %s --check-prefix=ROW
+// Fused and unfused give the same results on the CPU.
+// RUN: %check_equivalence %s --function cycle | FileCheck %s --check-prefix=EQUIV
+// EQUIV-NOT: FAIL
+// EQUIV: PASS
 
 // The subtraction reads the matmul and a row sum of the matmul. Taking it
 // into the matmul's epilogue would make the group feed the reduction that

@@ -1,5 +1,10 @@
 // RUN: fuse-opt %s -split-input-file --fuse-fusion-pipeline | FileCheck %s
 // RUN: fuse-opt %s -split-input-file --fuse-fusion-pipeline="target=t4 report=-" -o /dev/null | FileCheck %s --check-prefix=T4
+// Fused and unfused give the same results on the CPU.
+// RUN: %check_equivalence %s --function silu_add | FileCheck %s --check-prefix=EQUIV
+// RUN: %check_equivalence %s --function gelu_erf | FileCheck %s --check-prefix=EQUIV
+// EQUIV-NOT: FAIL
+// EQUIV: PASS
 
 // elementwise_chain: SiLU (x * sigmoid(x)) and a following add are one
 // kernel.

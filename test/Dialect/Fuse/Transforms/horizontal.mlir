@@ -1,5 +1,10 @@
 // RUN: fuse-opt %s -split-input-file --fuse-fusion-pipeline | FileCheck %s
 // RUN: fuse-opt %s -split-input-file --fuse-fusion-pipeline="disable-rules=sibling_merge" | FileCheck %s --check-prefix=OFF
+// Fused and unfused give the same results on the CPU.
+// RUN: %check_equivalence %s --function sibling_reductions | FileCheck %s --check-prefix=EQUIV
+// RUN: %check_equivalence %s --function dependent | FileCheck %s --check-prefix=EQUIV
+// EQUIV-NOT: FAIL
+// EQUIV: PASS
 
 // sibling_merge: two independent reductions over the same rows of the same
 // input share one launch and one read of the input.

@@ -1,5 +1,12 @@
 // RUN: fuse-opt %s -split-input-file --fuse-fusion-pipeline | FileCheck %s
 // RUN: fuse-opt %s -split-input-file --fuse-fusion-pipeline="report=-" -o /dev/null | FileCheck %s --check-prefix=REPORT
+// Fused and unfused give the same results on the CPU.
+// RUN: %check_equivalence %s --function softmax | FileCheck %s --check-prefix=EQUIV
+// RUN: %check_equivalence %s --function layernorm | FileCheck %s --check-prefix=EQUIV
+// RUN: %check_equivalence %s --function column_reduction | FileCheck %s --check-prefix=EQUIV
+// RUN: %check_equivalence %s --function rms | FileCheck %s --check-prefix=EQUIV
+// EQUIV-NOT: FAIL
+// EQUIV: PASS
 
 // row_reduction: a whole softmax (max, subtract, exp, sum, reciprocal,
 // scale) is one kernel.

@@ -1,6 +1,12 @@
 // RUN: fuse-opt %s -split-input-file --fuse-fusion-pipeline | FileCheck %s
 // RUN: fuse-opt %s -split-input-file --fuse-fusion-pipeline="disable-rules=shared_input_contractions" | FileCheck %s --check-prefix=OFF
 // RUN: fuse-opt %s -split-input-file --fuse-fusion-pipeline="report=-" -o /dev/null | FileCheck %s --check-prefix=REPORT
+// Fused and unfused give the same results on the CPU.
+// RUN: %check_equivalence %s --function qkv | FileCheck %s --check-prefix=EQUIV
+// RUN: %check_equivalence %s --function inception_1x1 | FileCheck %s --check-prefix=EQUIV
+// RUN: %check_equivalence %s --function different_strides | FileCheck %s --check-prefix=EQUIV
+// EQUIV-NOT: FAIL
+// EQUIV: PASS
 
 // Q, K and V projections of one input with their biases: one GEMM on
 // concatenated weights, its three slices and bias adds, one kernel.

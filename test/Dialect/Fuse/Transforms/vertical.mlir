@@ -1,5 +1,10 @@
 // RUN: fuse-opt %s -split-input-file --fuse-fusion-pipeline="target=h200" | FileCheck %s
 // RUN: fuse-opt %s -split-input-file --fuse-fusion-pipeline="target=h200 report=-" -o /dev/null | FileCheck %s --check-prefix=REPORT
+// Fused and unfused give the same results on the CPU.
+// RUN: %check_equivalence %s --function matmul_bias_relu | FileCheck %s --check-prefix=EQUIV
+// RUN: %check_equivalence %s --function residual_join | FileCheck %s --check-prefix=EQUIV
+// EQUIV-NOT: FAIL
+// EQUIV: PASS
 
 // contraction_epilogue: matmul + bias + ReLU is one kernel.
 // CHECK-LABEL: func @matmul_bias_relu

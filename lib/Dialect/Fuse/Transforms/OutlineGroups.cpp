@@ -1,0 +1,70 @@
+//===- OutlineGroups.cpp - one function per fuse.group --------------------===//
+//
+// Part of fuse, an MLIR-based operator-fusion compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuse/Dialect/Fuse/IR/FuseOps.h"
+#include "fuse/Dialect/Fuse/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace mlir::fuse {
+#define GEN_PASS_DEF_FUSEOUTLINEGROUPS
+#include "fuse/Dialect/Fuse/Transforms/Passes.h.inc"
+} // namespace mlir::fuse
+
+using namespace mlir;
+using namespace mlir::fuse;
+
+namespace {
+struct OutlineGroupsPass
+    : public fuse::impl::FuseOutlineGroupsBase<OutlineGroupsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    SmallVector<func::FuncOp> functions(module.getOps<func::FuncOp>());
+    for (func::FuncOp fn : functions) {
+      SmallVector<GroupOp> groups;
+      // Outermost groups only; nested ones go with their parent.
+      fn.walk<WalkOrder::PreOrder>([&](GroupOp group) {
+        groups.push_back(group);
+        return WalkResult::skip();
+      });
+      for (auto [index, group] : llvm::enumerate(groups)) {
+        int64_t id = index;
+        if (auto attr = group->getAttrOfType<IntegerAttr>("fuse.id"))
+          id = attr.getInt();
+        OpBuilder builder(module.getBodyRegion());
+        builder.setInsertionPointAfter(fn);
+        auto type = builder.getFunctionType(group.getInputs().getTypes(),
+                                            group.getResultTypes());
+        auto callee = func::FuncOp::create(
+            builder, group.getLoc(),
+            (fn.getName() + "__group" + Twine(id)).str(), type);
+        callee.setPrivate();
+        // Plain strings: the lowered module must parse without the dialect.
+        callee->setAttr("fuse.kind", builder.getStringAttr(stringifyFusionKind(
+                                         group.getKind())));
+        if (group.getRuleAttr())
+          callee->setAttr("fuse.rule", group.getRuleAttr());
+        symbols.insert(callee); // renames on a clash
+        callee.getBody().takeBody(group.getBody());
+        Block &body = callee.getBody().front();
+        auto yield = cast<YieldOp>(body.getTerminator());
+        OpBuilder inner(yield);
+        func::ReturnOp::create(inner, yield.getLoc(), yield.getValues());
+        yield.erase();
+        OpBuilder at(group);
+        auto call = func::CallOp::create(at, group.getLoc(), callee,
+                                         group.getInputs());
+        group.replaceAllUsesWith(call.getResults());
+        group.erase();
+      }
+    }
+  }
+};
+} // namespace

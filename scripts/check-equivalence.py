@@ -1,0 +1,224 @@
+#!/usr/bin/env python3
+"""Fused ≡ unfused on the CPU.
+
+Compiles one function twice with fuse-opt: unfused (every fusion rule and
+graph rewrite off, so each op is its own group) and fused (the fusion
+pipeline for a target). Both go into one module with a generated `main`
+that feeds them the same seeded random inputs and compares every output
+element inside the module: |fused - unfused| <= atol + rtol * |unfused|.
+The module is lowered with fuse-to-cpu and run by mlir-runner.
+
+Prints, per output: the largest absolute error, the largest relative error,
+the first worst element (flat index, fused and unfused values) and
+PASS/FAIL; exits 1 on any failure. A NaN anywhere in the comparison is a
+failure: pick inputs (or functions) whose results are finite.
+
+usage: check-equivalence.py INPUT.mlir [--function NAME] [--target h200] [--seed 0]
+         [--rtol 1e-5] [--atol 1e-6] [--fused-options "..."] [--keep DIR]
+"""
+import argparse
+import os
+import random
+import re
+import struct
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LLVM = os.environ.get("LLVM_PREFIX", "/usr/lib/llvm-22")
+TENSOR = re.compile(r"tensor<((?:\d+x)*)f32>")
+
+
+def fail(message):
+    sys.exit(f"check-equivalence: {message}")
+
+
+def run(cmd, stdin=None):
+    proc = subprocess.run(cmd, input=stdin, capture_output=True, text=True)
+    if proc.returncode != 0:
+        fail(f"command failed: {' '.join(cmd)}\n{proc.stderr}")
+    return proc.stdout
+
+
+def shape_of(type_text):
+    m = TENSOR.fullmatch(type_text.strip())
+    if not m:
+        fail(f"only statically shaped f32 tensors are supported, got '{type_text}'")
+    dims = m.group(1)
+    return [int(d) for d in dims.split("x") if d]
+
+
+def split_types(text):
+    text = text.strip()
+    if text.startswith("(") and text.endswith(")"):
+        text = text[1:-1]
+    return [t.strip() for t in re.findall(r"tensor<[^>]*>", text)]
+
+
+def compile_variant(fuse_opt, path, options, suffix, function):
+    text = run([fuse_opt, path, "--mlir-print-local-scope",
+                f"--fuse-fusion-pipeline={options}"])
+    funcs = re.findall(r"^  func\.func @(\w+)\(", text, re.M)
+    if function:
+        if function not in funcs:
+            fail(f"no function @{function} in {path}; it has {funcs}")
+        # Keep only that function.
+        start = text.index(f"  func.func @{function}(")
+        end = text.index("\n  }\n", start) + len("\n  }\n")
+        text = "module {\n" + text[start:end] + "}\n"
+        funcs = [function]
+    if len(funcs) != 1:
+        fail(f"{path} has several functions {funcs}: pick one with --function")
+    name = funcs[0]
+    header = re.search(rf"func\.func @{name}\((.*?)\) -> (.*?) (?:attributes .*?)?\{{$", text, re.M)
+    if not header:
+        fail("cannot read the function signature")
+    args = [a.split(":", 1)[1] for a in re.split(r",\s*(?=%)", header.group(1)) if a]
+    arg_types = [re.sub(r"\{.*\}", "", a).strip() for a in args]
+    result_types = split_types(header.group(2))
+    body = text[text.index("{") + 1: text.rindex("}")]
+    body = body.replace(f"func.func @{name}(", f"func.func @{name}__{suffix}(", 1)
+    return name, arg_types, result_types, body
+
+
+def hex_constant(shape, rng):
+    n = 1
+    for d in shape:
+        n *= d
+    data = b"".join(struct.pack("<f", rng.uniform(-1.0, 1.0)) for _ in range(n))
+    return '"0x' + data.hex().upper() + '"'
+
+
+def make_main(name, arg_types, result_types, rng, rtol, atol, perturb):
+    lines = ["  func.func private @printMemrefF32(tensor<*xf32>)", "  func.func @main() {"]
+    ins = []
+    for i, t in enumerate(arg_types):
+        lines.append(f"    %in{i} = arith.constant dense<{hex_constant(shape_of(t), rng)}> : {t}")
+        ins.append(f"%in{i}")
+    args = ", ".join(ins)
+    sig = f"({', '.join(arg_types)}) -> ({', '.join(result_types)})"
+    n = len(result_types)
+    res = lambda tag: f"%{tag}" if n == 1 else f"%{tag}:{n}"
+    ref = lambda tag, k: f"%{tag}" if n == 1 else f"%{tag}#{k}"
+    lines.append(f"    {res('u')} = call @{name}__unfused({args}) : {sig}")
+    lines.append(f"    {res('f')} = call @{name}__fused({args}) : {sig}")
+    lines.append("    %c0 = arith.constant 0 : index")
+    lines.append(f"    %rtol = arith.constant {rtol:e} : f32")
+    lines.append(f"    %atol = arith.constant {atol:e} : f32")
+    for k, t in enumerate(result_types):
+        shape = shape_of(t)
+        size = 1
+        for d in shape:
+            size *= d
+        flat = f"tensor<{size}xf32>"
+        u, f = ref("u", k), ref("f", k)
+        if perturb and k == 0:
+            # Test hook: a wrong "fused" result, to show that the check fails.
+            lines += [
+                f'    %pert = "tosa.const"() <{{values = dense<{perturb:e}> : tensor<{"x".join(["1"] * len(shape))}xf32>}}> : () -> tensor<{"x".join(["1"] * len(shape))}xf32>',
+                f"    %fp = tosa.add {f}, %pert : ({t}, tensor<{'x'.join(['1'] * len(shape))}xf32>) -> {t}",
+            ]
+            f = "%fp"
+        lines += [
+            f"    %flat_shape{k} = tosa.const_shape {{values = dense<[{size}]> : tensor<1xindex>}} : () -> !tosa.shape<1>",
+            f"    %uf{k} = tosa.reshape {u}, %flat_shape{k} : ({t}, !tosa.shape<1>) -> {flat}",
+            f"    %ff{k} = tosa.reshape {f}, %flat_shape{k} : ({t}, !tosa.shape<1>) -> {flat}",
+            f"    %d{k} = tosa.sub %ff{k}, %uf{k} : ({flat}, {flat}) -> {flat}",
+            f"    %ad{k} = tosa.abs %d{k} : ({flat}) -> {flat}",
+            f"    %au{k} = tosa.abs %uf{k} : ({flat}) -> {flat}",
+            # violation = |d| - rtol * |u| (compared with atol below)
+            f'    %rt{k} = "tosa.const"() <{{values = dense<{rtol:e}> : tensor<1xf32>}}> : () -> tensor<1xf32>',
+            f'    %sh{k} = "tosa.const"() <{{values = dense<0> : tensor<1xi8>}}> : () -> tensor<1xi8>',
+            f"    %tu{k} = tosa.mul %au{k}, %rt{k}, %sh{k} : ({flat}, tensor<1xf32>, tensor<1xi8>) -> {flat}",
+            f"    %v{k} = tosa.sub %ad{k}, %tu{k} : ({flat}, {flat}) -> {flat}",
+            f"    %mad{k} = tosa.reduce_max %ad{k} {{axis = 0 : i32}} : ({flat}) -> tensor<1xf32>",
+            f"    %mau{k} = tosa.reduce_max %au{k} {{axis = 0 : i32}} : ({flat}) -> tensor<1xf32>",
+            f"    %mv{k} = tosa.reduce_max %v{k} {{axis = 0 : i32}} : ({flat}) -> tensor<1xf32>",
+            f"    %iv{k} = tosa.argmax %v{k} {{axis = 0 : i32}} : ({flat}) -> tensor<i32>",
+            f"    %s_mad{k} = tensor.extract %mad{k}[%c0] : tensor<1xf32>",
+            f"    %s_mau{k} = tensor.extract %mau{k}[%c0] : tensor<1xf32>",
+            f"    %s_mv{k} = tensor.extract %mv{k}[%c0] : tensor<1xf32>",
+            f"    %s_iv{k} = tensor.extract %iv{k}[] : tensor<i32>",
+            f"    %idx{k} = arith.index_cast %s_iv{k} : i32 to index",
+            f"    %s_f{k} = tensor.extract %ff{k}[%idx{k}] : {flat}",
+            f"    %s_u{k} = tensor.extract %uf{k}[%idx{k}] : {flat}",
+            f'    vector.print str "out {k} max_abs_err "',
+            f"    vector.print %s_mad{k} : f32",
+            f'    vector.print str "out {k} max_abs_ref "',
+            f"    vector.print %s_mau{k} : f32",
+            f'    vector.print str "out {k} violation "',
+            f"    vector.print %s_mv{k} : f32",
+            f'    vector.print str "out {k} worst_index "',
+            f"    vector.print %s_iv{k} : i32",
+            f'    vector.print str "out {k} fused "',
+            f"    vector.print %s_f{k} : f32",
+            f'    vector.print str "out {k} unfused "',
+            f"    vector.print %s_u{k} : f32",
+        ]
+    lines += ["    return", "  }"]
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("input")
+    parser.add_argument("--target", default="h200")
+    parser.add_argument("--function", help="the function to check, if the file has several")
+    parser.add_argument("--fused-options", default="",
+                        help="extra fuse-fusion-pipeline options for the fused build")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--rtol", type=float, default=1e-5)
+    parser.add_argument("--atol", type=float, default=1e-6)
+    parser.add_argument("--fuse-opt", default=os.path.join(ROOT, "build", "bin", "fuse-opt"))
+    parser.add_argument("--keep", help="write the combined module and its output here")
+    parser.add_argument("--perturb", type=float, default=0.0,
+                        help="add this to the fused build's first output (tests the check itself)")
+    args = parser.parse_args()
+
+    rules = [line.split()[0] for line in run([args.fuse_opt, "--fuse-list-rules"]).splitlines()
+             if line.startswith("  ") and not line.startswith("    ")]
+    unfused_opts = "prune=false disable-rules=" + ",".join(rules)
+    fused_opts = f"target={args.target} {args.fused_options}".strip()
+    name, arg_types, result_types, unfused = compile_variant(args.fuse_opt, args.input, unfused_opts, "unfused",
+                                                                 args.function)
+    _, _, _, fused = compile_variant(args.fuse_opt, args.input, fused_opts, "fused", args.function)
+    for t in arg_types + result_types:
+        shape_of(t)
+    rng = random.Random(args.seed)
+    module = "module {\n" + unfused + fused + make_main(name, arg_types, result_types, rng,
+                                                        args.rtol, args.atol, args.perturb) + "}\n"
+    lowered = run([args.fuse_opt, "--fuse-to-cpu"], stdin=module)
+    output = run([os.path.join(LLVM, "bin", "mlir-runner"), "-e", "main", "-entry-point-result=void",
+                  f"-shared-libs={LLVM}/lib/libmlir_runner_utils.so,{LLVM}/lib/libmlir_c_runner_utils.so"],
+                 stdin=lowered)
+    if args.keep:
+        os.makedirs(args.keep, exist_ok=True)
+        open(os.path.join(args.keep, "combined.mlir"), "w").write(module)
+        open(os.path.join(args.keep, "output.txt"), "w").write(output)
+
+    values = {}
+    for line in output.splitlines():
+        m = re.match(r"out (\d+) (\w+) (\S+)", line.strip())
+        if m:
+            values.setdefault(int(m.group(1)), {})[m.group(2)] = float(m.group(3))
+    failed = 0
+    print(f"{os.path.basename(args.input)} @{name}: fused ({fused_opts}) vs unfused, seed {args.seed}, "
+          f"rtol {args.rtol:g}, atol {args.atol:g}")
+    for k in range(len(result_types)):
+        v = values.get(k)
+        if not v or len(v) != 6:
+            fail(f"no comparison printed for output {k}:\n{output}")
+        ok = v["violation"] <= args.atol
+        failed += not ok
+        rel = v["max_abs_err"] / v["max_abs_ref"] if v["max_abs_ref"] else 0.0
+        print(f"  output {k} {result_types[k]}: max abs err {v['max_abs_err']:.3g}, "
+              f"max rel err {rel:.3g} (of max |ref| {v['max_abs_ref']:.3g}), worst at flat index "
+              f"{int(v['worst_index'])}: fused {v['fused']:.7g} vs unfused {v['unfused']:.7g}: "
+              f"{'PASS' if ok else 'FAIL'}")
+    print("PASS" if not failed else f"FAIL: {failed} of {len(result_types)} outputs differ")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
