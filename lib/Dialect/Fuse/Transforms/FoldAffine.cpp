@@ -4,6 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ConstantData.h"
+
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -63,17 +65,18 @@ std::optional<ContractionLayout> getLayout(Operation *op) {
   return layout;
 }
 
-/// The values of an f32 constant as doubles.
-std::optional<std::vector<double>> getConstantValues(Value value) {
-  DenseElementsAttr attr;
-  if (!matchPattern(value, m_Constant(&attr)) ||
-      !attr.getElementType().isF32())
+/// The values of an f32 constant (dense elements or a resource blob) as
+/// doubles, and whether it came from a resource.
+std::optional<std::vector<double>> getConstantValues(Value value,
+                                                     bool *fromResource =
+                                                         nullptr) {
+  std::optional<fuse::detail::ConstantData> data = fuse::detail::getConstantData(value);
+  std::optional<std::vector<float>> floats = fuse::detail::getF32Values(value);
+  if (!data || !floats)
     return std::nullopt;
-  std::vector<double> values;
-  values.reserve(attr.getNumElements());
-  for (float v : attr.getValues<float>())
-    values.push_back(v);
-  return values;
+  if (fromResource)
+    *fromResource = data->fromResource;
+  return std::vector<double>(floats->begin(), floats->end());
 }
 
 /// A constant that only varies along the last dimension, broadcast to
@@ -100,9 +103,13 @@ std::optional<std::vector<double>> getPerChannel(Value value,
 }
 
 Value makeConstant(PatternRewriter &rewriter, Location loc,
-                   RankedTensorType type, ArrayRef<double> values) {
+                   RankedTensorType type, ArrayRef<double> values,
+                   bool asResource) {
   SmallVector<float> data(values.begin(), values.end());
-  auto attr = DenseElementsAttr::get(type, ArrayRef<float>(data));
+  ArrayRef<char> bytes(reinterpret_cast<const char *>(data.data()),
+                       data.size() * sizeof(float));
+  ElementsAttr attr =
+      fuse::detail::makeElementsAttr(type, bytes, asResource, "fuse_folded");
   return tosa::ConstOp::create(rewriter, loc, type, attr);
 }
 
@@ -127,7 +134,9 @@ LogicalResult foldInto(PatternRewriter &rewriter, Operation *op,
   if (!layout->biasOperand && kind != 'm')
     return failure();
   Value weightValue = contraction->getOperand(layout->weightOperand);
-  std::optional<std::vector<double>> weights = getConstantValues(weightValue);
+  bool weightsFromResource = false;
+  std::optional<std::vector<double>> weights =
+      getConstantValues(weightValue, &weightsFromResource);
   if (!weights)
     return failure();
   std::optional<std::vector<double>> bias;
@@ -174,7 +183,7 @@ LogicalResult foldInto(PatternRewriter &rewriter, Operation *op,
   folded->setOperand(layout->weightOperand,
                      makeConstant(rewriter, loc,
                                   cast<RankedTensorType>(weightValue.getType()),
-                                  *weights));
+                                  *weights, weightsFromResource));
   if (layout->biasOperand) {
     auto biasType = RankedTensorType::get(
         {layout->channels},
@@ -182,7 +191,8 @@ LogicalResult foldInto(PatternRewriter &rewriter, Operation *op,
                              .getType())
             .getElementType());
     folded->setOperand(*layout->biasOperand,
-                       makeConstant(rewriter, loc, biasType, *bias));
+                       makeConstant(rewriter, loc, biasType, *bias,
+                                    /*asResource=*/false));
   }
   folded->setLoc(rewriter.getFusedLoc({contraction->getLoc(), loc}));
   rewriter.replaceOp(op, folded->getResults());

@@ -4,6 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ConstantData.h"
+
 #include "fuse/Dialect/Fuse/Transforms/FusionEngine.h"
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
 
@@ -11,6 +13,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/StringExtras.h"
 
 #include <map>
 #include <numeric>
@@ -25,54 +28,25 @@ using namespace mlir;
 namespace {
 
 
-/// The dense constant behind `value`, if its elements are whole bytes.
-DenseElementsAttr getDenseConstant(Value value) {
-  DenseElementsAttr attr;
-  if (!matchPattern(value, m_Constant(&attr)))
-    return {};
-  Type elem = attr.getElementType();
-  if (!elem.isIntOrFloat() || elem.getIntOrFloatBitWidth() % 8 != 0)
-    return {};
-  return attr;
-}
-
-/// Raw bytes of `attr`, splats expanded.
-std::vector<char> getBytes(DenseElementsAttr attr) {
-  ArrayRef<char> raw = attr.getRawData();
-  if (!attr.isSplat())
-    return std::vector<char>(raw.begin(), raw.end());
-  std::vector<char> out;
-  out.reserve(raw.size() * attr.getNumElements());
-  for (int64_t i = 0; i < attr.getNumElements(); ++i)
-    out.insert(out.end(), raw.begin(), raw.end());
-  return out;
-}
-
 /// Concatenates constants of the same element type along `axis`.
-DenseElementsAttr concat(ArrayRef<DenseElementsAttr> parts, int64_t axis) {
-  auto first = cast<RankedTensorType>(parts.front().getType());
-  int64_t elemBytes = first.getElementTypeBitWidth() / 8;
-  SmallVector<int64_t> shape(first.getShape());
+std::vector<char> concat(ArrayRef<fuse::detail::ConstantData> parts,
+                         int64_t axis, SmallVectorImpl<int64_t> &shape) {
+  shape.assign(parts.front().type.getShape().begin(),
+               parts.front().type.getShape().end());
   shape[axis] = 0;
-  for (DenseElementsAttr part : parts)
-    shape[axis] += cast<RankedTensorType>(part.getType()).getDimSize(axis);
+  for (const fuse::detail::ConstantData &part : parts)
+    shape[axis] += part.type.getDimSize(axis);
   int64_t outer = 1;
   for (int64_t d = 0; d < axis; ++d)
     outer *= shape[d];
-  std::vector<std::vector<char>> bytes;
-  SmallVector<int64_t> chunk; // bytes of one slice of each part per outer index
-  for (DenseElementsAttr part : parts) {
-    bytes.push_back(getBytes(part));
-    chunk.push_back(int64_t(bytes.back().size()) / outer);
-  }
   std::vector<char> out;
-  out.reserve(outer * std::accumulate(chunk.begin(), chunk.end(), int64_t(0)));
   for (int64_t o = 0; o < outer; ++o)
-    for (auto [b, c] : llvm::zip(bytes, chunk))
-      out.insert(out.end(), b.begin() + o * c, b.begin() + (o + 1) * c);
-  (void)elemBytes;
-  auto type = RankedTensorType::get(shape, first.getElementType());
-  return DenseElementsAttr::getFromRawBuffer(type, out);
+    for (const fuse::detail::ConstantData &part : parts) {
+      int64_t chunk = int64_t(part.bytes.size()) / outer;
+      out.insert(out.end(), part.bytes.begin() + o * chunk,
+                 part.bytes.begin() + (o + 1) * chunk);
+    }
+  return out;
 }
 
 /// What must agree between siblings: everything but the weights and bias.
@@ -91,10 +65,12 @@ std::string siblingKey(Operation *op) {
   os << '|' << weight.getElementType();
   // Zero points must be the same values.
   for (unsigned i = isConv ? 3 : 2; i < op->getNumOperands(); ++i) {
-    DenseElementsAttr zp = getDenseConstant(op->getOperand(i));
+    std::optional<fuse::detail::ConstantData> zp =
+        fuse::detail::getConstantData(op->getOperand(i));
     if (!zp)
       return "";
-    os << '|' << zp;
+    os << '|' << zp->type << ':'
+       << llvm::toHex(StringRef(zp->bytes.data(), zp->bytes.size()));
   }
   return key;
 }
@@ -103,9 +79,11 @@ bool isCandidate(Operation *op) {
   if (!isa<tosa::MatMulOp, tosa::Conv2DOp>(op))
     return false;
   auto result = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-  if (!result || !result.hasStaticShape() || !getDenseConstant(op->getOperand(1)))
+  if (!result || !result.hasStaticShape() ||
+      !fuse::detail::getConstantData(op->getOperand(1)))
     return false;
-  if (isa<tosa::Conv2DOp>(op) && !getDenseConstant(op->getOperand(2)))
+  if (isa<tosa::Conv2DOp>(op) &&
+      !fuse::detail::getConstantData(op->getOperand(2)))
     return false;
   return true;
 }
@@ -126,26 +104,29 @@ void mergeSiblings(ArrayRef<Operation *> siblings) {
   int64_t rank = resultType.getRank();
   int64_t weightAxis = isConv ? 0 : rank - 1;
 
-  SmallVector<DenseElementsAttr> weights, biases;
+  SmallVector<fuse::detail::ConstantData> weights, biases;
   SmallVector<Location> locs;
   int64_t channels = 0;
+  bool resource = false;
   for (Operation *op : siblings) {
-    weights.push_back(getDenseConstant(op->getOperand(1)));
+    weights.push_back(*fuse::detail::getConstantData(op->getOperand(1)));
+    resource |= weights.back().fromResource;
+    int64_t n =
+        cast<RankedTensorType>(op->getResult(0).getType()).getShape().back();
     if (isConv) {
-      DenseElementsAttr bias = getDenseConstant(op->getOperand(2));
-      int64_t n = cast<RankedTensorType>(op->getResult(0).getType())
-                      .getShape()
-                      .back();
+      fuse::detail::ConstantData bias =
+          *fuse::detail::getConstantData(op->getOperand(2));
       // A bias of one value broadcasts: expand it to the channels.
-      if (bias.getNumElements() != n)
-        bias = DenseElementsAttr::get(
-            RankedTensorType::get({n}, bias.getElementType()),
-            bias.getSplatValue<Attribute>());
-      biases.push_back(bias);
+      if (bias.type.getNumElements() != n) {
+        std::vector<char> one = bias.bytes;
+        bias.bytes.clear();
+        for (int64_t i = 0; i < n; ++i)
+          bias.bytes.insert(bias.bytes.end(), one.begin(), one.end());
+        bias.type = RankedTensorType::get({n}, bias.type.getElementType());
+      }
+      biases.push_back(std::move(bias));
     }
-    channels += cast<RankedTensorType>(op->getResult(0).getType())
-                    .getShape()
-                    .back();
+    channels += n;
     locs.push_back(op->getLoc());
   }
 
@@ -154,12 +135,23 @@ void mergeSiblings(ArrayRef<Operation *> siblings) {
   Location loc =
       FusedLoc::get(ctx, locs, StringAttr::get(ctx, fuse::kSharedInputContractionsMarker));
   ImplicitLocOpBuilder b(loc, builder);
-  DenseElementsAttr weight = concat(weights, weightAxis);
-  Value weightConst = tosa::ConstOp::create(b, weight.getType(), weight);
+  SmallVector<int64_t> weightShape;
+  std::vector<char> weightBytes = concat(weights, weightAxis, weightShape);
+  auto weightType = RankedTensorType::get(
+      weightShape, weights.front().type.getElementType());
+  Value weightConst = tosa::ConstOp::create(
+      b, weightType,
+      fuse::detail::makeElementsAttr(weightType, weightBytes, resource,
+                                     "fuse_merged_weights"));
   Value biasConst;
   if (isConv) {
-    DenseElementsAttr bias = concat(biases, 0);
-    biasConst = tosa::ConstOp::create(b, bias.getType(), bias);
+    SmallVector<int64_t> biasShape;
+    std::vector<char> biasBytes = concat(biases, 0, biasShape);
+    auto biasType =
+        RankedTensorType::get(biasShape, biases.front().type.getElementType());
+    biasConst = tosa::ConstOp::create(
+        b, biasType,
+        fuse::detail::makeElementsAttr(biasType, biasBytes, false, ""));
   }
   Operation *merged = b.clone(*first);
   merged->setLoc(loc);
