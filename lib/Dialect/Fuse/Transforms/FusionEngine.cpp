@@ -19,6 +19,7 @@
 #include "mlir/IR/Location.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/IR/Operation.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
@@ -970,31 +971,38 @@ static std::string iterationSpaceKey(const Node &anchor) {
 }
 
 void Engine::mergeSiblings() {
-  for (unsigned i = 0; i < groups.size(); ++i) {
-    if (!groups[i].alive || !graph.node(groups[i].anchor).hasStaticShape)
+  // Candidate pairs: groups that read a common value, found through an index
+  // from values to their readers (not by comparing every pair of groups).
+  llvm::MapVector<Value, SmallVector<unsigned>> readers;
+  std::vector<std::string> keys(groups.size());
+  for (unsigned g = 0; g < groups.size(); ++g) {
+    if (!groups[g].alive || !graph.node(groups[g].anchor).hasStaticShape)
       continue;
-    for (unsigned j = i + 1; j < groups.size(); ++j) {
-      GroupState &gi = groups[i], &gj = groups[j];
-      if (!gj.alive || !gi.alive)
-        continue;
-      const Node &ai = graph.node(gi.anchor), &aj = graph.node(gj.anchor);
-      if (!aj.hasStaticShape || ai.cls.category != aj.cls.category ||
-          iterationSpaceKey(ai) != iterationSpaceKey(aj))
-        continue;
-      // Siblings are independent: neither feeds the other.
-      if (graph.hasPath(gi.members, gj.members) ||
-          graph.hasPath(gj.members, gi.members))
-        continue;
-      // A common input is what makes them siblings.
-      SmallVector<Value> inI, outI, inJ, outJ;
-      graph.getBoundary(gi.members, inI, outI);
-      graph.getBoundary(gj.members, inJ, outJ);
-      bool shared = llvm::any_of(
-          inI, [&](Value v) { return llvm::is_contained(inJ, v); });
-      if (!shared)
-        continue;
-      tryMerge(i, j, Rule::SiblingMerge, gj.anchor);
-    }
+    keys[g] = iterationSpaceKey(graph.node(groups[g].anchor));
+    SmallVector<Value> inputs, outputs;
+    graph.getBoundary(groups[g].members, inputs, outputs);
+    for (Value input : inputs)
+      readers[input].push_back(g);
+  }
+  std::set<std::pair<unsigned, unsigned>> pairs;
+  for (auto &[value, list] : readers)
+    for (size_t a = 0; a < list.size(); ++a)
+      for (size_t b = a + 1; b < list.size(); ++b) {
+        unsigned i = std::min(list[a], list[b]), j = std::max(list[a], list[b]);
+        const Node &ai = graph.node(groups[i].anchor);
+        const Node &aj = graph.node(groups[j].anchor);
+        if (i != j && ai.cls.category == aj.cls.category && keys[i] == keys[j])
+          pairs.insert({i, j});
+      }
+  for (auto [i, j] : pairs) {
+    GroupState &gi = groups[i], &gj = groups[j];
+    if (!gi.alive || !gj.alive)
+      continue;
+    // Siblings are independent: neither feeds the other.
+    if (graph.hasPath(gi.members, gj.members) ||
+        graph.hasPath(gj.members, gi.members))
+      continue;
+    tryMerge(i, j, Rule::SiblingMerge, gj.anchor);
   }
 }
 
