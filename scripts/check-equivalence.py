@@ -56,7 +56,7 @@ def split_types(text):
     return [t.strip() for t in re.findall(r"tensor<[^>]*>", text)]
 
 
-def compile_variant(fuse_opt, path, options, suffix, function):
+def compile_variant(fuse_opt, path, options, suffix, function, lower=False):
     text = run([fuse_opt, path, "--mlir-print-local-scope",
                 f"--fuse-fusion-pipeline={options}"])
     funcs = re.findall(r"^  func\.func @(\w+)\(", text, re.M)
@@ -71,6 +71,8 @@ def compile_variant(fuse_opt, path, options, suffix, function):
     if len(funcs) != 1:
         fail(f"{path} has several functions {funcs}: pick one with --function")
     name = funcs[0]
+    if lower:
+        text = run([fuse_opt, "--mlir-print-local-scope", "--fuse-lower-groups"], stdin=text)
     header = re.search(rf"func\.func @{name}\((.*?)\) -> (.*?) (?:attributes .*?)?\{{$", text, re.M)
     if not header:
         fail("cannot read the function signature")
@@ -165,6 +167,8 @@ def main():
     parser.add_argument("input")
     parser.add_argument("--target", default="h200")
     parser.add_argument("--function", help="the function to check, if the file has several")
+    parser.add_argument("--lower-groups", action="store_true",
+                        help="tile each fused group into one loop nest (fuse-lower-groups) first")
     parser.add_argument("--fused-options", default="",
                         help="extra fuse-fusion-pipeline options for the fused build")
     parser.add_argument("--seed", type=int, default=0)
@@ -182,7 +186,8 @@ def main():
     fused_opts = f"target={args.target} {args.fused_options}".strip()
     name, arg_types, result_types, unfused = compile_variant(args.fuse_opt, args.input, unfused_opts, "unfused",
                                                                  args.function)
-    _, _, _, fused = compile_variant(args.fuse_opt, args.input, fused_opts, "fused", args.function)
+    _, _, _, fused = compile_variant(args.fuse_opt, args.input, fused_opts, "fused", args.function,
+                                 args.lower_groups)
     for t in arg_types + result_types:
         shape_of(t)
     rng = random.Random(args.seed)
@@ -203,7 +208,8 @@ def main():
         if m:
             values.setdefault(int(m.group(1)), {})[m.group(2)] = float(m.group(3))
     failed = 0
-    print(f"{os.path.basename(args.input)} @{name}: fused ({fused_opts}) vs unfused, seed {args.seed}, "
+    lowered_note = ", groups tiled" if args.lower_groups else ""
+    print(f"{os.path.basename(args.input)} @{name}: fused ({fused_opts}{lowered_note}) vs unfused, seed {args.seed}, "
           f"rtol {args.rtol:g}, atol {args.atol:g}")
     for k in range(len(result_types)):
         v = values.get(k)

@@ -28,7 +28,7 @@ static constexpr llvm::StringLiteral kCpuLowering =
     "function-boundary-type-conversion=identity-layout-map},"
     "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
     "canonicalize,cse,"
-    "func.func(convert-linalg-to-loops),"
+    "func.func(convert-linalg-to-loops,scf-forall-to-for),"
     "lower-affine,convert-scf-to-cf,expand-strided-metadata,lower-affine,"
     "finalize-memref-to-llvm,convert-math-to-llvm,convert-math-to-libm,"
     "convert-vector-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,"

@@ -17,6 +17,9 @@
 // RUN: %check_equivalence %s | FileCheck %s --check-prefix=EQUIV
 // EQUIV: output 0 {{.*}}: PASS
 // EQUIV-NEXT: PASS
+// Each group lowered to one tile loop nest (fuse-lower-groups) still gives
+// the same results.
+// RUN: %check_equivalence %s --lower-groups | FileCheck %s --check-prefix=EQUIV
 
 // CHECK-LABEL: func @bert_layer
 // CHECK: fuse.group horizontal rule "shared_input_contractions"

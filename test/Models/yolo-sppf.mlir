@@ -22,6 +22,9 @@
 // RUN: %check_equivalence %s | FileCheck %s --check-prefix=EQUIV
 // EQUIV: output 0 {{.*}}: PASS
 // EQUIV-NEXT: PASS
+// Each group lowered to one tile loop nest (fuse-lower-groups) still gives
+// the same results.
+// RUN: %check_equivalence %s --lower-groups | FileCheck %s --check-prefix=EQUIV
 
 func.func @yolo_sppf(%x: tensor<1x16x16x32xf32>) -> tensor<1x16x16x32xf32> {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>

@@ -48,18 +48,34 @@ YieldOp GroupOp::getYield() {
 
 SmallVector<Operation *> GroupOp::getComputeOps() {
   SmallVector<Operation *> ops;
-  // Nested groups are walked with a worklist, not recursion: the nesting
-  // depth comes from the input.
-  SmallVector<Block *> worklist = {&getBodyBlock()};
+  // Nested groups and loops are walked with a worklist, not recursion: the
+  // nesting depth comes from the input. Inside a loop (a lowered group's
+  // tile loop), slicing is data access, not work: only classified ops that
+  // are not data movement count.
+  SmallVector<std::pair<Block *, bool>> worklist = {{&getBodyBlock(), false}};
   while (!worklist.empty()) {
-    Block *block = worklist.pop_back_val();
+    auto [block, inLoop] = worklist.pop_back_val();
     for (Operation &op : *block) {
       if (auto nested = dyn_cast<GroupOp>(op)) {
-        worklist.push_back(&nested.getBodyBlock());
+        worklist.push_back({&nested.getBodyBlock(), inLoop});
         continue;
       }
-      if (isComputeOp(&op))
-        ops.push_back(&op);
+      if (op.getNumRegions() > 0 && !isa<FusibleOpInterface>(op) &&
+          !op.hasTrait<OpTrait::IsTerminator>()) {
+        for (Region &region : op.getRegions())
+          for (Block &inner : region)
+            worklist.push_back({&inner, true});
+        continue;
+      }
+      if (!isComputeOp(&op))
+        continue;
+      if (inLoop) {
+        OpClassification c = classifyOp(&op);
+        if (!isa<FusibleOpInterface>(op) ||
+            c.category == OpCategory::injective || c.flops == 0)
+          continue;
+      }
+      ops.push_back(&op);
     }
   }
   return ops;
@@ -168,6 +184,13 @@ LogicalResult GroupOp::verify() {
 }
 
 LogicalResult GroupOp::verifyRegions() {
+  // A lowered group holds its tile loop; the kind records the decision that
+  // formed it, and tiling may leave fewer ops that count as compute.
+  if (llvm::any_of(getBodyBlock(), [](Operation &op) {
+        return op.getNumRegions() > 0 && !isa<GroupOp>(op) &&
+               !isa<FusibleOpInterface>(op);
+      }))
+    return success();
   SmallVector<Operation *> compute = getComputeOps();
   if (getKind() == FusionKind::single && compute.size() > 1) {
     InFlightDiagnostic diag = emitOpError()

@@ -4,6 +4,8 @@
 // RUN: fuse-opt %s -split-input-file --fuse-fusion-pipeline="disable-rules=attention" | FileCheck %s --check-prefix=OFF
 // Fused and unfused give the same results on the CPU.
 // RUN: %check_equivalence %s --function attention | FileCheck %s --check-prefix=EQUIV
+// With every group lowered to one tile loop nest too.
+// RUN: %check_equivalence %s --function attention --lower-groups | FileCheck %s --check-prefix=EQUIV
 // EQUIV-NOT: FAIL
 // EQUIV: PASS
 

@@ -6,6 +6,8 @@
 // RUN: fuse-opt %s --fuse-fusion-pipeline | FileCheck %s --check-prefix=ROW
 // Fused and unfused give the same results on the CPU.
 // RUN: %check_equivalence %s --function cycle | FileCheck %s --check-prefix=EQUIV
+// With every group lowered to one tile loop nest too.
+// RUN: %check_equivalence %s --function cycle --lower-groups | FileCheck %s --check-prefix=EQUIV
 // EQUIV-NOT: FAIL
 // EQUIV: PASS
 

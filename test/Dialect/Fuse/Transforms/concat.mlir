@@ -5,6 +5,10 @@
 // RUN: %check_equivalence %s --function tosa_concat | FileCheck %s --check-prefix=EQUIV
 // RUN: %check_equivalence %s --function tensor_concat | FileCheck %s --check-prefix=EQUIV
 // RUN: %check_equivalence %s --function reordered | FileCheck %s --check-prefix=EQUIV
+// With every group lowered to one tile loop nest too.
+// RUN: %check_equivalence %s --function tosa_concat --lower-groups | FileCheck %s --check-prefix=EQUIV
+// RUN: %check_equivalence %s --function tensor_concat --lower-groups | FileCheck %s --check-prefix=EQUIV
+// RUN: %check_equivalence %s --function reordered --lower-groups | FileCheck %s --check-prefix=EQUIV
 // EQUIV-NOT: FAIL
 // EQUIV: PASS
 

@@ -3,6 +3,9 @@
 // Fused and unfused give the same results on the CPU.
 // RUN: %check_equivalence %s --function silu_add | FileCheck %s --check-prefix=EQUIV
 // RUN: %check_equivalence %s --function gelu_erf | FileCheck %s --check-prefix=EQUIV
+// With every group lowered to one tile loop nest too.
+// RUN: %check_equivalence %s --function silu_add --lower-groups | FileCheck %s --check-prefix=EQUIV
+// RUN: %check_equivalence %s --function gelu_erf --lower-groups | FileCheck %s --check-prefix=EQUIV
 // EQUIV-NOT: FAIL
 // EQUIV: PASS
 

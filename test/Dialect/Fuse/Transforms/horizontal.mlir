@@ -3,6 +3,9 @@
 // Fused and unfused give the same results on the CPU.
 // RUN: %check_equivalence %s --function sibling_reductions | FileCheck %s --check-prefix=EQUIV
 // RUN: %check_equivalence %s --function dependent | FileCheck %s --check-prefix=EQUIV
+// With every group lowered to one tile loop nest too.
+// RUN: %check_equivalence %s --function sibling_reductions --lower-groups | FileCheck %s --check-prefix=EQUIV
+// RUN: %check_equivalence %s --function dependent --lower-groups | FileCheck %s --check-prefix=EQUIV
 // EQUIV-NOT: FAIL
 // EQUIV: PASS
 

@@ -5,6 +5,11 @@
 // RUN: %check_equivalence %s --function layernorm | FileCheck %s --check-prefix=EQUIV
 // RUN: %check_equivalence %s --function column_reduction | FileCheck %s --check-prefix=EQUIV
 // RUN: %check_equivalence %s --function rms | FileCheck %s --check-prefix=EQUIV
+// With every group lowered to one tile loop nest too.
+// RUN: %check_equivalence %s --function softmax --lower-groups | FileCheck %s --check-prefix=EQUIV
+// RUN: %check_equivalence %s --function layernorm --lower-groups | FileCheck %s --check-prefix=EQUIV
+// RUN: %check_equivalence %s --function column_reduction --lower-groups | FileCheck %s --check-prefix=EQUIV
+// RUN: %check_equivalence %s --function rms --lower-groups | FileCheck %s --check-prefix=EQUIV
 // EQUIV-NOT: FAIL
 // EQUIV: PASS
 

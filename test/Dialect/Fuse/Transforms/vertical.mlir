@@ -3,6 +3,9 @@
 // Fused and unfused give the same results on the CPU.
 // RUN: %check_equivalence %s --function matmul_bias_relu | FileCheck %s --check-prefix=EQUIV
 // RUN: %check_equivalence %s --function residual_join | FileCheck %s --check-prefix=EQUIV
+// With every group lowered to one tile loop nest too.
+// RUN: %check_equivalence %s --function matmul_bias_relu --lower-groups | FileCheck %s --check-prefix=EQUIV
+// RUN: %check_equivalence %s --function residual_join --lower-groups | FileCheck %s --check-prefix=EQUIV
 // EQUIV-NOT: FAIL
 // EQUIV: PASS
 

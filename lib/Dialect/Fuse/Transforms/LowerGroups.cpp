@@ -1,0 +1,284 @@
+//===- LowerGroups.cpp - one tile loop nest per fuse.group ----------------===//
+//
+// Part of fuse, an MLIR-based operator-fusion compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuse/Dialect/Fuse/IR/FuseInterfaces.h"
+#include "fuse/Dialect/Fuse/IR/FuseOps.h"
+#include "fuse/Dialect/Fuse/Transforms/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/TilingInterface.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+namespace mlir::fuse {
+#define GEN_PASS_DEF_FUSELOWERGROUPS
+#include "fuse/Dialect/Fuse/Transforms/Passes.h.inc"
+} // namespace mlir::fuse
+
+using namespace mlir;
+using namespace mlir::fuse;
+
+namespace {
+
+/// The value a yielded value stands for: an insertion into a slice of a
+/// larger tensor (a branch of a concat) stands for what it inserts.
+Value lookThroughInsertions(Value value) {
+  while (auto insert = value.getDefiningOp<tensor::InsertSliceOp>())
+    value = insert.getSource();
+  return value;
+}
+
+/// The group's roots: the ops behind its yielded values that no other
+/// yielded value's op depends on, in program order.
+SmallVector<Operation *> findRoots(GroupOp group) {
+  Block &body = group.getBodyBlock();
+  llvm::SetVector<Operation *> outputs;
+  for (Value value : group.getYield().getValues())
+    if (Operation *def = lookThroughInsertions(value).getDefiningOp())
+      if (def->getBlock() == &body)
+        outputs.insert(def);
+  // Producers (transitively, within the body) of each output.
+  llvm::DenseSet<Operation *> feeding;
+  for (Operation *output : outputs) {
+    SmallVector<Operation *> worklist = {output};
+    llvm::DenseSet<Operation *> seen;
+    while (!worklist.empty()) {
+      Operation *op = worklist.pop_back_val();
+      for (Value operand : op->getOperands())
+        if (Operation *def = operand.getDefiningOp())
+          if (def->getBlock() == &body && seen.insert(def).second) {
+            feeding.insert(def);
+            worklist.push_back(def);
+          }
+    }
+  }
+  SmallVector<Operation *> roots;
+  for (Operation *output : outputs)
+    if (!feeding.contains(output))
+      roots.push_back(output);
+  llvm::sort(roots, [](Operation *a, Operation *b) {
+    return a->isBeforeInBlock(b);
+  });
+  return roots;
+}
+
+/// When the root's result is inserted into a slice of a larger tensor, the
+/// root writes straight into that slice: its fresh init becomes the slice
+/// of the destination, so bufferization writes in place and no copy
+/// remains.
+void writeIntoDestination(RewriterBase &rewriter, Operation *root) {
+  auto dps = dyn_cast<DestinationStyleOpInterface>(root);
+  if (!dps || root->getNumResults() != 1 || !root->hasOneUse())
+    return;
+  auto insert = dyn_cast<tensor::InsertSliceOp>(*root->getUsers().begin());
+  if (!insert || insert.getSource() != root->getResult(0))
+    return;
+  OpOperand *init = dps.getDpsInitOperand(0);
+  if (!init->get().getDefiningOp<tensor::EmptyOp>() ||
+      init->get().getType() != insert.getSourceType())
+    return;
+  rewriter.setInsertionPoint(root);
+  Value slice = tensor::ExtractSliceOp::create(
+      rewriter, insert.getLoc(), insert.getSourceType(), insert.getDest(),
+      insert.getMixedOffsets(), insert.getMixedSizes(),
+      insert.getMixedStrides());
+  rewriter.modifyOpInPlace(root, [&] { init->set(slice); });
+}
+
+/// Default tile sizes for `root` (see the pass description).
+SmallVector<OpFoldResult> defaultTileSizes(OpBuilder &b, TilingInterface root,
+                                           bool keepRows) {
+  SmallVector<utils::IteratorType> iterators = root.getLoopIteratorTypes();
+  SmallVector<Range> domain = root.getIterationDomain(b);
+  SmallVector<OpFoldResult> sizes(iterators.size(), b.getIndexAttr(0));
+  int parallelSeen = 0;
+  for (int64_t i = int64_t(iterators.size()) - 1; i >= 0; --i) {
+    if (iterators[i] != utils::IteratorType::parallel)
+      continue;
+    int64_t tile = parallelSeen == 0 ? (keepRows ? 0 : 32)
+                   : parallelSeen == 1 ? (keepRows ? 1 : 8)
+                                       : 1;
+    ++parallelSeen;
+    if (tile == 0)
+      continue;
+    // A tile larger than the dimension is the whole dimension.
+    std::optional<int64_t> extent = getConstantIntValue(domain[i].size);
+    if (extent && *extent < tile)
+      tile = *extent;
+    sizes[i] = b.getIndexAttr(tile);
+  }
+  // Only one parallel loop, kept whole: tile it by 1 instead, so the nest
+  // still runs one tile per row.
+  if (llvm::all_of(sizes, isZeroInteger))
+    for (auto [i, iterator] : llvm::enumerate(iterators))
+      if (iterator == utils::IteratorType::parallel) {
+        sizes[i] = b.getIndexAttr(1);
+        break;
+      }
+  return sizes;
+}
+
+/// Whether two loops have the same bounds and steps.
+bool sameSpace(scf::ForallOp a, scf::ForallOp b) {
+  auto equal = [](ArrayRef<OpFoldResult> x, ArrayRef<OpFoldResult> y) {
+    return x.size() == y.size() &&
+           llvm::all_of(llvm::zip(x, y), [](auto pair) {
+             return isEqualConstantIntOrValue(std::get<0>(pair),
+                                              std::get<1>(pair));
+           });
+  };
+  return equal(a.getMixedLowerBound(), b.getMixedLowerBound()) &&
+         equal(a.getMixedUpperBound(), b.getMixedUpperBound()) &&
+         equal(a.getMixedStep(), b.getMixedStep());
+}
+
+LogicalResult lowerGroup(RewriterBase &rewriter, GroupOp group,
+                         ArrayRef<int64_t> tileOverride) {
+  int64_t id = -1;
+  if (auto attr = group->getAttrOfType<IntegerAttr>("fuse.id"))
+    id = attr.getInt();
+  auto groupName = [&] {
+    return id >= 0 ? "group " + std::to_string(id) : std::string("a group");
+  };
+  SmallVector<Operation *> roots = findRoots(group);
+  if (roots.empty())
+    return success(); // forwards inputs only: nothing to compute
+  for (Operation *rootOp : roots)
+    if (!isa<TilingInterface>(rootOp))
+      return rootOp->emitError()
+             << "fuse-lower-groups: " << groupName() << " ("
+             << stringifyFusionKind(group.getKind()) << "): its root '"
+             << rootOp->getName() << "' cannot be tiled (no TilingInterface)";
+
+  Block &body = group.getBodyBlock();
+  llvm::DenseSet<Value> yielded(group.getYield().getValues().begin(),
+                                group.getYield().getValues().end());
+  bool hasReduction = llvm::any_of(group.getComputeOps(), [](Operation *op) {
+    return classifyOp(op).category == OpCategory::reduction;
+  });
+  // Roots are replaced by tiling: keep their names for diagnostics.
+  std::string rootNames;
+  for (Operation *rootOp : roots)
+    rootNames += (rootNames.empty() ? "'" : ", '") +
+                 rootOp->getName().getStringRef().str() + "'";
+
+  // One tile loop per root; independent roots over the same tiles then
+  // become one loop.
+  SmallVector<scf::ForallOp> loops;
+  for (Operation *rootOp : roots) {
+    writeIntoDestination(rewriter, rootOp);
+    auto root = cast<TilingInterface>(rootOp);
+    rewriter.setInsertionPoint(rootOp);
+    SmallVector<OpFoldResult> sizes;
+    if (!tileOverride.empty()) {
+      for (size_t i = 0; i < root.getLoopIteratorTypes().size(); ++i)
+        sizes.push_back(rewriter.getIndexAttr(
+            i < tileOverride.size() ? tileOverride[i] : 0));
+    } else {
+      sizes = defaultTileSizes(rewriter, root, hasReduction);
+    }
+    if (llvm::all_of(sizes, isZeroInteger))
+      return rootOp->emitError()
+             << "fuse-lower-groups: " << groupName() << ": its root '"
+             << rootOp->getName()
+             << "' has no parallel loop to tile (a full reduction to a "
+                "scalar needs a split reduction, not supported yet)";
+    scf::SCFTilingOptions tiling;
+    tiling.setTileSizes(sizes);
+    tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+    scf::SCFTileAndFuseOptions options;
+    options.setTilingOptions(tiling);
+    // A slice of a slice (a merged contraction's output slice, then its
+    // tile) becomes one slice of the producer, which the loop can fuse; a
+    // slice of a reshape becomes a reshape of a slice, so the producer
+    // behind the reshape (a reduction that kept its dims) fuses too.
+    RewritePatternSet cleanup(rewriter.getContext());
+    tensor::populateMergeConsecutiveInsertExtractSlicePatterns(cleanup);
+    tensor::populateBubbleUpExtractSliceOpPatterns(cleanup);
+    options.cleanupPatterns = FrozenRewritePatternSet(std::move(cleanup));
+    options.setFusionControlFn(
+        [&](tensor::ExtractSliceOp, OpResult producer, bool)
+            -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+          if (producer.getOwner()->getBlock() != &body)
+            return std::nullopt;
+          scf::SCFTileAndFuseOptions::ControlFnResult result;
+          // A value the group also returns leaves the loop as a result.
+          result.yieldProducerReplacement = yielded.contains(producer);
+          return result;
+        });
+    std::string rootName = rootOp->getName().getStringRef().str();
+    FailureOr<scf::SCFTileAndFuseResult> tiled =
+        scf::tileConsumerAndFuseProducersUsingSCF(rewriter, root, options);
+    if (failed(tiled))
+      return rootOp->emitError() << "fuse-lower-groups: " << groupName()
+                                 << ": tiling its root '" << rootName
+                                 << "' failed";
+    for (auto [original, replacement] : tiled->replacements)
+      rewriter.replaceAllUsesWith(original, replacement);
+    loops.push_back(cast<scf::ForallOp>(tiled->loops.front().getOperation()));
+  }
+  // Independent roots: their loops become one when they cover the same
+  // tiles.
+  scf::ForallOp loop = loops.front();
+  for (scf::ForallOp other : llvm::drop_begin(loops)) {
+    if (!sameSpace(loop, other))
+      return other.emitError()
+             << "fuse-lower-groups: " << groupName()
+             << ": its independent outputs (roots " << rootNames
+             << ") tile differently, so they cannot share one loop nest";
+    loop = fuseIndependentSiblingForallLoops(loop, other, rewriter);
+  }
+
+  // Slices tiling made and did not use keep the untiled ops alive: sweep
+  // dead code inside and outside the loop. What is left besides the loop
+  // must be free.
+  (void)runRegionDCE(rewriter, group->getRegions());
+  for (Operation &op : body) {
+    if (&op == loop.getOperation() || !isComputeOp(&op))
+      continue;
+    // The slice of a concat's destination the loop writes into.
+    if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op);
+        slice && llvm::all_of(slice->getUsers(), [&](Operation *user) {
+          return user == loop.getOperation();
+        }))
+      continue;
+    // The loop's result inserted into its slice of a concat: in place.
+    if (auto insert = dyn_cast<tensor::InsertSliceOp>(op);
+        insert && insert.getSource().getDefiningOp() == loop.getOperation())
+      continue;
+    return op.emitError() << "fuse-lower-groups: " << groupName() << ": '"
+                          << op.getName()
+                          << "' stays outside the tile loop of its roots ("
+                          << rootNames
+                          << "): the loop could not fuse it; the group "
+                             "would not be one kernel";
+  }
+  return success();
+}
+
+struct LowerGroupsPass
+    : public fuse::impl::FuseLowerGroupsBase<LowerGroupsPass> {
+  using FuseLowerGroupsBase::FuseLowerGroupsBase;
+
+  void runOnOperation() override {
+    SmallVector<GroupOp> groups;
+    getOperation()->walk([&](GroupOp group) { groups.push_back(group); });
+    IRRewriter rewriter(&getContext());
+    SmallVector<int64_t> sizes(tileSizes.begin(), tileSizes.end());
+    bool failedAny = false;
+    for (GroupOp group : groups)
+      failedAny |= failed(lowerGroup(rewriter, group, sizes));
+    if (failedAny)
+      signalPassFailure();
+  }
+};
+
+} // namespace
