@@ -309,17 +309,9 @@ LOWERED = """// Each group lowered to one tile loop nest (fuse-lower-groups) sti
 // RUN: %check_equivalence %s --lower-groups | FileCheck %s --check-prefix=EQUIV
 """
 
-# Blocks whose merged same-input convs have outputs of different channel
-# counts: their loops do not line up yet, and lowering says so.
-NOT_LOWERED = """// The merged 1x1 convs' outputs have different channel counts, so their
-// tile loops do not line up: lowering refuses the group instead of
-// splitting it (a known limit of fuse-lower-groups).
-// RUN: fuse-opt %s --fuse-fusion-pipeline | not fuse-opt --fuse-lower-groups -o /dev/null 2>&1 | FileCheck %s --check-prefix=LIMIT
-// LIMIT: error: fuse-lower-groups: group 0
-"""
 
 if __name__ == "__main__":
     for name, (header, make) in HEADERS.items():
-        lowering = NOT_LOWERED if name in ("inception.mlir", "resnet-bottleneck.mlir") else LOWERED
+        lowering = LOWERED
         with open(os.path.join(HERE, name), "w") as f:
             f.write(header + EQUIVALENCE + lowering + "\n" + make())

@@ -148,6 +148,21 @@ LogicalResult lowerGroup(RewriterBase &rewriter, GroupOp group,
   auto groupName = [&] {
     return id >= 0 ? "group " + std::to_string(id) : std::string("a group");
   };
+  // A result that is only a slice of another op of the group (one output of
+  // a merged contraction) gets a copy as its root: the kernel stores it.
+  for (OpOperand &result : group.getYield()->getOpOperands()) {
+    auto slice = result.get().getDefiningOp<tensor::ExtractSliceOp>();
+    if (!slice || slice->getBlock() != &group.getBodyBlock())
+      continue;
+    rewriter.setInsertionPoint(group.getYield());
+    Value init = tensor::EmptyOp::create(
+        rewriter, slice.getLoc(), slice.getType().getShape(),
+        slice.getType().getElementType());
+    Value copy = linalg::CopyOp::create(rewriter, slice.getLoc(),
+                                        slice.getResult(), init)
+                     .getResult(0);
+    rewriter.modifyOpInPlace(group.getYield(), [&] { result.set(copy); });
+  }
   SmallVector<Operation *> roots = findRoots(group);
   if (roots.empty())
     return success(); // forwards inputs only: nothing to compute
@@ -170,6 +185,35 @@ LogicalResult lowerGroup(RewriterBase &rewriter, GroupOp group,
     rootNames += (rootNames.empty() ? "'" : ", '") +
                  rootOp->getName().getStringRef().str() + "'";
 
+  // Independent roots share one loop: a loop dimension whose extent
+  // differs between them (the channels of differently sized outputs of a
+  // merged contraction) stays whole, so every root has the same tiles.
+  SmallVector<bool> keepWhole;
+  if (roots.size() > 1) {
+    SmallVector<SmallVector<int64_t>> extents;
+    for (Operation *rootOp : roots) {
+      OpBuilder b(rootOp);
+      SmallVector<int64_t> dims;
+      for (Range range : cast<TilingInterface>(rootOp).getIterationDomain(b)) {
+        std::optional<int64_t> size = getConstantIntValue(range.size);
+        dims.push_back(size ? *size : ShapedType::kDynamic);
+      }
+      extents.push_back(std::move(dims));
+    }
+    keepWhole.assign(extents.front().size(), false);
+    for (const SmallVector<int64_t> &dims : extents) {
+      if (dims.size() != extents.front().size())
+        return roots.front()->emitError()
+               << "fuse-lower-groups: " << groupName()
+               << ": its independent outputs (roots " << rootNames
+               << ") have loop nests of different depths, so they cannot "
+                  "share one loop nest";
+      for (auto [d, size] : llvm::enumerate(dims))
+        keepWhole[d] = keepWhole[d] || size != extents.front()[d] ||
+                       ShapedType::isDynamic(size);
+    }
+  }
+
   // One tile loop per root; independent roots over the same tiles then
   // become one loop.
   SmallVector<scf::ForallOp> loops;
@@ -184,6 +228,19 @@ LogicalResult lowerGroup(RewriterBase &rewriter, GroupOp group,
             i < tileOverride.size() ? tileOverride[i] : 0));
     } else {
       sizes = defaultTileSizes(rewriter, root, hasReduction);
+    }
+    for (auto [d, whole] : llvm::enumerate(keepWhole))
+      if (whole && d < sizes.size())
+        sizes[d] = rewriter.getIndexAttr(0);
+    // Nothing left in common to tile: one tile covering the outermost
+    // parallel dimension, so each root still runs as one loop iteration.
+    if (!keepWhole.empty() && llvm::all_of(sizes, isZeroInteger)) {
+      SmallVector<Range> domain = root.getIterationDomain(rewriter);
+      for (auto [d, iterator] : llvm::enumerate(root.getLoopIteratorTypes()))
+        if (iterator == utils::IteratorType::parallel) {
+          sizes[d] = domain[d].size;
+          break;
+        }
     }
     if (llvm::all_of(sizes, isZeroInteger))
       return rootOp->emitError()
@@ -223,7 +280,16 @@ LogicalResult lowerGroup(RewriterBase &rewriter, GroupOp group,
                                  << "' failed";
     for (auto [original, replacement] : tiled->replacements)
       rewriter.replaceAllUsesWith(original, replacement);
-    loops.push_back(cast<scf::ForallOp>(tiled->loops.front().getOperation()));
+    auto forall = cast<scf::ForallOp>(tiled->loops.front().getOperation());
+    // Zero-based unit-step loops: roots whose tiles line up by count share
+    // one loop even when their tile sizes differ.
+    if (roots.size() > 1) {
+      FailureOr<scf::ForallOp> normalized =
+          normalizeForallOp(rewriter, forall);
+      if (succeeded(normalized))
+        forall = *normalized;
+    }
+    loops.push_back(forall);
   }
   // Independent roots: their loops become one when they cover the same
   // tiles.

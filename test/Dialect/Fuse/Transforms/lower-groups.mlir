@@ -134,8 +134,13 @@ func.func @two_roots(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
 
 // -----
 
-// Independent outputs of different sizes tile differently: the group is
-// not split, it is refused.
+// Independent outputs of different sizes: each becomes one tile covering
+// it, and the two share one loop of one iteration.
+// CHECK-LABEL: func @roots_of_different_sizes
+// CHECK: %[[L:.*]]:2 = scf.forall (%{{.*}}) in (1)
+// CHECK: math.exp
+// CHECK: math.tanh
+// CHECK: fuse.yield %[[L]]#0, %[[L]]#1
 func.func @roots_of_different_sizes(%x: tensor<8xf32>, %y: tensor<16xf32>) -> (tensor<8xf32>, tensor<16xf32>) {
   %r:2 = fuse.group horizontal (%a = %x : tensor<8xf32>, %b = %y : tensor<16xf32>) -> (tensor<8xf32>, tensor<16xf32>) {
     %e = tensor.empty() : tensor<8xf32>
@@ -145,7 +150,6 @@ func.func @roots_of_different_sizes(%x: tensor<8xf32>, %y: tensor<16xf32>) -> (t
       %t = math.exp %in : f32
       linalg.yield %t : f32
     } -> tensor<8xf32>
-    // expected-error @+1 {{fuse-lower-groups: a group: its independent outputs (roots 'linalg.generic', 'linalg.generic') tile differently, so they cannot share one loop nest}}
     %1 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%b : tensor<16xf32>) outs(%f : tensor<16xf32>) {
     ^bb0(%in: f32, %o: f32):
       %t = math.tanh %in : f32
@@ -154,6 +158,30 @@ func.func @roots_of_different_sizes(%x: tensor<8xf32>, %y: tensor<16xf32>) -> (t
     fuse.yield %0, %1 : tensor<8xf32>, tensor<16xf32>
   }
   return %r#0, %r#1 : tensor<8xf32>, tensor<16xf32>
+}
+
+// -----
+
+// Independent outputs with loop nests of different depths cannot share a
+// loop: the group is refused, not split.
+func.func @roots_of_different_ranks(%x: tensor<8xf32>, %y: tensor<4x4xf32>) -> (tensor<8xf32>, tensor<4x4xf32>) {
+  %r:2 = fuse.group horizontal (%a = %x : tensor<8xf32>, %b = %y : tensor<4x4xf32>) -> (tensor<8xf32>, tensor<4x4xf32>) {
+    %e = tensor.empty() : tensor<8xf32>
+    %f = tensor.empty() : tensor<4x4xf32>
+    // expected-error @+1 {{fuse-lower-groups: a group: its independent outputs (roots 'linalg.generic', 'linalg.generic') have loop nests of different depths, so they cannot share one loop nest}}
+    %0 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%a : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+    ^bb0(%in: f32, %o: f32):
+      %t = math.exp %in : f32
+      linalg.yield %t : f32
+    } -> tensor<8xf32>
+    %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%b : tensor<4x4xf32>) outs(%f : tensor<4x4xf32>) {
+    ^bb0(%in: f32, %o: f32):
+      %t = math.tanh %in : f32
+      linalg.yield %t : f32
+    } -> tensor<4x4xf32>
+    fuse.yield %0, %1 : tensor<8xf32>, tensor<4x4xf32>
+  }
+  return %r#0, %r#1 : tensor<8xf32>, tensor<4x4xf32>
 }
 
 // -----

@@ -8,6 +8,7 @@
 // With every group lowered to one tile loop nest too.
 // RUN: %check_equivalence %s --function qkv --lower-groups | FileCheck %s --check-prefix=EQUIV
 // RUN: %check_equivalence %s --function different_strides --lower-groups | FileCheck %s --check-prefix=EQUIV
+// RUN: %check_equivalence %s --function inception_1x1 --lower-groups | FileCheck %s --check-prefix=EQUIV
 // EQUIV-NOT: FAIL
 // EQUIV: PASS
 
