@@ -61,6 +61,7 @@ void mlir::fuse::buildFusionPipeline(OpPassManager &pm,
 
 void mlir::fuse::registerFusePipelines() {
   registerCpuPipeline();
+  registerNvptxPipeline();
   PassPipelineRegistration<FusionPipelineOptions>(
       "fuse-fusion-pipeline",
       "TOSA or linalg on tensors to fuse.groups: lower TOSA, prune, form "

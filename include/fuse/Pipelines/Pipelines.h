@@ -8,10 +8,17 @@
 #define FUSE_PIPELINES_PIPELINES_H
 
 #include "mlir/Pass/PassOptions.h"
+#include "mlir/Support/LLVM.h"
 
 #include <string>
 
+#ifndef FUSE_DEFAULT_LIBDEVICE
+/// Set by the build when it finds the CUDA toolkit's libdevice.
+#define FUSE_DEFAULT_LIBDEVICE ""
+#endif
+
 namespace mlir {
+class MLIRContext;
 class OpPassManager;
 namespace fuse {
 
@@ -71,7 +78,54 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
 /// passes registered (mlir::registerAllPasses()).
 void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options);
 
-/// Registers `fuse-fusion-pipeline` and `fuse-to-cpu`.
+/// Options of `fuse-to-nvptx`.
+struct NvptxPipelineOptions
+    : public PassPipelineOptions<NvptxPipelineOptions> {
+  PassOptions::Option<std::string> target{
+      *this, "target",
+      llvm::cl::desc("The GPU: a preset or a #fuse.target<...>; its arch is "
+                     "the chip unless `chip` is given"),
+      llvm::cl::init("h200")};
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("sm_XX to compile for (overrides target)"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> features{
+      *this, "features", llvm::cl::desc("PTX features, e.g. +ptx80"),
+      llvm::cl::init("+ptx80")};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("isa (PTX), bin (cubin, runs ptxas) or fatbin"),
+      llvm::cl::init("isa")};
+  PassOptions::Option<int64_t> optLevel{
+      *this, "opt-level", llvm::cl::desc("Optimization level of the NVPTX "
+                                         "backend"),
+      llvm::cl::init(3)};
+  PassOptions::ListOption<int64_t> tileSizes{
+      *this, "tile-sizes",
+      llvm::cl::desc("Tile sizes for every group root (fuse-lower-groups)")};
+  PassOptions::Option<std::string> libdevice{
+      *this, "libdevice",
+      llvm::cl::desc("libdevice bitcode to link (math functions); empty: "
+                     "none, the PTX then declares them extern"),
+      llvm::cl::init(FUSE_DEFAULT_LIBDEVICE)};
+  PassOptions::Option<int64_t> maxTileBytes{
+      *this, "max-tile-bytes",
+      llvm::cl::desc("Largest tile-local buffer kept in a thread's local "
+                     "memory"),
+      llvm::cl::init(1 << 20)};
+};
+
+/// fuse-lower-groups, one function per group, bufferization, the tile loop
+/// to the grid, kernel outlining, NVVM and binary serialization. Fails (and
+/// says why on `errors`) for an unknown target or format.
+LogicalResult buildNvptxPipeline(OpPassManager &pm,
+                                 const NvptxPipelineOptions &options,
+                                 MLIRContext *context, raw_ostream &errors);
+
+/// Registers `fuse-to-nvptx` (called by registerFusePipelines).
+void registerNvptxPipeline();
+
+/// Registers `fuse-fusion-pipeline`, `fuse-to-cpu` and `fuse-to-nvptx`.
 void registerFusePipelines();
 
 /// Registers `fuse-to-cpu` (called by registerFusePipelines).

@@ -380,6 +380,7 @@ TargetAttr TargetAttr::getPreset(MLIRContext *context, StringRef name) {
 TargetAttr TargetAttr::parseFromOption(MLIRContext *context, StringRef text,
                                        std::string &error) {
   text = text.trim();
+  context->getOrLoadDialect<FuseDialect>();
   if (!text.starts_with("#")) {
     if (TargetAttr preset = getPreset(context, text))
       return preset;
@@ -389,7 +390,6 @@ TargetAttr TargetAttr::parseFromOption(MLIRContext *context, StringRef text,
     os << ", or give a #fuse.target<...> attribute";
     return {};
   }
-  context->getOrLoadDialect<FuseDialect>();
   // Collect the parser's diagnostics instead of printing them.
   std::string diagnostics;
   Attribute attr;

@@ -109,10 +109,14 @@ SmallVector<OpFoldResult> defaultTileSizes(OpBuilder &b, TilingInterface root,
     ++parallelSeen;
     if (tile == 0)
       continue;
-    // A tile larger than the dimension is the whole dimension.
+    // Tiles divide the dimension: every tile then has the same static
+    // shape (no partial tiles, no dynamically sized buffers in a kernel).
     std::optional<int64_t> extent = getConstantIntValue(domain[i].size);
-    if (extent && *extent < tile)
-      tile = *extent;
+    if (extent) {
+      tile = std::min<int64_t>(tile, *extent);
+      while (tile > 1 && *extent % tile != 0)
+        --tile;
+    }
     sizes[i] = b.getIndexAttr(tile);
   }
   // Only one parallel loop, kept whole: tile it by 1 instead, so the nest

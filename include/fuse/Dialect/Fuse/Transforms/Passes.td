@@ -216,8 +216,10 @@ def FuseLowerGroups : Pass<"fuse-lower-groups"> {
     Tile sizes: reduction loops are never tiled; in a group with a
     reduction the innermost parallel loop is kept whole (rows stay in one
     tile); otherwise the innermost parallel loop is tiled by 32, the one
-    before it by 8 and the outer ones by 1. `tile-sizes` overrides them for
-    every root (missing trailing sizes count as 0: not tiled).
+    before it by 8 and the outer ones by 1, each lowered to the largest size
+    that divides the loop's extent, so every tile has the same static shape.
+    `tile-sizes` overrides them for every root (missing trailing sizes count
+    as 0: not tiled).
 
     A group that cannot be tiled as one nest gets an error naming the group
     and the op that stayed outside; nothing is split silently.
@@ -281,6 +283,34 @@ def FuseOutlineGroups : Pass<"fuse-outline-groups", "::mlir::ModuleOp"> {
     ```
   }];
   let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
+def FuseCopyToLinalg : Pass<"fuse-copy-to-linalg"> {
+  let summary = "Rewrite memref.copy as linalg.copy, which lowers to loops";
+  let description = [{
+    Bufferization expresses copies (of a padded tile into its buffer, say)
+    as `memref.copy`, which the LLVM lowering turns into a call to a host
+    runtime function. Inside a GPU kernel there is no such function: as a
+    `linalg.copy` the copy lowers to loops like the rest of the kernel.
+
+    ```mlir
+    memref.copy %src, %dst : memref<4x4xf32> to memref<4x4xf32, strided<[8, 1]>>
+    // becomes
+    linalg.copy ins(%src : memref<4x4xf32>) outs(%dst : memref<4x4xf32, strided<[8, 1]>>)
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def FuseVerifyKernels : Pass<"fuse-verify-kernels", "::mlir::ModuleOp"> {
+  let summary = "Check that no GPU kernel allocates memory";
+  let description = [{
+    Runs after kernel outlining. A `memref.alloc` inside a `gpu.func`
+    becomes a per-thread device `malloc` in the PTX: it compiles, runs
+    slowly and leaks. Every such allocation is an error naming the kernel
+    and the buffer's type (usually a tile of dynamic shape). Allocations of
+    static shape should have been promoted to the stack before this pass.
+  }];
 }
 
 def FuseTestFusionPatterns : Pass<"fuse-test-fusion-patterns"> {

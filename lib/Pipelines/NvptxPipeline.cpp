@@ -1,0 +1,121 @@
+//===- NvptxPipeline.cpp - fuse-to-nvptx ----------------------------------===//
+//
+// Part of fuse, an MLIR-based operator-fusion compiler.
+//
+// Fused IR to NVPTX: every fuse.group becomes one tile loop
+// (fuse-lower-groups), one function, and ONE kernel: the tile loop maps to
+// the grid (one block per tile), the kernel is outlined and compiled for the
+// target's architecture.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuse/Pipelines/Pipelines.h"
+
+#include "fuse/Dialect/Fuse/IR/FuseAttrs.h"
+#include "fuse/Dialect/Fuse/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::fuse;
+
+LogicalResult mlir::fuse::buildNvptxPipeline(OpPassManager &pm,
+                                             const NvptxPipelineOptions &options,
+                                             MLIRContext *context,
+                                             raw_ostream &errors) {
+  // The chip: given, or the target's architecture.
+  std::string chip = options.chip;
+  if (chip.empty()) {
+    std::string error;
+    TargetAttr target =
+        TargetAttr::parseFromOption(context, options.target, error);
+    if (!target) {
+      errors << "fuse-to-nvptx: " << error << "\n";
+      return failure();
+    }
+    chip = target.getArch().str();
+  }
+  if (options.format != "isa" && options.format != "bin" &&
+      options.format != "fatbin") {
+    errors << "fuse-to-nvptx: format must be isa, bin or fatbin, got '"
+           << options.format << "'\n";
+    return failure();
+  }
+  FuseLowerGroupsOptions lower;
+  lower.tileSizes.assign(options.tileSizes.begin(), options.tileSizes.end());
+  pm.addNestedPass<func::FuncOp>(createFuseLowerGroups(lower));
+  pm.addPass(createFuseOutlineGroups());
+  std::string libdevice = options.libdevice;
+  std::string link = libdevice.empty() ? "" : " l=" + libdevice;
+  std::string rest = llvm::formatv(
+      "one-shot-bufferize{{bufferize-function-boundaries "
+      "function-boundary-type-conversion=identity-layout-map},"
+      "canonicalize,cse,"
+      // Copies (of padded tiles, say) become linalg.copy, lowered to loops
+      // inside the kernel rather than to a host runtime call. Tile-local
+      // intermediates live in the thread's local memory, never in a
+      // device-side malloc.
+      "func.func(fuse-copy-to-linalg,"
+      "promote-buffers-to-stack{{max-alloc-size-in-bytes={0} "
+      "max-rank-of-allocated-memref=8},"
+      "convert-linalg-to-loops,scf-forall-to-parallel,gpu-map-parallel-loops,"
+      "convert-parallel-loops-to-gpu,gpu-launch-sink-index-computations),"
+      "canonicalize,gpu-kernel-outlining,fuse-verify-kernels,"
+      // The NVVM lowering (as upstream's gpu-lower-to-nvvm-pipeline), with
+      // libdevice linked for the math functions.
+      "convert-nvgpu-to-nvvm,convert-vector-to-scf,convert-scf-to-cf,"
+      "convert-nvvm-to-llvm,convert-func-to-llvm,expand-strided-metadata,"
+      "nvvm-attach-target{{chip={1} features={2} O={4}{5}},"
+      "lower-affine,convert-arith-to-llvm,convert-index-to-llvm,"
+      "canonicalize,cse,"
+      "gpu.module(convert-gpu-to-nvvm,canonicalize,cse,"
+      "reconcile-unrealized-casts),"
+      "gpu-to-llvm,reconcile-unrealized-casts,"
+      "gpu-module-to-binary{{format={3}}",
+      options.maxTileBytes.getValue(), chip, options.features.getValue(),
+      options.format.getValue(), options.optLevel.getValue(), link);
+  return parsePassPipeline(rest, pm, errors);
+}
+
+namespace {
+/// Stands in for a pipeline whose options were wrong: it reports why on the
+/// module and fails, so the tool exits with an error.
+struct PipelineErrorPass
+    : public PassWrapper<PipelineErrorPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(PipelineErrorPass)
+  explicit PipelineErrorPass(std::string message)
+      : message(std::move(message)) {}
+  StringRef getArgument() const final { return "fuse-pipeline-error"; }
+  void runOnOperation() override {
+    getOperation()->emitError() << message;
+    signalPassFailure();
+  }
+  std::string message;
+};
+} // namespace
+
+void mlir::fuse::registerNvptxPipeline() {
+  PassPipelineRegistration<NvptxPipelineOptions>(
+      "fuse-to-nvptx",
+      "Fused IR to NVPTX: one tile loop, one function and ONE kernel per "
+      "fuse.group; PTX (format=isa) or cubin (format=bin, needs ptxas)",
+      [](OpPassManager &pm, const NvptxPipelineOptions &options) {
+        // Parsing the target needs a context; pipelines are built before
+        // the input exists, so use a scratch one for the preset lookup.
+        MLIRContext scratch;
+        std::string errors;
+        llvm::raw_string_ostream os(errors);
+        OpPassManager candidate(pm.getOpAnchorName(), pm.getNesting());
+        if (failed(buildNvptxPipeline(candidate, options, &scratch, os))) {
+          pm.addPass(std::make_unique<PipelineErrorPass>(
+              StringRef(errors).trim().str()));
+          return;
+        }
+        pm = std::move(candidate);
+      });
+}

@@ -1,0 +1,29 @@
+// fuse-to-nvptx: every fuse.group becomes ONE kernel. The invariant: one
+// gpu.launch_func per group, and one .entry per kernel in the PTX.
+// RUN: fuse-opt %fuse_src_root/test/Models/bert-layer.mlir --fuse-fusion-pipeline \
+// RUN:   | fuse-opt --fuse-to-nvptx -o %t.bert.mlir
+// RUN: FileCheck %s --check-prefix=BERT < %t.bert.mlir
+// RUN: FileCheck %s --check-prefix=LAUNCH < %t.bert.mlir
+// RUN: fuse-opt %fuse_src_root/test/Models/inception.mlir --fuse-fusion-pipeline \
+// RUN:   | fuse-opt --fuse-to-nvptx="target=a100" | FileCheck %s --check-prefix=INCEPTION
+// RUN: fuse-opt %fuse_src_root/test/Models/resnet-bottleneck-ds.mlir --fuse-fusion-pipeline \
+// RUN:   | fuse-opt --fuse-to-nvptx | FileCheck %s --check-prefix=RESNET
+// RUN: fuse-opt %fuse_src_root/test/Models/yolo-sppf.mlir --fuse-fusion-pipeline \
+// RUN:   | fuse-opt --fuse-to-nvptx | FileCheck %s --check-prefix=SPPF
+
+// BERT layer: 5 groups, 5 kernels in the PTX for sm_90 (libdevice linked),
+// 5 launches.
+// BERT-COUNT-5: gpu.binary @bert_layer__group{{[0-4]}}_kernel [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80", link = [{{.*}}libdevice.10.bc"]>, {{.*}}.target sm_90{{.*}}.visible .entry bert_layer__group{{[0-4]}}_kernel(
+// BERT-NOT: gpu.binary
+// LAUNCH-COUNT-5: gpu.launch_func @bert_layer__group{{[0-4]}}_kernel
+// LAUNCH-NOT: gpu.launch_func
+
+// The target's arch is the chip: an A100 is sm_80.
+// INCEPTION-COUNT-5: gpu.launch_func
+// INCEPTION-NOT: gpu.launch_func
+// INCEPTION: .target sm_80
+
+// RESNET-COUNT-4: gpu.launch_func
+// RESNET-NOT: gpu.launch_func
+// SPPF-COUNT-5: gpu.launch_func
+// SPPF-NOT: gpu.launch_func
