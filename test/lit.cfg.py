@@ -39,6 +39,9 @@ config.substitutions.append(("%cpu_pipeline",
     "convert-func-to-llvm,convert-cf-to-llvm,reconcile-unrealized-casts)"))
 tools.append("mlir-runner")
 
+config.substitutions.append(("%ptx_stats",
+    "python3 " + os.path.join(config.fuse_src_root, "scripts", "ptx-stats.py")))
+
 # Fused vs unfused on the CPU (scripts/check-equivalence.py).
 config.substitutions.append(("%check_equivalence",
     "python3 " + os.path.join(config.fuse_src_root, "scripts", "check-equivalence.py")
