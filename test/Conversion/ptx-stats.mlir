@@ -6,8 +6,8 @@
 // RUN: %ptx_stats %t.mlir --out %t.ptx --json %t.json | FileCheck %s
 // RUN: FileCheck %s --check-prefix=JSON < %t.json
 // CHECK: 4 kernel(s), PTX in
-// CHECK: kernel {{.*}} chip {{.*}} regs {{.*}} spill st/ld
-// CHECK-COUNT-4: yolo_c3__group{{[0-3]}}_kernel {{ +}}sm_90 {{ +}}{{[0-9]+}} {{ +}}0/0
+// CHECK: kernel{{ +}}chip{{ +}}regs{{ +}}spill st/ld
+// CHECK-COUNT-4: yolo_c3__group{{[0-3]}}_kernel{{ +}}sm_90{{ +}}{{[0-9]+}}{{ +}}0/0
 // JSON: "kernel": "yolo_c3__group
 // JSON: "registers": {{[0-9]+}}
 // JSON: "spill_stores": 0
