@@ -15,3 +15,8 @@ func.func @two_outputs(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> (tensor<4x8x
   %c = tosa.exp %b : (tensor<4x8xf32>) -> tensor<4x8xf32>
   return %b, %c : tensor<4x8xf32>, tensor<4x8xf32>
 }
+
+// Per group: each group checked on its own.
+// RUN: %check_equivalence %s --per-group | FileCheck %s --check-prefix=GROUPS
+// GROUPS: group two_outputs__group0: PASS
+// GROUPS-NEXT: PASS

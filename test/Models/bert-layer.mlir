@@ -20,6 +20,10 @@
 // Each group lowered to one tile loop nest (fuse-lower-groups) still gives
 // the same results.
 // RUN: %check_equivalence %s --lower-groups | FileCheck %s --check-prefix=EQUIV
+// And every group on its own:
+// RUN: %check_equivalence %s --per-group --lower-groups | FileCheck %s --check-prefix=GROUPS
+// GROUPS-COUNT-5: group bert_layer__group{{[0-4]}}: PASS
+// GROUPS-NEXT: PASS
 
 // CHECK-LABEL: func @bert_layer
 // CHECK: fuse.group horizontal rule "shared_input_contractions"

@@ -305,8 +305,12 @@ EQUIVALENCE = """// Fused and unfused give the same results on the CPU (seeded r
 """
 
 LOWERED = """// Each group lowered to one tile loop nest (fuse-lower-groups) still gives
-// the same results.
+// the same results, and so does every group on its own (its ops fused and
+// tiled against the same ops unfused).
 // RUN: %check_equivalence %s --lower-groups | FileCheck %s --check-prefix=EQUIV
+// RUN: %check_equivalence %s --per-group --lower-groups | FileCheck %s --check-prefix=GROUPS
+// GROUPS-NOT: FAIL
+// GROUPS: PASS
 """
 
 

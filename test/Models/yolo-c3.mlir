@@ -22,8 +22,12 @@
 // EQUIV: output 0 {{.*}}: PASS
 // EQUIV-NEXT: PASS
 // Each group lowered to one tile loop nest (fuse-lower-groups) still gives
-// the same results.
+// the same results, and so does every group on its own (its ops fused and
+// tiled against the same ops unfused).
 // RUN: %check_equivalence %s --lower-groups | FileCheck %s --check-prefix=EQUIV
+// RUN: %check_equivalence %s --per-group --lower-groups | FileCheck %s --check-prefix=GROUPS
+// GROUPS-NOT: FAIL
+// GROUPS: PASS
 
 func.func @yolo_c3(%x: tensor<1x16x16x32xf32>) -> tensor<1x16x16x32xf32> {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
