@@ -9,7 +9,7 @@ from lit.llvm.subst import ToolSubst
 
 config.name = "FUSE"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir"]
+config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.fuse_obj_root, "test")
 config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py"]
@@ -23,7 +23,7 @@ llvm_config.use_default_substitutions()
 # Tools come from the build tree first, then from LLVM's bin directory.
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.fuse_tools_dir, config.llvm_tools_dir]
-tools = ["fuse-opt"]
+tools = ["fuse-opt", "fuse-plan-memory", "fuse-planner-tests"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # CPU execution with upstream passes and mlir-runner (runner utils ship with
@@ -39,6 +39,8 @@ config.substitutions.append(("%cpu_pipeline",
     "convert-func-to-llvm,convert-cf-to-llvm,reconcile-unrealized-casts)"))
 tools.append("mlir-runner")
 
+config.substitutions.append(("%check_offsets",
+    "python3 " + os.path.join(config.fuse_src_root, "scripts", "check-offsets.py")))
 config.substitutions.append(("%ptx_stats",
     "python3 " + os.path.join(config.fuse_src_root, "scripts", "ptx-stats.py")))
 
@@ -47,6 +49,12 @@ config.substitutions.append(("%check_equivalence",
     "python3 " + os.path.join(config.fuse_src_root, "scripts", "check-equivalence.py")
     + " --fuse-opt " + os.path.join(config.fuse_tools_dir, "fuse-opt")))
 llvm_config.add_tool_substitutions(["mlir-runner"], [config.llvm_tools_dir])
+
+# The published buffer traces beside the checkout (shared/memtraces).
+memtraces = os.path.join(os.path.dirname(config.fuse_src_root), "shared", "memtraces")
+if os.path.isdir(memtraces):
+    config.available_features.add("memtraces")
+    config.substitutions.append(("%memtraces", memtraces))
 
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")

@@ -1,0 +1,81 @@
+//===- MemoryPlanner.h - pack buffer lifetimes into one arena ---*- C++ -*-===//
+//
+// Part of fuse, an MLIR-based operator-fusion compiler.
+//
+// A static memory planner with no MLIR in its interface: buffers with
+// inclusive lifetimes [start, end] and sizes get offsets in one arena so
+// that no two buffers alive at the same step overlap. The planner runs a
+// portfolio of placement orders with best-fit placement, then a seeded,
+// time-budgeted local search over the best order, and keeps the smallest
+// arena. It is exact when all sizes are equal (interval-graph colouring).
+// The max-live bound (the largest total size alive at one step) is the floor
+// no plan can beat.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSE_SUPPORT_MEMORYPLANNER_H
+#define FUSE_SUPPORT_MEMORYPLANNER_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace fuse::planner {
+
+/// One buffer: alive from step `start` to step `end` inclusive.
+struct Buffer {
+  int64_t start = 0;
+  int64_t end = 0;
+  int64_t size = 0;
+};
+
+struct Options {
+  /// Every offset is a multiple of this; sizes round up to it.
+  int64_t alignment = 1;
+  /// Wall-clock budget of the local search, in milliseconds.
+  double timeBudgetMs = 1000.0;
+  /// Seed of the local search.
+  uint64_t seed = 0;
+};
+
+/// The arena of one strategy.
+struct StrategyResult {
+  std::string name;
+  int64_t arena = 0;
+};
+
+struct Plan {
+  /// One offset per input buffer, in input order.
+  std::vector<int64_t> offsets;
+  int64_t arena = 0;
+  /// The strategy that produced this plan.
+  std::string strategy;
+  /// Every strategy tried, with its arena.
+  std::vector<StrategyResult> strategies;
+  /// Sum of all (aligned) sizes: every buffer its own memory.
+  int64_t naive = 0;
+  /// Largest total (aligned) size alive at one step: the lower bound.
+  int64_t maxLive = 0;
+  /// Time spent planning.
+  double planMs = 0;
+};
+
+/// Checks the input: non-negative sizes, start <= end. On failure returns
+/// false and says why.
+bool validate(const std::vector<Buffer> &buffers, std::string *error);
+
+/// The max-live lower bound for `buffers` with sizes rounded up to
+/// `alignment`.
+int64_t computeMaxLive(const std::vector<Buffer> &buffers, int64_t alignment);
+
+/// Plans `buffers` (which must validate).
+Plan plan(const std::vector<Buffer> &buffers, const Options &options);
+
+/// An independent check of a plan: offsets aligned, every buffer inside the
+/// arena, no two buffers with intersecting lifetimes overlapping in memory.
+bool verify(const std::vector<Buffer> &buffers, const Plan &plan,
+            int64_t alignment, std::string *error);
+
+} // namespace fuse::planner
+
+#endif // FUSE_SUPPORT_MEMORYPLANNER_H
