@@ -14,7 +14,7 @@ CMAKE_FLAGS ?=
 SETUP_STAMP := $(BUILD_DIR)/.setup-done
 FUSE_OPT    := $(BUILD_DIR)/bin/fuse-opt
 
-.PHONY: all setup configure build check demo docs install clean
+.PHONY: all setup configure build check demo docs install clean bench-memory
 
 all: build
 
@@ -69,6 +69,10 @@ docs: build
 	mkdir -p docs/generated
 	cp $(BUILD_DIR)/docs/Dialects/FuseDialect.md $(BUILD_DIR)/docs/Interfaces/FuseInterfaces.md \
 	   $(BUILD_DIR)/docs/Passes/FusePasses.md docs/generated/
+
+# The memory planner on the published Arm NN traces (docs/benchmarks/memtraces.md).
+bench-memory: build
+	python3 bench/memtraces.py
 
 install: build
 	cmake --install $(BUILD_DIR) --prefix $(or $(PREFIX),$(BUILD_DIR)/install)
