@@ -81,6 +81,10 @@ def compile_variant(fuse_opt, path, options, suffix, function, lower=False):
     result_types = split_types(header.group(2))
     body = text[text.index("{") + 1: text.rindex("}")]
     body = body.replace(f"func.func @{name}(", f"func.func @{name}__{suffix}(", 1)
+    if suffix == "unfused":
+        # The reference keeps one buffer per value: no arena planning.
+        body = re.sub(rf"(func\.func @{name}__unfused\([^{{]*?\)(?: -> [^{{]*?)?) \{{",
+                      r"\1 attributes {fuse.no_plan} {", body, count=1)
     return name, arg_types, result_types, body
 
 
@@ -260,6 +264,13 @@ def main():
     lowered_note = ", groups tiled" if args.lower_groups else ""
     print(f"{os.path.basename(args.input)} @{name}: fused ({fused_opts}{lowered_note}) vs unfused, seed {args.seed}, "
           f"rtol {args.rtol:g}, atol {args.atol:g}")
+    memory = re.search(rf"llvm\.func @{name}__fused\(.*fuse\.memory = \{{arena = (\d+) : i64, "
+                       r"in_place_bytes = (\d+) : i64, max_live = (\d+) : i64, naive = (\d+) : i64, "
+                       r'strategy = "([\w-]+)"\}', lowered)
+    if memory:
+        arena, in_place, _, naive, strategy = memory.groups()
+        print(f"  memory: arena {arena} bytes for buffers of {naive} bytes one by one "
+              f"({in_place} bytes written in place, planner strategy {strategy})")
     for k in range(len(result_types)):
         v = values.get(k)
         if not v or len(v) != 6:

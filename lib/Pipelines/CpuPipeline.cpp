@@ -20,14 +20,17 @@ using namespace mlir::fuse;
 
 /// The upstream stages after outlining, as a pipeline string (each stage is
 /// a registered pass).
-static constexpr llvm::StringLiteral kCpuLowering =
+static constexpr llvm::StringLiteral kCpuBufferize =
     "func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,"
     "tosa-to-tensor,convert-elementwise-to-linalg),"
     "canonicalize,"
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
+    "buffer-results-to-out-params,"
     "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
-    "canonicalize,cse,"
+    "canonicalize,cse";
+
+static constexpr llvm::StringLiteral kCpuLowering =
     "func.func(convert-linalg-to-loops,scf-forall-to-for),"
     "lower-affine,convert-scf-to-cf,expand-strided-metadata,lower-affine,"
     "finalize-memref-to-llvm,convert-math-to-llvm,convert-math-to-libm,"
@@ -38,6 +41,11 @@ void mlir::fuse::buildCpuPipeline(OpPassManager &pm,
                                   const CpuPipelineOptions &options) {
   if (options.outlineGroups)
     pm.addPass(createFuseOutlineGroups());
+  if (failed(parsePassPipeline(kCpuBufferize, pm, llvm::errs())))
+    llvm::report_fatal_error("fuse-to-cpu: an upstream pass is not "
+                             "registered; call mlir::registerAllPasses()");
+  if (options.planBuffers)
+    pm.addPass(createFusePlanBuffers());
   if (failed(parsePassPipeline(kCpuLowering, pm, llvm::errs())))
     llvm::report_fatal_error("fuse-to-cpu: an upstream pass is not "
                              "registered; call mlir::registerAllPasses()");

@@ -15,6 +15,7 @@
 // Fused and unfused give the same results on the CPU (seeded random input,
 // 1e-5 relative).
 // RUN: %check_equivalence %s | FileCheck %s --check-prefix=EQUIV
+// EQUIV: memory: arena {{[0-9]+}} bytes for buffers of {{[0-9]+}} bytes
 // EQUIV: output 0 {{.*}}: PASS
 // EQUIV-NEXT: PASS
 // Each group lowered to one tile loop nest (fuse-lower-groups) still gives

@@ -13,8 +13,10 @@
 // REPORT: "kernels_after": 4
 // REPORT: "left_alone": []
 // Fused and unfused give the same results on the CPU (seeded random input,
-// 1e-5 relative).
+// 1e-5 relative), the fused build with the buffers between its kernels
+// planned into one arena (fuse-plan-buffers).
 // RUN: %check_equivalence %s | FileCheck %s --check-prefix=EQUIV
+// EQUIV: memory: arena {{[0-9]+}} bytes for buffers of {{[0-9]+}} bytes
 // EQUIV: output 0 {{.*}}: PASS
 // EQUIV-NEXT: PASS
 // Each group lowered to one tile loop nest (fuse-lower-groups) still gives

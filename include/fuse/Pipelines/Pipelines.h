@@ -71,6 +71,11 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       *this, "outline-groups",
       llvm::cl::desc("Make every fuse.group a function of its own first"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> planBuffers{
+      *this, "plan-buffers",
+      llvm::cl::desc("Place the buffers between kernels in one arena "
+                     "(fuse-plan-buffers)"),
+      llvm::cl::init(true)};
 };
 
 /// fuse.groups to functions, one-shot bufferization, buffer deallocation,

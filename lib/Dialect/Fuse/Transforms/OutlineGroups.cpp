@@ -51,6 +51,8 @@ struct OutlineGroupsPass
                                          group.getKind())));
         if (group.getRuleAttr())
           callee->setAttr("fuse.rule", group.getRuleAttr());
+        if (fn->hasAttr("fuse.no_plan"))
+          callee->setAttr("fuse.no_plan", builder.getUnitAttr());
         symbols.insert(callee); // renames on a clash
         callee.getBody().takeBody(group.getBody());
         Block &body = callee.getBody().front();
