@@ -13,6 +13,13 @@ def human_bytes(n):
         n /= 1024.0
 
 
+def print_memory(m):
+    print(f"  memory: {human_bytes(m['unfused_naive'])} of intermediates unfused; "
+          f"{m['buffers']} buffer(s) between kernels, {human_bytes(m['naive'])} one by one -> "
+          f"arena {human_bytes(m['arena'])} (max-live bound {human_bytes(m['max_live'])}, "
+          f"ratio {m['ratio']:.4f}, {human_bytes(m['in_place_bytes'])} in place, {m['strategy']})")
+
+
 def main(path):
     with open(path) as f:
         report = json.load(f)
@@ -23,6 +30,7 @@ def main(path):
         print(f"\n@{fn['name']}: {fn['kernels_before']} kernels -> {fn['kernels_after']}, "
               f"bytes between kernels {human_bytes(fn['bytes_before'])} -> "
               f"{human_bytes(fn['bytes_after'])}")
+        print_memory(fn["memory"])
         for g in fn["groups"]:
             rule = f" by {g['rule']}" if g["rule"] else ""
             ops = ", ".join(op.split("@")[0] for op in g["ops"])
@@ -38,6 +46,7 @@ def main(path):
     t = report["totals"]
     print(f"\ntotal: {t['kernels_before']} kernels -> {t['kernels_after']}, "
           f"{human_bytes(t['bytes_before'])} -> {human_bytes(t['bytes_after'])} between kernels")
+    print_memory(report["memory"])
 
 
 if __name__ == "__main__":

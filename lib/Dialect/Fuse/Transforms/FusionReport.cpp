@@ -7,7 +7,10 @@
 #include "FusionGraph.h"
 
 #include "fuse/Dialect/Fuse/IR/FuseAttrs.h"
+#include "fuse/Dialect/Fuse/IR/FuseInterfaces.h"
 #include "fuse/Dialect/Fuse/Transforms/FusionEngine.h"
+#include "fuse/Support/MemoryPlanner.h"
+#include "llvm/ADT/EquivalenceClasses.h"
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -34,12 +37,217 @@ static SmallVector<std::string> reasonsLeftAlone(const FusionPlan &plan,
   return reasons;
 }
 
+namespace {
+/// The memory section of a function's report: the buffers between its
+/// kernels (values a group makes and another group reads), planned into one
+/// arena as fuse-plan-buffers will do after bufferization.
+struct MemoryEstimate {
+  /// Every intermediate of the unfused graph in its own buffer.
+  int64_t unfusedNaive = 0;
+  int64_t naive = 0, arena = 0, maxLive = 0, inPlaceBytes = 0;
+  int64_t buffers = 0;
+  std::string strategy;
+  double planMs = 0;
+};
+} // namespace
+
+/// Whether every op of `group` is elementwise.
+static bool isElementwiseGroup(const PlannedGroup &group) {
+  return llvm::all_of(group.ops, [](Operation *op) {
+    return classifyOp(op).category == OpCategory::elementwise;
+  });
+}
+
+/// Arena alignment of the estimate (fuse-plan-buffers' default, for GPUs).
+static constexpr int64_t kMemoryAlignment = 256;
+
+static MemoryEstimate estimateMemory(const FusionPlan &plan,
+                                     int64_t alignment) {
+  MemoryEstimate estimate;
+  llvm::DenseMap<Operation *, unsigned> groupOf;
+  for (auto [i, group] : llvm::enumerate(plan.groups))
+    for (Operation *op : group.ops)
+      groupOf[op] = i;
+
+  // The groups (kernels) that read `value`, through ops that are not
+  // kernels (reshapes, casts), and whether it leaves the function.
+  auto readers = [&](Value value, SmallVectorImpl<unsigned> &out) {
+    bool escapes = false;
+    SmallVector<Value> worklist = {value};
+    llvm::SmallPtrSet<Operation *, 8> seen;
+    while (!worklist.empty()) {
+      Value v = worklist.pop_back_val();
+      for (Operation *user : v.getUsers()) {
+        Operation *top = user;
+        while (top && !groupOf.count(top) &&
+               top->getBlock() != value.getParentBlock())
+          top = top->getParentOp();
+        if (!top)
+          continue;
+        auto it = groupOf.find(top);
+        if (it != groupOf.end()) {
+          out.push_back(it->second);
+          continue;
+        }
+        if (top->hasTrait<OpTrait::IsTerminator>()) {
+          escapes = true;
+          continue;
+        }
+        if (seen.insert(top).second)
+          worklist.append(top->result_begin(), top->result_end());
+      }
+    }
+    return escapes;
+  };
+
+  // Kernel order: groups topologically, ties by their first op.
+  unsigned n = plan.groups.size();
+  std::vector<SmallVector<unsigned>> succ(n);
+  std::vector<unsigned> indegree(n, 0);
+  for (auto [i, group] : llvm::enumerate(plan.groups))
+    for (Operation *op : group.ops)
+      for (Value result : op->getResults()) {
+        SmallVector<unsigned> users;
+        readers(result, users);
+        for (unsigned u : users)
+          if (u != i && !llvm::is_contained(succ[i], u)) {
+            succ[i].push_back(u);
+            ++indegree[u];
+          }
+      }
+  auto firstOp = [&](unsigned g) {
+    Operation *first = plan.groups[g].ops.front();
+    for (Operation *op : plan.groups[g].ops)
+      if (op->isBeforeInBlock(first))
+        first = op;
+    return first;
+  };
+  std::vector<int64_t> step(n, -1);
+  SmallVector<unsigned> ready;
+  for (unsigned g = 0; g < n; ++g)
+    if (indegree[g] == 0)
+      ready.push_back(g);
+  for (int64_t t = 0; !ready.empty(); ++t) {
+    auto best = llvm::min_element(ready, [&](unsigned a, unsigned b) {
+      return firstOp(a)->isBeforeInBlock(firstOp(b));
+    });
+    unsigned g = *best;
+    ready.erase(best);
+    step[g] = t;
+    for (unsigned s : succ[g])
+      if (--indegree[s] == 0)
+        ready.push_back(s);
+  }
+  if (llvm::is_contained(step, -1))
+    return estimate; // a cycle: the engine refuses these; nothing to plan
+
+  struct Entry {
+    Value value;
+    unsigned producer;
+    int64_t end;
+    int64_t bytes;
+  };
+  SmallVector<Entry> entries;
+  for (auto [i, group] : llvm::enumerate(plan.groups))
+    for (Operation *op : group.ops)
+      for (Value result : op->getResults()) {
+        std::optional<int64_t> bytes = getShapedTypeBytes(result.getType());
+        if (!bytes)
+          continue;
+        SmallVector<unsigned> users;
+        bool escapes = readers(result, users);
+        // Unfused, every op's result is a buffer of its own.
+        if (!escapes && !users.empty())
+          estimate.unfusedNaive += *bytes;
+        unsigned self = i;
+        bool external =
+            llvm::any_of(users, [self](unsigned u) { return u != self; });
+        if (escapes || !external)
+          continue;
+        int64_t end = step[i];
+        for (unsigned u : users)
+          end = std::max(end, step[u]);
+        entries.push_back({result, unsigned(i), end, *bytes});
+      }
+  if (entries.empty())
+    return estimate;
+
+  // In place: an elementwise kernel writes a result over a same-typed input
+  // buffer it reads last.
+  llvm::EquivalenceClasses<unsigned> same;
+  for (unsigned e = 0; e < entries.size(); ++e)
+    same.insert(e);
+  llvm::DenseSet<unsigned> reused;
+  for (unsigned o = 0; o < entries.size(); ++o) {
+    const PlannedGroup &group = plan.groups[entries[o].producer];
+    if (!isElementwiseGroup(group))
+      continue;
+    int64_t at = step[entries[o].producer];
+    for (unsigned in = 0; in < entries.size(); ++in) {
+      if (in == o || reused.contains(in) || entries[in].end != at ||
+          entries[in].value.getType() != entries[o].value.getType())
+        continue;
+      SmallVector<unsigned> users;
+      readers(entries[in].value, users);
+      if (!llvm::is_contained(users, entries[o].producer))
+        continue;
+      same.unionSets(in, o);
+      reused.insert(in);
+      estimate.inPlaceBytes += entries[o].bytes;
+      break;
+    }
+  }
+
+  std::vector<::fuse::planner::Buffer> buffers;
+  llvm::DenseMap<unsigned, unsigned> bufferOf;
+  for (unsigned e = 0; e < entries.size(); ++e) {
+    int64_t start = step[entries[e].producer];
+    estimate.naive +=
+        (entries[e].bytes + alignment - 1) / alignment * alignment;
+    auto [it, inserted] =
+        bufferOf.try_emplace(same.getLeaderValue(e), buffers.size());
+    if (inserted)
+      buffers.push_back({start, entries[e].end, entries[e].bytes});
+    ::fuse::planner::Buffer &b = buffers[it->second];
+    b.start = std::min(b.start, start);
+    b.end = std::max(b.end, entries[e].end);
+    b.size = std::max(b.size, entries[e].bytes);
+  }
+  ::fuse::planner::Options options;
+  options.alignment = alignment;
+  options.timeBudgetMs = 200;
+  ::fuse::planner::Plan result = ::fuse::planner::plan(buffers, options);
+  estimate.buffers = entries.size();
+  estimate.arena = result.arena;
+  estimate.maxLive = result.maxLive;
+  estimate.strategy = result.strategy;
+  estimate.planMs = result.planMs;
+  return estimate;
+}
+
+/// Writes a memory section.
+static void writeMemory(llvm::json::OStream &json,
+                        const MemoryEstimate &m) {
+  json.attributeObject("memory", [&] {
+    json.attribute("buffers", m.buffers);
+    json.attribute("unfused_naive", m.unfusedNaive);
+    json.attribute("naive", m.naive);
+    json.attribute("arena", m.arena);
+    json.attribute("max_live", m.maxLive);
+    json.attribute("ratio", m.maxLive ? double(m.arena) / double(m.maxLive)
+                                      : 1.0);
+    json.attribute("in_place_bytes", m.inPlaceBytes);
+    json.attribute("strategy", m.strategy.empty() ? "none" : m.strategy);
+  });
+}
+
 void mlir::fuse::writeFusionReportJSON(raw_ostream &os,
                                        const FusionPolicy &policy,
                                        ArrayRef<FunctionPlan> plans) {
   llvm::json::OStream json(os, /*IndentSize=*/2);
   TargetAttr target = policy.target;
   int64_t kernelsBefore = 0, kernelsAfter = 0, bytesBefore = 0, bytesAfter = 0;
+  MemoryEstimate total;
   json.object([&] {
     json.attributeObject("target", [&] {
       json.attribute("name", target.getName());
@@ -77,6 +285,18 @@ void mlir::fuse::writeFusionReportJSON(raw_ostream &os,
           json.attribute("kernels_after", plan.kernelsAfter);
           json.attribute("bytes_before", plan.bytesBefore);
           json.attribute("bytes_after", plan.bytesAfter);
+          MemoryEstimate memory = estimateMemory(plan, kMemoryAlignment);
+          writeMemory(json, memory);
+          total.buffers += memory.buffers;
+          total.unfusedNaive += memory.unfusedNaive;
+          total.naive += memory.naive;
+          total.arena += memory.arena;
+          total.maxLive += memory.maxLive;
+          total.inPlaceBytes += memory.inPlaceBytes;
+          if (total.strategy.empty() || total.strategy == memory.strategy)
+            total.strategy = memory.strategy;
+          else if (!memory.strategy.empty())
+            total.strategy = "mixed";
           json.attributeArray("groups", [&] {
             for (const PlannedGroup &group : plan.groups)
               json.object([&] {
@@ -131,6 +351,8 @@ void mlir::fuse::writeFusionReportJSON(raw_ostream &os,
       json.attribute("bytes_before", bytesBefore);
       json.attribute("bytes_after", bytesAfter);
     });
+    // Functions run one at a time: each has its own arena.
+    writeMemory(json, total);
   });
   os << "\n";
 }

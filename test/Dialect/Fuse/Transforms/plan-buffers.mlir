@@ -227,3 +227,41 @@ func.func @dynamic(%n: index) {
 // CHECK-LABEL: func.func @dynamic
 // CHECK-NOT: fuse.memory
 // CHECK: memref.alloc(%{{.*}}) : memref<?xf32>
+
+// -----
+
+// Concat slices: two kernels write straight into their halves of %cat
+// (subviews), a third reads it whole. %cat lives from its allocation to
+// that read, so %t, used meanwhile, gets its own slot; %u, made after the
+// read, can take %cat's.
+func.func private @half(%out: memref<8x4xf32, strided<[8, 1], offset: ?>>) attributes {fuse.kind = "vertical"}
+func.func private @temp(%out: memref<8x8xf32>) attributes {fuse.kind = "vertical"}
+func.func private @read2(%a: memref<8x8xf32>, %b: memref<8x8xf32>) attributes {fuse.kind = "vertical"}
+func.func @concat() {
+  %cat = memref.alloc() : memref<8x8xf32>
+  %lo = memref.subview %cat[0, 0] [8, 4] [1, 1] : memref<8x8xf32> to memref<8x4xf32, strided<[8, 1]>>
+  %lo2 = memref.cast %lo : memref<8x4xf32, strided<[8, 1]>> to memref<8x4xf32, strided<[8, 1], offset: ?>>
+  call @half(%lo2) : (memref<8x4xf32, strided<[8, 1], offset: ?>>) -> ()
+  %t = memref.alloc() : memref<8x8xf32>
+  call @temp(%t) : (memref<8x8xf32>) -> ()
+  %hi = memref.subview %cat[0, 4] [8, 4] [1, 1] : memref<8x8xf32> to memref<8x4xf32, strided<[8, 1], offset: 4>>
+  %hi2 = memref.cast %hi : memref<8x4xf32, strided<[8, 1], offset: 4>> to memref<8x4xf32, strided<[8, 1], offset: ?>>
+  call @half(%hi2) : (memref<8x4xf32, strided<[8, 1], offset: ?>>) -> ()
+  call @read2(%t, %cat) : (memref<8x8xf32>, memref<8x8xf32>) -> ()
+  %u = memref.alloc() : memref<8x8xf32>
+  call @temp(%u) : (memref<8x8xf32>) -> ()
+  call @read2(%u, %u) : (memref<8x8xf32>, memref<8x8xf32>) -> ()
+  return
+}
+// CHECK-LABEL: func.func @concat
+// CHECK-SAME: fuse.memory = {arena = 512 : i64, in_place_bytes = 0 : i64, max_live = 512 : i64, naive = 768 : i64
+// CHECK: arith.constant [[OCAT:[0-9]+]] : index
+// CHECK-NEXT: %[[CAT:.*]] = memref.view
+// CHECK-NEXT: memref.subview %[[CAT]][0, 0] [8, 4]
+// CHECK: arith.constant [[OT:[0-9]+]] : index
+// CHECK-NEXT: %[[T:.*]] = memref.view
+// CHECK: memref.subview %[[CAT]][0, 4] [8, 4]
+// CHECK: call @read2(%[[T]], %[[CAT]])
+// CHECK-NEXT: arith.constant [[OCAT]] : index
+// CHECK-NEXT: %[[U:.*]] = memref.view
+// CHECK-NEXT: call @temp(%[[U]])
