@@ -14,7 +14,7 @@ CMAKE_FLAGS ?=
 SETUP_STAMP := $(BUILD_DIR)/.setup-done
 FUSE_OPT    := $(BUILD_DIR)/bin/fuse-opt
 
-.PHONY: all setup configure build check demo docs install clean bench-memory
+.PHONY: all setup configure build check demo docs install clean bench-memory bench-models
 
 all: build
 
@@ -73,6 +73,11 @@ docs: build
 # The memory planner on the published Arm NN traces (docs/benchmarks/memtraces.md).
 bench-memory: build
 	python3 bench/memtraces.py
+
+# Whole networks (ResNet-50, MobileNetV2, YOLOv5s backbone, BERT-base):
+# kernels, traffic and activation memory (docs/benchmarks/models.md).
+bench-models: build
+	python3 bench/models.py
 
 install: build
 	cmake --install $(BUILD_DIR) --prefix $(or $(PREFIX),$(BUILD_DIR)/install)
