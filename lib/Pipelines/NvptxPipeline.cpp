@@ -52,10 +52,23 @@ LogicalResult mlir::fuse::buildNvptxPipeline(OpPassManager &pm,
   pm.addPass(createFuseOutlineGroups());
   std::string libdevice = options.libdevice;
   std::string link = libdevice.empty() ? "" : " l=" + libdevice;
+  if (options.workspace != "alloc" && options.workspace != "argument") {
+    errors << "fuse-to-nvptx: workspace must be alloc or argument, got '"
+           << options.workspace << "'\n";
+    return failure();
+  }
+  std::string plan =
+      options.planBuffers
+          ? "fuse-plan-buffers{workspace=" + options.workspace + "},"
+          : std::string();
   std::string rest = llvm::formatv(
       "one-shot-bufferize{{bufferize-function-boundaries "
       "function-boundary-type-conversion=identity-layout-map},"
       "canonicalize,cse,"
+      // Kernels write their results into buffers the host function
+      // allocates, and those go into one arena (fuse-plan-buffers).
+      "buffer-results-to-out-params{{hoist-static-allocs},{6}"
+      "canonicalize,"
       // Copies (of padded tiles, say) become linalg.copy, lowered to loops
       // inside the kernel rather than to a host runtime call. Tile-local
       // intermediates live in the thread's local memory, never in a
@@ -78,7 +91,7 @@ LogicalResult mlir::fuse::buildNvptxPipeline(OpPassManager &pm,
       "gpu-to-llvm,reconcile-unrealized-casts,"
       "gpu-module-to-binary{{format={3}}",
       options.maxTileBytes.getValue(), chip, options.features.getValue(),
-      options.format.getValue(), options.optLevel.getValue(), link);
+      options.format.getValue(), options.optLevel.getValue(), link, plan);
   return parsePassPipeline(rest, pm, errors);
 }
 

@@ -1,6 +1,8 @@
 // RUN: not fuse-opt %s --fuse-to-nvptx="target=h2000" 2>&1 | FileCheck %s --check-prefix=TARGET
 // RUN: not fuse-opt %s --fuse-to-nvptx="format=elf" 2>&1 | FileCheck %s --check-prefix=FORMAT
 // RUN: fuse-opt %s --fuse-to-nvptx="chip=sm_80" | FileCheck %s --check-prefix=CHIP
+// RUN: not fuse-opt %s --fuse-to-nvptx="workspace=heap" 2>&1 | FileCheck %s --check-prefix=WS
+// WS: fuse-to-nvptx: workspace must be alloc or argument, got 'heap'
 // TARGET: fuse-to-nvptx: unknown target 'h2000'
 // FORMAT: fuse-to-nvptx: format must be isa, bin or fatbin, got 'elf'
 // CHIP: .target sm_80

@@ -4,6 +4,9 @@
 // RUN:   | fuse-opt --fuse-to-nvptx -o %t.bert.mlir
 // RUN: FileCheck %s --check-prefix=BERT < %t.bert.mlir
 // RUN: FileCheck %s --check-prefix=LAUNCH < %t.bert.mlir
+// RUN: FileCheck %s --check-prefix=ARENA < %t.bert.mlir
+// RUN: fuse-opt %fuse_src_root/test/Models/bert-layer.mlir --fuse-fusion-pipeline \
+// RUN:   | fuse-opt --fuse-to-nvptx="workspace=argument" | FileCheck %s --check-prefix=WSARG
 // RUN: fuse-opt %fuse_src_root/test/Models/inception.mlir --fuse-fusion-pipeline \
 // RUN:   | fuse-opt --fuse-to-nvptx="target=a100" | FileCheck %s --check-prefix=INCEPTION
 // RUN: fuse-opt %fuse_src_root/test/Models/resnet-bottleneck-ds.mlir --fuse-fusion-pipeline \
@@ -17,6 +20,24 @@
 // BERT-NOT: gpu.binary
 // LAUNCH-COUNT-5: gpu.launch_func @bert_layer__group{{[0-4]}}_kernel
 // LAUNCH-NOT: gpu.launch_func
+
+// The kernels write into buffers the host function owns, all in one arena
+// (fuse-plan-buffers): two allocations on the host, the arena and the
+// returned result (1x16x64 floats), the rest views of the arena.
+// ARENA: llvm.func @bert_layer({{.*}}fuse.memory = {arena = [[SIZE:[0-9]+]] : i64
+// ARENA: llvm.mlir.constant([[SIZE]] : index)
+// ARENA: llvm.call @malloc
+// ARENA: llvm.mlir.constant(1024 : index)
+// ARENA: llvm.call @malloc
+// ARENA-NOT: llvm.call @malloc
+// ARENA: llvm.func @bert_layer__group0
+// With workspace=argument the caller passes the arena and asks its size.
+// WSARG: llvm.func @bert_layer({{.*}}fuse.memory = {arena = [[SIZE:[0-9]+]] : i64
+// WSARG-NOT: llvm.call @malloc
+// WSARG: llvm.call @malloc
+// WSARG-NOT: llvm.call @malloc
+// WSARG: llvm.func @bert_layer_workspace_bytes() -> i64
+// WSARG-NEXT: llvm.mlir.constant([[SIZE]] : index) : i64
 
 // The target's arch is the chip: an A100 is sm_80.
 // INCEPTION-COUNT-5: gpu.launch_func

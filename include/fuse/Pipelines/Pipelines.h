@@ -118,6 +118,16 @@ struct NvptxPipelineOptions
       llvm::cl::desc("Largest tile-local buffer kept in a thread's local "
                      "memory"),
       llvm::cl::init(1 << 20)};
+  PassOptions::Option<bool> planBuffers{
+      *this, "plan-buffers",
+      llvm::cl::desc("Place the buffers between kernels in one arena "
+                     "(fuse-plan-buffers)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<std::string> workspace{
+      *this, "workspace",
+      llvm::cl::desc("Arena of fuse-plan-buffers: alloc (the host function "
+                     "allocates it) or argument (the caller passes it)"),
+      llvm::cl::init("alloc")};
 };
 
 /// fuse-lower-groups, one function per group, bufferization, the tile loop
