@@ -14,7 +14,7 @@ CMAKE_FLAGS ?=
 SETUP_STAMP := $(BUILD_DIR)/.setup-done
 FUSE_OPT    := $(BUILD_DIR)/bin/fuse-opt
 
-.PHONY: all setup configure build check demo docs install clean bench-memory bench-models
+.PHONY: all setup configure build check demo docs install clean bench-memory bench-models soak
 
 all: build
 
@@ -73,6 +73,14 @@ docs: build
 # The memory planner on the published Arm NN traces (docs/benchmarks/memtraces.md).
 bench-memory: build
 	python3 bench/memtraces.py
+
+# Differential testing on random graphs: N graphs from SEED; every check
+# strict (a group the lowering refuses fails too); failures are minimised
+# into test/Random/. Last line: "N passed, M failed".
+N ?= 200
+SEED ?= 1
+soak: build
+	python3 scripts/soak.py --graphs $(N) --seed $(SEED)
 
 # Whole networks (ResNet-50, MobileNetV2, YOLOv5s backbone, BERT-base):
 # kernels, traffic and activation memory (docs/benchmarks/models.md).

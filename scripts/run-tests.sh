@@ -3,7 +3,9 @@
 # summary line, "fuse: N passed, M failed, K skipped":
 #   1. the lit suite (test/), FileCheck and -verify-diagnostics tests;
 #   2. the install check: `cmake --install`, then an out-of-tree driver
-#      (examples/embed) built with find_package(Fuse) and run.
+#      (examples/embed) built with find_package(Fuse) and run;
+#   3. differential testing on a fixed-seed batch of random graphs
+#      (scripts/soak.py): each graph's check counts as one test.
 set -uo pipefail
 BUILD_DIR=${1:-build}
 LLVM_PREFIX=${LLVM_PREFIX:-/usr/lib/llvm-22}
@@ -64,6 +66,22 @@ else
   echo "$install_output"
   failed=$((failed + 1))
 fi
+
+# --- 3. random graphs: fused == unfused, with and without tiled groups ---
+SOAK_GRAPHS=${SOAK_GRAPHS:-100}
+soak_out=$(python3 scripts/soak.py --graphs "$SOAK_GRAPHS" --seed 1 --no-minimise \
+  --allow-lowering-limits --fuse-opt "$BUILD_DIR/bin/fuse-opt" 2>&1)
+soak_rc=$?
+echo "$soak_out" | grep -v '^seed .*: lowering limit' | tail -n 30
+last=$(echo "$soak_out" | tail -n 1)
+if [[ "$last" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+  echo "random graphs (seeds 1..$SOAK_GRAPHS): $last"
+  passed=$((passed + BASH_REMATCH[1])); failed=$((failed + BASH_REMATCH[2]))
+else
+  echo "FAIL: random graphs: no summary line"
+  failed=$((failed + 1))
+fi
+[ "$soak_rc" -eq 0 ] || [ "$failed" -gt 0 ] || failed=$((failed + 1))
 
 echo "fuse: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -85,6 +85,14 @@ void writeIntoDestination(RewriterBase &rewriter, Operation *root) {
   if (!init->get().getDefiningOp<tensor::EmptyOp>() ||
       init->get().getType() != insert.getSourceType())
     return;
+  // The destination must exist where the root is: an earlier branch's
+  // insertion placed after the root (its source computed later) leaves the
+  // root writing its own tensor, and the lowering then reports the
+  // insertion it could not fuse instead of building IR that uses a value
+  // before it is defined.
+  if (Operation *def = insert.getDest().getDefiningOp())
+    if (def->getBlock() == root->getBlock() && !def->isBeforeInBlock(root))
+      return;
   rewriter.setInsertionPoint(root);
   Value slice = tensor::ExtractSliceOp::create(
       rewriter, insert.getLoc(), insert.getSourceType(), insert.getDest(),
@@ -166,6 +174,32 @@ LogicalResult lowerGroup(RewriterBase &rewriter, GroupOp group,
                                         slice.getResult(), init)
                      .getResult(0);
     rewriter.modifyOpInPlace(group.getYield(), [&] { result.set(copy); });
+  }
+  // A concat branch that no op of the group computes (an input, a reshape
+  // or a slice of a value) gets a copy into its slice as its root: the
+  // kernel stores it there.
+  for (Value value : group.getYield().getValues()) {
+    while (auto insert = value.getDefiningOp<tensor::InsertSliceOp>()) {
+      value = insert.getDest();
+      if (insert->getBlock() != &group.getBodyBlock())
+        break;
+      Value source = insert.getSource();
+      Operation *def = source.getDefiningOp();
+      bool direct = def && def->getBlock() == &group.getBodyBlock() &&
+                    isa<TilingInterface>(def);
+      if (direct)
+        continue;
+      rewriter.setInsertionPoint(insert);
+      auto type = cast<RankedTensorType>(source.getType());
+      Value init = tensor::EmptyOp::create(rewriter, insert.getLoc(),
+                                           type.getShape(),
+                                           type.getElementType());
+      Value copy =
+          linalg::CopyOp::create(rewriter, insert.getLoc(), source, init)
+              .getResult(0);
+      rewriter.modifyOpInPlace(insert,
+                               [&] { insert.getSourceMutable().set(copy); });
+    }
   }
   SmallVector<Operation *> roots = findRoots(group);
   if (roots.empty())

@@ -1,0 +1,17 @@
+// Found by scripts/soak.py (seed 35), minimised. A known limit of
+// fuse-lower-groups: the same value inserted twice into one concat (and
+// also consumed by a third branch); the lowering refuses the group with a
+// diagnostic. XFAIL until the lowering copies duplicate branches.
+// XFAIL: *
+// RUN: %check_equivalence %s --lower-groups
+func.func @random(%x: tensor<1x8x5x3xf32>) -> (tensor<1x8x5x9xf32>) {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %w1 = "tosa.const"() <{values = dense<"0x204F67BE4B9408BE8F8F5E3E"> : tensor<1x1x1x3xf32>}> : () -> tensor<1x1x1x3xf32>
+  %v2 = tosa.add %x, %w1 : (tensor<1x8x5x3xf32>, tensor<1x1x1x3xf32>) -> tensor<1x8x5x3xf32>
+  %v3 = tosa.tanh %x : (tensor<1x8x5x3xf32>) -> tensor<1x8x5x3xf32>
+  %v4 = tosa.clamp %v2 {min_val = 0.0 : f32, max_val = 3.4e38 : f32} : (tensor<1x8x5x3xf32>) -> tensor<1x8x5x3xf32>
+  %v5 = tosa.tanh %v4 : (tensor<1x8x5x3xf32>) -> tensor<1x8x5x3xf32>
+  %v11 = tosa.concat %v4, %v4, %v5 {axis = 3 : i32} : (tensor<1x8x5x3xf32>, tensor<1x8x5x3xf32>, tensor<1x8x5x3xf32>) -> tensor<1x8x5x9xf32>
+  return %v11 : tensor<1x8x5x9xf32>
+}
