@@ -1,7 +1,10 @@
 // Found by scripts/soak.py (seed 35), minimised. A known limit of
-// fuse-lower-groups: the same value inserted twice into one concat (and
-// also consumed by a third branch); the lowering refuses the group with a
-// diagnostic. XFAIL until the lowering copies duplicate branches.
+// fuse-lower-groups: %v4 is inserted twice into one concat and also feeds
+// the third branch (%v5 = tanh %v4), so it is no root of its own and its
+// two insertions stay outside the loop of the tanh root; the lowering
+// refuses the group with a diagnostic (the fused results without lowering
+// are right). XFAIL until such a branch is copied into its slices inside
+// the loop that recomputes it.
 // XFAIL: *
 // RUN: %check_equivalence %s --lower-groups
 func.func @random(%x: tensor<1x8x5x3xf32>) -> (tensor<1x8x5x9xf32>) {
