@@ -23,7 +23,6 @@ usage: bench/models.py [--fuse-opt build/bin/fuse-opt] [--out FILE] [--keep DIR]
 """
 import argparse
 import datetime
-import json
 import os
 import re
 import subprocess
@@ -34,6 +33,10 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "test", "Models"))
 from gen_blocks import Block, T  # noqa: E402
+import importlib  # noqa: E402
+
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+model_blocks = importlib.import_module("model-blocks")
 
 
 # --- CNNs ------------------------------------------------------------------
@@ -267,23 +270,14 @@ MODELS = {
 }
 
 
-def all_rules(fuse_opt):
-    out = subprocess.run([fuse_opt, "--fuse-list-rules"], check=True,
-                         capture_output=True, text=True).stdout
-    return [line.split()[0] for line in out.splitlines()
-            if line.startswith("  ") and not line.startswith("    ")]
+all_rules = model_blocks.all_rules
 
 
 def fuse(fuse_opt, path, target, disabled=()):
-    with tempfile.NamedTemporaryFile(suffix=".json") as report:
-        options = f"target={target} report={report.name}"
-        if disabled:
-            options += " disable-rules=" + ",".join(disabled)
-        start = time.monotonic()
-        subprocess.run([fuse_opt, path, "-o", os.devnull, f"--fuse-fusion-pipeline={options}"],
-                       check=True)
-        seconds = time.monotonic() - start
-        return json.load(open(report.name)), seconds
+    """The fusion report for `path` and the wall time of fuse-opt."""
+    start = time.monotonic()
+    report = model_blocks.run(fuse_opt, path, target, disabled)
+    return report, time.monotonic() - start
 
 
 def plan_buffers(fuse_opt, path, target, name):
