@@ -98,6 +98,24 @@ int main() {
     expect(!verify(overlapping, bad, 1, &error),
            "the verifier catches an overlap");
   }
+  // Places shared by in-place reuse, and the naive sum.
+  {
+    std::vector<Buffer> buffers = {{0, 2, 100}, {2, 5, 300}, {1, 3, 50},
+                                   {5, 6, 200}};
+    std::vector<size_t> place = {7, 7, 3, 7};
+    std::vector<Buffer> merged = mergePlaces(buffers, place);
+    expect(merged.size() == 2, "two places");
+    expect(place == std::vector<size_t>({0, 0, 1, 0}),
+           "places numbered in order of first appearance");
+    expect(merged[0].start == 0 && merged[0].end == 6 &&
+               merged[0].size == 300,
+           "a place spans its members' lifetimes, as large as the largest");
+    expect(merged[1].start == 1 && merged[1].end == 3 && merged[1].size == 50,
+           "a buffer alone keeps its interval");
+    expect(computeNaive(buffers, 1) == 650, "naive sum");
+    expect(computeNaive(buffers, 256) == 256 + 512 + 256 + 256,
+           "naive sum with each size aligned");
+  }
   std::printf("planner: %d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }

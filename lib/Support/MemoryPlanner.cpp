@@ -10,6 +10,7 @@
 #include <chrono>
 #include <functional>
 #include <limits>
+#include <map>
 #include <numeric>
 #include <random>
 #include <set>
@@ -167,6 +168,33 @@ int64_t fuse::planner::computeMaxLive(const std::vector<Buffer> &buffers,
   return maxLive;
 }
 
+int64_t fuse::planner::computeNaive(const std::vector<Buffer> &buffers,
+                                    int64_t alignment) {
+  int64_t naive = 0;
+  for (const Buffer &b : buffers)
+    naive += alignUp(b.size, alignment);
+  return naive;
+}
+
+std::vector<Buffer> fuse::planner::mergePlaces(
+    const std::vector<Buffer> &buffers, std::vector<size_t> &place) {
+  std::vector<Buffer> merged;
+  std::map<size_t, size_t> index; // place name -> position in `merged`
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    auto [it, inserted] = index.try_emplace(place[i], merged.size());
+    if (inserted) {
+      merged.push_back(buffers[i]);
+    } else {
+      Buffer &b = merged[it->second];
+      b.start = std::min(b.start, buffers[i].start);
+      b.end = std::max(b.end, buffers[i].end);
+      b.size = std::max(b.size, buffers[i].size);
+    }
+    place[i] = it->second;
+  }
+  return merged;
+}
+
 Plan fuse::planner::plan(const std::vector<Buffer> &buffers,
                          const Options &options) {
   auto startTime = std::chrono::steady_clock::now();
@@ -178,8 +206,7 @@ Plan fuse::planner::plan(const std::vector<Buffer> &buffers,
   int64_t alignment = std::max<int64_t>(1, options.alignment);
   Problem problem(buffers, alignment);
   Plan result;
-  result.naive = std::accumulate(problem.sizes.begin(), problem.sizes.end(),
-                                 int64_t(0));
+  result.naive = computeNaive(buffers, alignment);
   result.maxLive = computeMaxLive(buffers, alignment);
   result.arena = kInfinity;
   size_t n = buffers.size();

@@ -68,6 +68,18 @@ bool validate(const std::vector<Buffer> &buffers, std::string *error);
 /// `alignment`.
 int64_t computeMaxLive(const std::vector<Buffer> &buffers, int64_t alignment);
 
+/// Sum of the sizes of `buffers`, each rounded up to `alignment`: the memory
+/// they take when every buffer has its own.
+int64_t computeNaive(const std::vector<Buffer> &buffers, int64_t alignment);
+
+/// In-place reuse: buffers that take one place in the arena. On entry
+/// `place[i]` names buffer i's place (any numbers, equal for buffers that
+/// share); each place becomes one buffer over all its members' lifetimes, as
+/// large as the largest member. On return `place[i]` is the index of buffer
+/// i's place in the result, in order of first appearance.
+std::vector<Buffer> mergePlaces(const std::vector<Buffer> &buffers,
+                                std::vector<size_t> &place);
+
 /// Plans `buffers` (which must validate).
 Plan plan(const std::vector<Buffer> &buffers, const Options &options);
 

@@ -47,7 +47,6 @@ struct MemoryEstimate {
   int64_t naive = 0, arena = 0, maxLive = 0, inPlaceBytes = 0;
   int64_t buffers = 0;
   std::string strategy;
-  double planMs = 0;
 };
 } // namespace
 
@@ -198,30 +197,22 @@ static MemoryEstimate estimateMemory(const FusionPlan &plan,
     }
   }
 
-  std::vector<::fuse::planner::Buffer> buffers;
-  llvm::DenseMap<unsigned, unsigned> bufferOf;
-  for (unsigned e = 0; e < entries.size(); ++e) {
-    int64_t start = step[entries[e].producer];
-    estimate.naive +=
-        (entries[e].bytes + alignment - 1) / alignment * alignment;
-    auto [it, inserted] =
-        bufferOf.try_emplace(same.getLeaderValue(e), buffers.size());
-    if (inserted)
-      buffers.push_back({start, entries[e].end, entries[e].bytes});
-    ::fuse::planner::Buffer &b = buffers[it->second];
-    b.start = std::min(b.start, start);
-    b.end = std::max(b.end, entries[e].end);
-    b.size = std::max(b.size, entries[e].bytes);
+  std::vector<::fuse::planner::Buffer> intervals;
+  std::vector<size_t> placeOf;
+  for (auto [e, entry] : llvm::enumerate(entries)) {
+    intervals.push_back({step[entry.producer], entry.end, entry.bytes});
+    placeOf.push_back(same.getLeaderValue(e));
   }
   ::fuse::planner::Options options;
   options.alignment = alignment;
   options.timeBudgetMs = 200;
-  ::fuse::planner::Plan result = ::fuse::planner::plan(buffers, options);
+  ::fuse::planner::Plan result = ::fuse::planner::plan(
+      ::fuse::planner::mergePlaces(intervals, placeOf), options);
+  estimate.naive = ::fuse::planner::computeNaive(intervals, alignment);
   estimate.buffers = entries.size();
   estimate.arena = result.arena;
   estimate.maxLive = result.maxLive;
   estimate.strategy = result.strategy;
-  estimate.planMs = result.planMs;
   return estimate;
 }
 

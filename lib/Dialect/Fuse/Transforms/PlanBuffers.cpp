@@ -251,33 +251,25 @@ struct PlanBuffersPass
       }
     }
 
-    // One planner buffer per equivalence class.
-    std::vector<::fuse::planner::Buffer> buffers;
-    llvm::DenseMap<unsigned, unsigned> bufferOf;
-    for (unsigned i = 0; i < candidates.size(); ++i) {
-      unsigned leader = same.getLeaderValue(i);
-      auto [it, inserted] = bufferOf.try_emplace(leader, buffers.size());
-      if (inserted)
-        buffers.push_back({candidates[i].start, candidates[i].end,
-                           candidates[i].bytes});
-      ::fuse::planner::Buffer &b = buffers[it->second];
-      b.start = std::min(b.start, candidates[i].start);
-      b.end = std::max(b.end, candidates[i].end);
-      b.size = std::max(b.size, candidates[i].bytes);
-      bufferOf[i] = it->second;
+    // One place in the arena per equivalence class.
+    std::vector<::fuse::planner::Buffer> intervals;
+    std::vector<size_t> placeOf;
+    for (auto [i, c] : llvm::enumerate(candidates)) {
+      intervals.push_back({c.start, c.end, c.bytes});
+      placeOf.push_back(same.getLeaderValue(i));
     }
+    std::vector<::fuse::planner::Buffer> places =
+        ::fuse::planner::mergePlaces(intervals, placeOf);
     ::fuse::planner::Options options;
     options.alignment = alignment;
     options.timeBudgetMs = timeBudgetMs;
-    ::fuse::planner::Plan plan = ::fuse::planner::plan(buffers, options);
+    ::fuse::planner::Plan plan = ::fuse::planner::plan(places, options);
     std::string error;
-    if (!::fuse::planner::verify(buffers, plan, alignment, &error)) {
+    if (!::fuse::planner::verify(places, plan, alignment, &error)) {
       fn.emitError() << "fuse-plan-buffers: internal error: " << error;
       return signalPassFailure();
     }
-    int64_t naive = 0;
-    for (const Candidate &c : candidates)
-      naive += (c.bytes + alignment - 1) / alignment * alignment;
+    int64_t naive = ::fuse::planner::computeNaive(intervals, alignment);
 
     // The arena.
     MLIRContext *ctx = &getContext();
@@ -315,7 +307,7 @@ struct PlanBuffersPass
     for (auto [i, c] : llvm::enumerate(candidates)) {
       OpBuilder b(c.alloc);
       Value offset = arith::ConstantIndexOp::create(
-          b, c.alloc.getLoc(), plan.offsets[bufferOf[i]]);
+          b, c.alloc.getLoc(), plan.offsets[placeOf[i]]);
       Value view = memref::ViewOp::create(b, c.alloc.getLoc(),
                                           c.alloc.getType(), arena, offset,
                                           ValueRange());
