@@ -24,7 +24,6 @@ usage: bench/models.py [--fuse-opt build/bin/fuse-opt] [--out FILE] [--keep DIR]
 import argparse
 import datetime
 import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -37,6 +36,7 @@ import importlib  # noqa: E402
 
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 model_blocks = importlib.import_module("model-blocks")
+check_equivalence = importlib.import_module("check-equivalence")
 
 
 # --- CNNs ------------------------------------------------------------------
@@ -292,12 +292,10 @@ def plan_buffers(fuse_opt, path, target, name):
     for line in proc.stderr.splitlines():
         if line.strip().endswith("FusePlanBuffers"):
             ms = float(line.split()[0]) * 1000.0
-    m = re.search(rf"llvm\.func @{name}\(.*fuse\.memory = \{{arena = (\d+) : i64, in_place_bytes = (\d+) : i64, "
-                  r"max_live = (\d+) : i64, naive = (\d+) : i64", text)
+    m = check_equivalence.read_memory(text, name)
     if not m or ms is None:
         sys.exit(f"no fuse.memory or timing for @{name}")
-    arena, in_place, max_live, naive = map(int, m.groups())
-    return arena, in_place, max_live, naive, ms
+    return m["arena"], m["in_place_bytes"], m["max_live"], m["naive"], ms
 
 
 def mib(n):

@@ -88,6 +88,20 @@ def compile_variant(fuse_opt, path, options, suffix, function, lower=False):
     return name, arg_types, result_types, body
 
 
+def read_memory(lowered, function):
+    """The `fuse.memory` numbers fuse-plan-buffers left on @function in
+    LLVM-dialect text, as a dict (ints and the strategy name), or None."""
+    m = re.search(rf"llvm\.func @{function}\(.*fuse\.memory = \{{arena = (\d+) : i64, "
+                  r"in_place_bytes = (\d+) : i64, max_live = (\d+) : i64, naive = (\d+) : i64, "
+                  r'strategy = "([\w-]+)"\}', lowered)
+    if not m:
+        return None
+    keys = ("arena", "in_place_bytes", "max_live", "naive")
+    memory = dict(zip(keys, map(int, m.groups()[:4])))
+    memory["strategy"] = m.group(5)
+    return memory
+
+
 def hex_constant(shape, rng):
     n = 1
     for d in shape:
@@ -264,13 +278,10 @@ def main():
     lowered_note = ", groups tiled" if args.lower_groups else ""
     print(f"{os.path.basename(args.input)} @{name}: fused ({fused_opts}{lowered_note}) vs unfused, seed {args.seed}, "
           f"rtol {args.rtol:g}, atol {args.atol:g}")
-    memory = re.search(rf"llvm\.func @{name}__fused\(.*fuse\.memory = \{{arena = (\d+) : i64, "
-                       r"in_place_bytes = (\d+) : i64, max_live = (\d+) : i64, naive = (\d+) : i64, "
-                       r'strategy = "([\w-]+)"\}', lowered)
+    memory = read_memory(lowered, f"{name}__fused")
     if memory:
-        arena, in_place, _, naive, strategy = memory.groups()
-        print(f"  memory: arena {arena} bytes for buffers of {naive} bytes one by one "
-              f"({in_place} bytes written in place, planner strategy {strategy})")
+        print(f"  memory: arena {memory['arena']} bytes for buffers of {memory['naive']} bytes one by one "
+              f"({memory['in_place_bytes']} bytes written in place, planner strategy {memory['strategy']})")
     for k in range(len(result_types)):
         v = values.get(k)
         if not v or len(v) != 6:
