@@ -53,6 +53,11 @@ class Graph:
         self.pool.append((name, shape))
         return name
 
+    def binary_op(self, op, x, s, y, ys):
+        """`x op y`, y broadcast to x's shape `s` (tosa.mul takes a shift)."""
+        shift, shift_t = (", %shift", ", tensor<1xi8>") if op == "mul" else ("", "")
+        return self.emit(f"tosa.{op} {x}, {y}{shift} : ({T(s)}, {T(ys)}{shift_t}) -> {T(s)}", s)
+
     def pick(self, pred=lambda s: True):
         # Prefer recent values (deep chains), sometimes reuse an old one
         # (branches that re-join, values with many uses).
@@ -71,16 +76,13 @@ class Graph:
         if op == "relu":
             return self.emit(f"tosa.clamp {x} {{min_val = 0.0 : f32, max_val = 3.4e38 : f32}} : ({T(s)}) -> {T(s)}", s)
         if op == "scale":
-            c = self.const((1,) * len(s))
-            return self.emit(f"tosa.mul {x}, {c}, %shift : ({T(s)}, {T((1,) * len(s))}, tensor<1xi8>) -> {T(s)}", s)
+            return self.binary_op("mul", x, s, self.const((1,) * len(s)), (1,) * len(s))
         return self.emit(f"tosa.{op} {x} : ({T(s)}) -> {T(s)}", s)
 
     def binary(self):
         x, s = self.pick()
         same = [v for v in self.pool if v[1] == s and v[0] != x]
         op = self.rng.choice(["add", "sub", "mul", "maximum"])
-        extra = ", %shift" if op == "mul" else ""
-        extra_t = ", tensor<1xi8>" if op == "mul" else ""
         if same and self.rng.random() < 0.6:
             y, _ = self.rng.choice(same)
             ys = s
@@ -88,7 +90,7 @@ class Graph:
             # Broadcast along the last axis or a random other one.
             ys = tuple(d if (i == len(s) - 1 or self.rng.random() < 0.3) else 1 for i, d in enumerate(s))
             y = self.const(ys)
-        return self.emit(f"tosa.{op} {x}, {y}{extra} : ({T(s)}, {T(ys)}{extra_t}) -> {T(s)}", s)
+        return self.binary_op(op, x, s, y, ys)
 
     def reduce_join(self):
         x, s = self.pick()
@@ -98,13 +100,10 @@ class Graph:
         r = self.emit(f"tosa.reduce_{kind} {x} {{axis = {axis} : i32}} : ({T(s)}) -> {T(rs)}", rs)
         if self.rng.random() < 0.8:
             # Re-join with the input (x - max, x * 1/sum ...).
-            op = "sub" if kind == "max" else "mul"
-            extra = ", %shift" if op == "mul" else ""
-            extra_t = ", tensor<1xi8>" if op == "mul" else ""
-            if op == "mul":
-                inv = self.emit(f"tosa.sigmoid {r} : ({T(rs)}) -> {T(rs)}", rs)
-                r = inv
-            return self.emit(f"tosa.{op} {x}, {r}{extra} : ({T(s)}, {T(rs)}{extra_t}) -> {T(s)}", s)
+            if kind == "max":
+                return self.binary_op("sub", x, s, r, rs)
+            inv = self.emit(f"tosa.sigmoid {r} : ({T(rs)}) -> {T(rs)}", rs)
+            return self.binary_op("mul", x, s, inv, rs)
         return r
 
     def conv(self):
@@ -131,12 +130,8 @@ class Graph:
             # BatchNorm as an importer writes it.
             s = (n, oh, ow, cout)
             cs = (1, 1, 1, cout)
-            m = self.const(cs, 0.2)
-            y = self.emit(f"tosa.sub {y}, {m} : ({T(s)}, {T(cs)}) -> {T(s)}", s)
-            g = self.const(cs, 1.0)
-            y = self.emit(f"tosa.mul {y}, {g}, %shift : ({T(s)}, {T(cs)}, tensor<1xi8>) -> {T(s)}", s)
-            bb = self.const(cs, 0.2)
-            y = self.emit(f"tosa.add {y}, {bb} : ({T(s)}, {T(cs)}) -> {T(s)}", s)
+            for op, scale in [("sub", 0.2), ("mul", 1.0), ("add", 0.2)]:
+                y = self.binary_op(op, y, s, self.const(cs, scale), cs)
         return y
 
     def matmul(self):
