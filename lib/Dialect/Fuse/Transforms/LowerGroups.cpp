@@ -101,6 +101,15 @@ void writeIntoDestination(RewriterBase &rewriter, Operation *root) {
   rewriter.modifyOpInPlace(root, [&] { init->set(slice); });
 }
 
+/// A linalg.copy of `value` into a fresh tensor, at the insertion point: a
+/// root the kernel computes and stores where the value itself is not one.
+Value copyIntoNewTensor(RewriterBase &rewriter, Location loc, Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                       type.getElementType());
+  return linalg::CopyOp::create(rewriter, loc, value, init).getResult(0);
+}
+
 /// Default tile sizes for `root` (see the pass description).
 SmallVector<OpFoldResult> defaultTileSizes(OpBuilder &b, TilingInterface root,
                                            bool keepRows) {
@@ -167,12 +176,7 @@ LogicalResult lowerGroup(RewriterBase &rewriter, GroupOp group,
     if (!slice || slice->getBlock() != &group.getBodyBlock())
       continue;
     rewriter.setInsertionPoint(group.getYield());
-    Value init = tensor::EmptyOp::create(
-        rewriter, slice.getLoc(), slice.getType().getShape(),
-        slice.getType().getElementType());
-    Value copy = linalg::CopyOp::create(rewriter, slice.getLoc(),
-                                        slice.getResult(), init)
-                     .getResult(0);
+    Value copy = copyIntoNewTensor(rewriter, slice.getLoc(), slice);
     rewriter.modifyOpInPlace(group.getYield(), [&] { result.set(copy); });
   }
   // A concat branch that no op of the group computes (an input, a reshape
@@ -190,13 +194,7 @@ LogicalResult lowerGroup(RewriterBase &rewriter, GroupOp group,
       if (direct)
         continue;
       rewriter.setInsertionPoint(insert);
-      auto type = cast<RankedTensorType>(source.getType());
-      Value init = tensor::EmptyOp::create(rewriter, insert.getLoc(),
-                                           type.getShape(),
-                                           type.getElementType());
-      Value copy =
-          linalg::CopyOp::create(rewriter, insert.getLoc(), source, init)
-              .getResult(0);
+      Value copy = copyIntoNewTensor(rewriter, insert.getLoc(), source);
       rewriter.modifyOpInPlace(insert,
                                [&] { insert.getSourceMutable().set(copy); });
     }
