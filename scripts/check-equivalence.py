@@ -56,9 +56,44 @@ def split_types(text):
     return [t.strip() for t in re.findall(r"tensor<[^>]*>", text)]
 
 
-def compile_variant(fuse_opt, path, options, suffix, function, lower=False):
-    text = run([fuse_opt, path, "--mlir-print-local-scope",
-                f"--fuse-fusion-pipeline={options}"])
+RESOURCES = re.compile(r"\n*\{-#\n  dialect_resources: \{\n    builtin: \{\n(.*?)\n    \}\n  \}\n#-\}\n*", re.S)
+
+
+def run_keeping_resources(cmd, stdin=None, into=None):
+    """run() for a fuse-opt command with --mlir-print-local-scope, which
+    prints no dialect_resources block: when the output refers to
+    dense_resource weights (as the ONNX importer writes them), runs the
+    command again without local scope for their blobs, which go into the
+    dict `into`."""
+    text = run(cmd, stdin)
+    if "dense_resource<" in text and into is not None:
+        split_resources(run([c for c in cmd if c != "--mlir-print-local-scope"], stdin), into)
+    return text
+
+
+def split_resources(text, into):
+    """Cuts the dialect_resources block off printed IR; its blobs go into the
+    dict `into`."""
+    m = RESOURCES.search(text)
+    if not m:
+        return text
+    for key, blob in re.findall(r'^\s*([\w.$-]+): ("0x[0-9A-Fa-f]*")', m.group(1), re.M):
+        into.setdefault(key, blob)
+    return text[:m.start()] + "\n"
+
+
+def resource_block(blobs):
+    """The dialect_resources block holding `blobs`, or nothing."""
+    if not blobs:
+        return ""
+    entries = ",\n".join(f"      {k}: {v}" for k, v in blobs.items())
+    return "\n{-#\n  dialect_resources: {\n    builtin: {\n" + entries + "\n    }\n  }\n#-}\n"
+
+
+def compile_variant(fuse_opt, path, options, suffix, function, lower=False, blobs=None):
+    blobs = {} if blobs is None else blobs
+    text = run_keeping_resources([fuse_opt, path, "--mlir-print-local-scope",
+                                  f"--fuse-fusion-pipeline={options}"], into=blobs)
     funcs = re.findall(r"^  func\.func @(\w+)\(", text, re.M)
     if function:
         if function not in funcs:
@@ -72,7 +107,8 @@ def compile_variant(fuse_opt, path, options, suffix, function, lower=False):
         fail(f"{path} has several functions {funcs}: pick one with --function")
     name = funcs[0]
     if lower:
-        text = run([fuse_opt, "--mlir-print-local-scope", "--fuse-lower-groups"], stdin=text)
+        text = run_keeping_resources([fuse_opt, "--mlir-print-local-scope", "--fuse-lower-groups"],
+                                     stdin=text + resource_block(blobs), into=blobs)
     header = re.search(rf"func\.func @{name}\((.*?)\) -> (.*?) (?:attributes .*?)?\{{$", text, re.M)
     if not header:
         fail("cannot read the function signature")
@@ -110,6 +146,64 @@ def hex_constant(shape, rng):
     return '"0x' + data.hex().upper() + '"'
 
 
+def compare_lines(k, t, f, u, rtol):
+    """MLIR lines (inside a function with %c0 defined) that compare result
+    `f` with reference `u`, both of type `t`, and print the largest absolute
+    error, the largest |reference|, the largest violation |f - u| - rtol * |u|
+    and where it is, as `out K <key> <value>` lines (read_comparison)."""
+    shape = shape_of(t)
+    size = 1
+    for d in shape:
+        size *= d
+    flat = f"tensor<{size}xf32>"
+    return [
+        f"    %flat_shape{k} = tosa.const_shape {{values = dense<[{size}]> : tensor<1xindex>}} : () -> !tosa.shape<1>",
+        f"    %uf{k} = tosa.reshape {u}, %flat_shape{k} : ({t}, !tosa.shape<1>) -> {flat}",
+        f"    %ff{k} = tosa.reshape {f}, %flat_shape{k} : ({t}, !tosa.shape<1>) -> {flat}",
+        f"    %d{k} = tosa.sub %ff{k}, %uf{k} : ({flat}, {flat}) -> {flat}",
+        f"    %ad{k} = tosa.abs %d{k} : ({flat}) -> {flat}",
+        f"    %au{k} = tosa.abs %uf{k} : ({flat}) -> {flat}",
+        # violation = |d| - rtol * |u| (compared with atol below)
+        f'    %rt{k} = "tosa.const"() <{{values = dense<{rtol:e}> : tensor<1xf32>}}> : () -> tensor<1xf32>',
+        f'    %sh{k} = "tosa.const"() <{{values = dense<0> : tensor<1xi8>}}> : () -> tensor<1xi8>',
+        f"    %tu{k} = tosa.mul %au{k}, %rt{k}, %sh{k} : ({flat}, tensor<1xf32>, tensor<1xi8>) -> {flat}",
+        f"    %v{k} = tosa.sub %ad{k}, %tu{k} : ({flat}, {flat}) -> {flat}",
+        f"    %mad{k} = tosa.reduce_max %ad{k} {{axis = 0 : i32}} : ({flat}) -> tensor<1xf32>",
+        f"    %mau{k} = tosa.reduce_max %au{k} {{axis = 0 : i32}} : ({flat}) -> tensor<1xf32>",
+        f"    %mv{k} = tosa.reduce_max %v{k} {{axis = 0 : i32}} : ({flat}) -> tensor<1xf32>",
+        f"    %iv{k} = tosa.argmax %v{k} {{axis = 0 : i32}} : ({flat}) -> tensor<i32>",
+        f"    %s_mad{k} = tensor.extract %mad{k}[%c0] : tensor<1xf32>",
+        f"    %s_mau{k} = tensor.extract %mau{k}[%c0] : tensor<1xf32>",
+        f"    %s_mv{k} = tensor.extract %mv{k}[%c0] : tensor<1xf32>",
+        f"    %s_iv{k} = tensor.extract %iv{k}[] : tensor<i32>",
+        f"    %idx{k} = arith.index_cast %s_iv{k} : i32 to index",
+        f"    %s_f{k} = tensor.extract %ff{k}[%idx{k}] : {flat}",
+        f"    %s_u{k} = tensor.extract %uf{k}[%idx{k}] : {flat}",
+        f'    vector.print str "out {k} max_abs_err "',
+        f"    vector.print %s_mad{k} : f32",
+        f'    vector.print str "out {k} max_abs_ref "',
+        f"    vector.print %s_mau{k} : f32",
+        f'    vector.print str "out {k} violation "',
+        f"    vector.print %s_mv{k} : f32",
+        f'    vector.print str "out {k} worst_index "',
+        f"    vector.print %s_iv{k} : i32",
+        f'    vector.print str "out {k} fused "',
+        f"    vector.print %s_f{k} : f32",
+        f'    vector.print str "out {k} unfused "',
+        f"    vector.print %s_u{k} : f32",
+    ]
+
+
+def read_comparison(output):
+    """{output index: {key: value}} from the lines compare_lines prints."""
+    values = {}
+    for line in output.splitlines():
+        m = re.match(r"out (\d+) (\w+) (\S+)", line.strip())
+        if m:
+            values.setdefault(int(m.group(1)), {})[m.group(2)] = float(m.group(3))
+    return values
+
+
 def make_main(name, arg_types, result_types, rng, rtol, atol, perturb):
     lines = ["  func.func private @printMemrefF32(tensor<*xf32>)", "  func.func @main() {"]
     ins = []
@@ -128,10 +222,6 @@ def make_main(name, arg_types, result_types, rng, rtol, atol, perturb):
     lines.append(f"    %atol = arith.constant {atol:e} : f32")
     for k, t in enumerate(result_types):
         shape = shape_of(t)
-        size = 1
-        for d in shape:
-            size *= d
-        flat = f"tensor<{size}xf32>"
         u, f = ref("u", k), ref("f", k)
         if perturb and k == 0:
             # Test hook: a wrong "fused" result, to show that the check fails.
@@ -140,42 +230,7 @@ def make_main(name, arg_types, result_types, rng, rtol, atol, perturb):
                 f"    %fp = tosa.add {f}, %pert : ({t}, tensor<{'x'.join(['1'] * len(shape))}xf32>) -> {t}",
             ]
             f = "%fp"
-        lines += [
-            f"    %flat_shape{k} = tosa.const_shape {{values = dense<[{size}]> : tensor<1xindex>}} : () -> !tosa.shape<1>",
-            f"    %uf{k} = tosa.reshape {u}, %flat_shape{k} : ({t}, !tosa.shape<1>) -> {flat}",
-            f"    %ff{k} = tosa.reshape {f}, %flat_shape{k} : ({t}, !tosa.shape<1>) -> {flat}",
-            f"    %d{k} = tosa.sub %ff{k}, %uf{k} : ({flat}, {flat}) -> {flat}",
-            f"    %ad{k} = tosa.abs %d{k} : ({flat}) -> {flat}",
-            f"    %au{k} = tosa.abs %uf{k} : ({flat}) -> {flat}",
-            # violation = |d| - rtol * |u| (compared with atol below)
-            f'    %rt{k} = "tosa.const"() <{{values = dense<{rtol:e}> : tensor<1xf32>}}> : () -> tensor<1xf32>',
-            f'    %sh{k} = "tosa.const"() <{{values = dense<0> : tensor<1xi8>}}> : () -> tensor<1xi8>',
-            f"    %tu{k} = tosa.mul %au{k}, %rt{k}, %sh{k} : ({flat}, tensor<1xf32>, tensor<1xi8>) -> {flat}",
-            f"    %v{k} = tosa.sub %ad{k}, %tu{k} : ({flat}, {flat}) -> {flat}",
-            f"    %mad{k} = tosa.reduce_max %ad{k} {{axis = 0 : i32}} : ({flat}) -> tensor<1xf32>",
-            f"    %mau{k} = tosa.reduce_max %au{k} {{axis = 0 : i32}} : ({flat}) -> tensor<1xf32>",
-            f"    %mv{k} = tosa.reduce_max %v{k} {{axis = 0 : i32}} : ({flat}) -> tensor<1xf32>",
-            f"    %iv{k} = tosa.argmax %v{k} {{axis = 0 : i32}} : ({flat}) -> tensor<i32>",
-            f"    %s_mad{k} = tensor.extract %mad{k}[%c0] : tensor<1xf32>",
-            f"    %s_mau{k} = tensor.extract %mau{k}[%c0] : tensor<1xf32>",
-            f"    %s_mv{k} = tensor.extract %mv{k}[%c0] : tensor<1xf32>",
-            f"    %s_iv{k} = tensor.extract %iv{k}[] : tensor<i32>",
-            f"    %idx{k} = arith.index_cast %s_iv{k} : i32 to index",
-            f"    %s_f{k} = tensor.extract %ff{k}[%idx{k}] : {flat}",
-            f"    %s_u{k} = tensor.extract %uf{k}[%idx{k}] : {flat}",
-            f'    vector.print str "out {k} max_abs_err "',
-            f"    vector.print %s_mad{k} : f32",
-            f'    vector.print str "out {k} max_abs_ref "',
-            f"    vector.print %s_mau{k} : f32",
-            f'    vector.print str "out {k} violation "',
-            f"    vector.print %s_mv{k} : f32",
-            f'    vector.print str "out {k} worst_index "',
-            f"    vector.print %s_iv{k} : i32",
-            f'    vector.print str "out {k} fused "',
-            f"    vector.print %s_f{k} : f32",
-            f'    vector.print str "out {k} unfused "',
-            f"    vector.print %s_u{k} : f32",
-        ]
+        lines += compare_lines(k, t, f, u, rtol)
     lines += ["    return", "  }"]
     return "\n".join(lines) + "\n"
 
@@ -183,13 +238,15 @@ def make_main(name, arg_types, result_types, rng, rtol, atol, perturb):
 def check_groups(args, rules):
     """Checks every group of the fused function on its own."""
     fused_opts = f"target={args.target} {args.fused_options}".strip()
-    text = run([args.fuse_opt, args.input, "--mlir-print-local-scope",
-                f"--fuse-fusion-pipeline={fused_opts}"])
+    blobs = {}
+    text = run_keeping_resources([args.fuse_opt, args.input, "--mlir-print-local-scope",
+                                  f"--fuse-fusion-pipeline={fused_opts}"], into=blobs)
     if args.function:
         start = text.index(f"  func.func @{args.function}(")
         end = text.index("\n  }\n", start) + len("\n  }\n")
         text = "module {\n" + text[start:end] + "}\n"
-    outlined = run([args.fuse_opt, "--mlir-print-local-scope", "--fuse-outline-groups"], stdin=text)
+    outlined = run_keeping_resources([args.fuse_opt, "--mlir-print-local-scope", "--fuse-outline-groups"],
+                                     stdin=text + resource_block(blobs), into=blobs)
     names = re.findall(r"^  func\.func private @(\w+__group\d+)\(", outlined, re.M)
     failed = 0
     with tempfile.TemporaryDirectory() as tmp:
@@ -208,7 +265,7 @@ def check_groups(args, rules):
                                         f"{var} = arith.constant dense<0.000000e+00> : {ty}", 1)
             path = os.path.join(tmp, name + ".mlir")
             with open(path, "w") as f:
-                f.write("module {\n" + body + "}\n")
+                f.write("module {\n" + body + "}\n" + resource_block(blobs))
             cmd = [sys.executable, os.path.abspath(__file__), path, "--target", args.target,
                    "--seed", str(args.seed), "--rtol", str(args.rtol), "--atol", str(args.atol),
                    "--fuse-opt", args.fuse_opt]
@@ -251,29 +308,27 @@ def main():
         return check_groups(args, rules)
     unfused_opts = "prune=false disable-rules=" + ",".join(rules)
     fused_opts = f"target={args.target} {args.fused_options}".strip()
+    blobs = {}
     name, arg_types, result_types, unfused = compile_variant(args.fuse_opt, args.input, unfused_opts, "unfused",
-                                                                 args.function)
+                                                             args.function, blobs=blobs)
     _, _, _, fused = compile_variant(args.fuse_opt, args.input, fused_opts, "fused", args.function,
-                                 args.lower_groups)
+                                     args.lower_groups, blobs=blobs)
     for t in arg_types + result_types:
         shape_of(t)
     rng = random.Random(args.seed)
     module = "module {\n" + unfused + fused + make_main(name, arg_types, result_types, rng,
-                                                        args.rtol, args.atol, args.perturb) + "}\n"
+                                                        args.rtol, args.atol, args.perturb) + "}\n" + resource_block(blobs)
+    if args.keep:
+        os.makedirs(args.keep, exist_ok=True)
+        open(os.path.join(args.keep, "combined.mlir"), "w").write(module)
     lowered = run([args.fuse_opt, "--fuse-to-cpu"], stdin=module)
     output = run([os.path.join(LLVM, "bin", "mlir-runner"), "-e", "main", "-entry-point-result=void",
                   f"-shared-libs={LLVM}/lib/libmlir_runner_utils.so,{LLVM}/lib/libmlir_c_runner_utils.so"],
                  stdin=lowered)
     if args.keep:
-        os.makedirs(args.keep, exist_ok=True)
-        open(os.path.join(args.keep, "combined.mlir"), "w").write(module)
         open(os.path.join(args.keep, "output.txt"), "w").write(output)
 
-    values = {}
-    for line in output.splitlines():
-        m = re.match(r"out (\d+) (\w+) (\S+)", line.strip())
-        if m:
-            values.setdefault(int(m.group(1)), {})[m.group(2)] = float(m.group(3))
+    values = read_comparison(output)
     failed = 0
     lowered_note = ", groups tiled" if args.lower_groups else ""
     print(f"{os.path.basename(args.input)} @{name}: fused ({fused_opts}{lowered_note}) vs unfused, seed {args.seed}, "

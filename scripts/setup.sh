@@ -9,6 +9,10 @@ PACKAGES=(
   libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools clang-22
   # build
   cmake ninja-build lld ccache
+  # ONNX front end (C++), the ONNX backend node tests, PyTorch for the model
+  # corpus and its reference outputs
+  libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata
+  python3-onnx python3-numpy python3-torch python3-torchvision
   # pictures of fused graphs
   graphviz
   # lit

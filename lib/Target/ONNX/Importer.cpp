@@ -1,0 +1,2359 @@
+//===- Importer.cpp - ONNX to TOSA importer -------------------------------===//
+//
+// Part of fuse, an MLIR-based operator-fusion compiler.
+//
+// One pass over the graph in node order (ONNX graphs are topologically
+// sorted). Every value name maps to an Entry: its run-time SSA value (in
+// NHWC when its producer wanted that), its ONNX shape, and its contents when
+// they are known at import time. Nodes whose inputs are all known are
+// evaluated here (shape subgraphs); the others become TOSA ops.
+//
+// Errors name the node (name, op type, opset) and the problem; unsupported
+// op types are all listed before anything is built.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuse/Target/ONNX/Import.h"
+
+#include "HostTensor.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <google/protobuf/io/coded_stream.h>
+#include <onnx/onnx_pb.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <numeric>
+
+using namespace mlir;
+using namespace mlir::fuse;
+using namespace mlir::fuse::onnx_import;
+
+namespace {
+
+/// Physical NHWC from logical NCHW: dimension k of NHWC is dimension
+/// kToNhwc[k] of NCHW.
+constexpr int64_t kToNhwc[4] = {0, 2, 3, 1};
+constexpr int64_t kToNchw[4] = {0, 3, 1, 2};
+/// Where logical (NCHW) axis a lives in NHWC.
+constexpr int64_t kAxisInNhwc[4] = {0, 3, 1, 2};
+
+struct Entry {
+  /// Run-time value; null while the tensor is only known at import time.
+  Value value;
+  /// `value` holds a 4-D tensor in NHWC order (its ONNX shape is NCHW).
+  bool nhwc = false;
+  /// ONNX shape.
+  Shape shape;
+  /// Contents, when known at import time.
+  std::optional<HostTensor> host;
+};
+
+const char *typeName(int32_t t) {
+  return onnx::TensorProto_DataType_Name(
+             static_cast<onnx::TensorProto_DataType>(t))
+      .c_str();
+}
+
+std::string shapeStr(ArrayRef<int64_t> s) {
+  std::string r = "[";
+  for (size_t k = 0; k < s.size(); ++k)
+    r += (k ? "," : "") + std::to_string(s[k]);
+  return r + "]";
+}
+
+Shape permuted(ArrayRef<int64_t> s, ArrayRef<int64_t> perm) {
+  Shape r;
+  for (int64_t p : perm)
+    r.push_back(s[p]);
+  return r;
+}
+
+class Importer {
+public:
+  Importer(MLIRContext *ctx, const OnnxImportOptions &opts)
+      : ctx(ctx), b(ctx), opts(opts), fileLoc(FileLineColLoc::get(
+                                          ctx, opts.modelName, 0, 0)) {}
+
+  OwningOpRef<ModuleOp> run(StringRef bytes);
+
+private:
+  // --- diagnostics -------------------------------------------------------
+  InFlightDiagnostic error() {
+    InFlightDiagnostic d = mlir::emitError(fileLoc);
+    if (node)
+      d << "node '" << nodeName() << "' (" << node->op_type() << ", opset "
+        << opset << "): ";
+    return d;
+  }
+  std::string nodeName() const {
+    return node->name().empty() ? node->op_type() + "#" + std::to_string(nodeIndex)
+                                : node->name();
+  }
+
+  // --- attributes --------------------------------------------------------
+  const onnx::AttributeProto *attr(StringRef name) const {
+    for (const onnx::AttributeProto &a : node->attribute())
+      if (a.name() == name)
+        return &a;
+    return nullptr;
+  }
+  FailureOr<int64_t> intAttr(StringRef name, int64_t dflt);
+  FailureOr<float> floatAttr(StringRef name, float dflt);
+  FailureOr<std::string> stringAttr(StringRef name, StringRef dflt);
+  FailureOr<std::optional<Shape>> intsAttr(StringRef name);
+
+  // --- graph values ------------------------------------------------------
+  int numInputs() const { return node->input_size(); }
+  bool hasInput(int k) const {
+    return k < node->input_size() && !node->input(k).empty();
+  }
+  Entry *input(int k);
+  /// The import-time contents of input k, or an error naming what it is.
+  FailureOr<const HostTensor *> constInput(int k, StringRef what);
+  LogicalResult define(int k, Entry e);
+  bool outputUsed(int k) const {
+    return k < node->output_size() && !node->output(k).empty() &&
+           usedNames.contains(node->output(k));
+  }
+
+  // --- parsing -----------------------------------------------------------
+  FailureOr<HostTensor> parseTensor(const onnx::TensorProto &t);
+  FailureOr<Shape> inputShape(const onnx::ValueInfoProto &v);
+
+  // --- IR helpers --------------------------------------------------------
+  RankedTensorType f32(ArrayRef<int64_t> s) {
+    return RankedTensorType::get(s, b.getF32Type());
+  }
+  ArrayRef<int64_t> shapeOf(Value v) {
+    return cast<RankedTensorType>(v.getType()).getShape();
+  }
+  Value constant(const HostTensor &t);
+  Value scalar(float v, int64_t rank) {
+    return constant(HostTensor::floats(Shape(rank, 1), {v}));
+  }
+  Value zeroPoint();
+  Value shift();
+  Value shapeValue(ArrayRef<int64_t> s) {
+    ImplicitLocOpBuilder ib(loc, b);
+    return tosa::getTosaConstShape(ib, s);
+  }
+  Value reshape(Value v, ArrayRef<int64_t> s);
+  Value transpose(Value v, ArrayRef<int64_t> perm);
+  Value slice(Value v, ArrayRef<int64_t> starts, ArrayRef<int64_t> sizes);
+  template <typename OpT>
+  Value op(Type t, ValueRange operands, ArrayRef<NamedAttribute> attrs = {}) {
+    return OpT::create(b, loc, TypeRange{t}, operands, attrs)->getResult(0);
+  }
+  Value unaryOp(StringRef kind, Value v);
+  Value binaryOp(StringRef kind, Value a, Value c);
+  Value reduce(StringRef kind, Value v, int64_t axis);
+
+  // --- layouts -----------------------------------------------------------
+  /// The value in ONNX's layout (materialising known contents).
+  Value logical(Entry &e);
+  /// A 4-D value in NHWC.
+  Value inNhwc(Entry &e);
+  /// The value broadcast-ready for a result of `rank` dims, in NHWC when
+  /// `nhwc`: leading 1s added, then permuted.
+  Value operandFor(Entry &e, size_t rank, bool nhwc);
+  /// The axis of e's value that holds ONNX axis `axis`.
+  int64_t physicalAxis(const Entry &e, int64_t axis) const {
+    return e.nhwc ? kAxisInNhwc[axis] : axis;
+  }
+  Entry result(Value v, ArrayRef<int64_t> onnxShape, bool nhwc) {
+    Entry e;
+    e.value = v;
+    e.nhwc = nhwc;
+    e.shape.assign(onnxShape.begin(), onnxShape.end());
+    return e;
+  }
+  FailureOr<int64_t> normAxis(int64_t axis, int64_t rank);
+
+  // --- nodes -------------------------------------------------------------
+  LogicalResult importNode();
+  FailureOr<bool> tryFold();
+  LogicalResult importUnary(StringRef kind);
+  LogicalResult importBinary(StringRef kind);
+  FailureOr<Entry> broadcastBinary(StringRef kind, Entry &a, Entry &c);
+  LogicalResult importVariadic(StringRef kind);
+  LogicalResult importClip();
+  LogicalResult importConv();
+  LogicalResult importBatchNorm();
+  LogicalResult importMatMul(Entry &a, Entry &w, Entry &out);
+  LogicalResult importGemm();
+  LogicalResult importSoftmax();
+  LogicalResult importLayerNorm();
+  LogicalResult importReduce(StringRef kind);
+  LogicalResult importPool(bool isMax, bool global);
+  LogicalResult importReshapeLike();
+  LogicalResult importTranspose();
+  LogicalResult importConcat();
+  LogicalResult importSplit();
+  LogicalResult importSlice();
+  LogicalResult importGather();
+  LogicalResult importResize();
+  LogicalResult importPad();
+  FailureOr<Shape> reshapeTarget(const Entry &x);
+  FailureOr<Shape> axesInput(int k, StringRef attrName, int64_t rank);
+  struct SliceSpec {
+    Shape starts, sizes, steps;
+  };
+  FailureOr<SliceSpec> sliceSpec(const Entry &x);
+
+  MLIRContext *ctx;
+  OpBuilder b;
+  const OnnxImportOptions &opts;
+  Location fileLoc;
+  Location loc = fileLoc;
+  const onnx::NodeProto *node = nullptr;
+  int64_t nodeIndex = 0;
+  int64_t opset = 0;
+  llvm::StringMap<Entry> env;
+  llvm::StringSet<> usedNames;
+  Value zp, shiftValue;
+  Block *entryBlock = nullptr;
+  int64_t blobCount = 0;
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Attributes and inputs
+//===----------------------------------------------------------------------===//
+
+FailureOr<int64_t> Importer::intAttr(StringRef name, int64_t dflt) {
+  const onnx::AttributeProto *a = attr(name);
+  if (!a)
+    return dflt;
+  if (a->type() != onnx::AttributeProto::INT)
+    return error() << "attribute '" << name << "' must be an int", failure();
+  return a->i();
+}
+
+FailureOr<float> Importer::floatAttr(StringRef name, float dflt) {
+  const onnx::AttributeProto *a = attr(name);
+  if (!a)
+    return dflt;
+  if (a->type() != onnx::AttributeProto::FLOAT)
+    return error() << "attribute '" << name << "' must be a float", failure();
+  return a->f();
+}
+
+FailureOr<std::string> Importer::stringAttr(StringRef name, StringRef dflt) {
+  const onnx::AttributeProto *a = attr(name);
+  if (!a)
+    return dflt.str();
+  if (a->type() != onnx::AttributeProto::STRING)
+    return error() << "attribute '" << name << "' must be a string", failure();
+  return a->s();
+}
+
+FailureOr<std::optional<Shape>> Importer::intsAttr(StringRef name) {
+  const onnx::AttributeProto *a = attr(name);
+  if (!a)
+    return std::optional<Shape>();
+  if (a->type() != onnx::AttributeProto::INTS)
+    return error() << "attribute '" << name << "' must be a list of ints",
+           failure();
+  return std::optional<Shape>(Shape(a->ints().begin(), a->ints().end()));
+}
+
+Entry *Importer::input(int k) {
+  if (!hasInput(k))
+    return nullptr;
+  auto it = env.find(node->input(k));
+  return it == env.end() ? nullptr : &it->second;
+}
+
+FailureOr<const HostTensor *> Importer::constInput(int k, StringRef what) {
+  Entry *e = input(k);
+  if (!e || !e->host)
+    return error() << what << " (input " << k
+                   << ") must be known at import time (a constant or "
+                      "initializer)",
+           failure();
+  return &*e->host;
+}
+
+LogicalResult Importer::define(int k, Entry e) {
+  if (k >= node->output_size() || node->output(k).empty())
+    return success();
+  const std::string &name = node->output(k);
+  if (env.count(name))
+    return error() << "value '" << name << "' is defined twice", failure();
+  env[name] = std::move(e);
+  return success();
+}
+
+FailureOr<int64_t> Importer::normAxis(int64_t axis, int64_t rank) {
+  if (axis < -rank || axis >= rank)
+    return error() << "axis " << axis << " is out of range for rank " << rank,
+           failure();
+  return axis < 0 ? axis + rank : axis;
+}
+
+//===----------------------------------------------------------------------===//
+// Parsing tensors and inputs
+//===----------------------------------------------------------------------===//
+
+FailureOr<HostTensor> Importer::parseTensor(const onnx::TensorProto &t) {
+  auto fail = [&]() {
+    InFlightDiagnostic d = error();
+    d << "tensor '" << t.name() << "': ";
+    return d;
+  };
+  Shape shape(t.dims().begin(), t.dims().end());
+  std::optional<int64_t> n = numElements(shape);
+  if (!n || *n > (int64_t(1) << 34))
+    return fail() << "invalid or too large shape " << shapeStr(shape),
+           failure();
+  int32_t dt = t.data_type();
+  bool isFloat = dt == onnx::TensorProto::FLOAT;
+  bool isInt = dt == onnx::TensorProto::INT64 ||
+               dt == onnx::TensorProto::INT32 ||
+               dt == onnx::TensorProto::INT8 || dt == onnx::TensorProto::UINT8 ||
+               dt == onnx::TensorProto::BOOL;
+  if (!isFloat && !isInt)
+    return fail() << "element type " << typeName(dt)
+                  << " is not supported (float32, and integers for shapes)",
+           failure();
+  size_t elemBytes = dt == onnx::TensorProto::INT64   ? 8
+                     : dt == onnx::TensorProto::FLOAT ? 4
+                     : dt == onnx::TensorProto::INT32 ? 4
+                                                      : 1;
+  // Raw bytes: inline raw_data or an external file.
+  std::string external;
+  const std::string *raw = t.has_raw_data() ? &t.raw_data() : nullptr;
+  if (t.data_location() == onnx::TensorProto::EXTERNAL) {
+    std::string location;
+    int64_t offset = 0, length = -1;
+    for (const onnx::StringStringEntryProto &kv : t.external_data()) {
+      if (kv.key() == "location")
+        location = kv.value();
+      else if (kv.key() == "offset" || kv.key() == "length") {
+        char *end = nullptr;
+        long long v = std::strtoll(kv.value().c_str(), &end, 10);
+        if (kv.value().empty() || *end || v < 0)
+          return fail() << "external data " << kv.key() << " '" << kv.value()
+                        << "' is not a non-negative integer",
+                 failure();
+        (kv.key() == "offset" ? offset : length) = v;
+      }
+    }
+    if (location.empty() || llvm::sys::path::is_absolute(location) ||
+        StringRef(location).contains(".."))
+      return fail() << "external data location '" << location
+                    << "' must be a relative path inside the model's directory",
+             failure();
+    SmallString<256> path(opts.modelDir);
+    llvm::sys::path::append(path, location);
+    auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+    if (!file)
+      return fail() << "cannot read external data file '" << path
+                    << "': " << file.getError().message(),
+             failure();
+    int64_t size = (*file)->getBufferSize();
+    if (length < 0)
+      length = size - offset;
+    if (offset > size || length > size - offset)
+      return fail() << "external data [" << offset << ", " << offset + length
+                    << ") lies outside '" << location << "' (" << size
+                    << " bytes)",
+             failure();
+    external.assign((*file)->getBufferStart() + offset, length);
+    raw = &external;
+  }
+  HostTensor r;
+  r.isFloat = isFloat;
+  r.shape = shape;
+  if (raw) {
+    if (raw->size() != size_t(*n) * elemBytes)
+      return fail() << "holds " << raw->size() << " bytes, but "
+                    << shapeStr(shape) << " of " << typeName(dt) << " needs "
+                    << *n * elemBytes,
+             failure();
+    const char *p = raw->data();
+    if (isFloat) {
+      r.f.resize(*n);
+      std::memcpy(r.f.data(), p, *n * 4);
+    } else {
+      r.i.resize(*n);
+      for (int64_t k = 0; k < *n; ++k) {
+        if (elemBytes == 8)
+          std::memcpy(&r.i[k], p + 8 * k, 8);
+        else if (elemBytes == 4) {
+          int32_t v;
+          std::memcpy(&v, p + 4 * k, 4);
+          r.i[k] = v;
+        } else
+          r.i[k] = dt == onnx::TensorProto::INT8 ? int8_t(p[k]) : uint8_t(p[k]);
+      }
+    }
+    return r;
+  }
+  int64_t have = isFloat ? t.float_data_size()
+                 : dt == onnx::TensorProto::INT64 ? t.int64_data_size()
+                                                  : t.int32_data_size();
+  if (have != *n)
+    return fail() << "holds " << have << " elements, but " << shapeStr(shape)
+                  << " needs " << *n,
+           failure();
+  if (isFloat)
+    r.f.assign(t.float_data().begin(), t.float_data().end());
+  else if (dt == onnx::TensorProto::INT64)
+    r.i.assign(t.int64_data().begin(), t.int64_data().end());
+  else
+    r.i.assign(t.int32_data().begin(), t.int32_data().end());
+  return r;
+}
+
+FailureOr<Shape> Importer::inputShape(const onnx::ValueInfoProto &v) {
+  const onnx::TypeProto &type = v.type();
+  if (!type.has_tensor_type())
+    return error() << "graph input '" << v.name() << "' is not a tensor",
+           failure();
+  int32_t dt = type.tensor_type().elem_type();
+  if (dt != onnx::TensorProto::FLOAT)
+    return error() << "graph input '" << v.name() << "' has element type "
+                   << typeName(dt)
+                   << "; only float32 inputs are supported",
+           failure();
+  if (!type.tensor_type().has_shape())
+    return error() << "graph input '" << v.name()
+                   << "' has no shape; give static shapes to the exporter",
+           failure();
+  Shape shape;
+  int k = 0;
+  for (const onnx::TensorShapeProto::Dimension &d :
+       type.tensor_type().shape().dim()) {
+    int64_t value = -1;
+    if (d.has_dim_value())
+      value = d.dim_value();
+    else if (d.has_dim_param() && opts.dims.count(d.dim_param()))
+      value = opts.dims.at(d.dim_param());
+    else if (k == 0 && opts.batchSize > 0)
+      value = opts.batchSize;
+    if (value <= 0)
+      return error() << "graph input '" << v.name() << "' dimension " << k
+                     << (d.has_dim_param() ? " ('" + d.dim_param() + "')" : "")
+                     << " is not static; set it with --onnx-dim "
+                     << (d.has_dim_param() ? d.dim_param() : "NAME")
+                     << "=N (or --onnx-batch=N for the first dimension)",
+             failure();
+    shape.push_back(value);
+    ++k;
+  }
+  if (!numElements(shape) || *numElements(shape) > (int64_t(1) << 34))
+    return error() << "graph input '" << v.name() << "' shape "
+                   << shapeStr(shape) << " is too large",
+           failure();
+  return shape;
+}
+
+//===----------------------------------------------------------------------===//
+// IR helpers
+//===----------------------------------------------------------------------===//
+
+Value Importer::constant(const HostTensor &t) {
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(entryBlock);
+  if (!t.isFloat) {
+    // Integer tensors only reach the IR as f32 (run-time values are float).
+    return constant(t.converted(true));
+  }
+  RankedTensorType type = f32(t.shape);
+  ArrayRef<char> bytes(reinterpret_cast<const char *>(t.f.data()),
+                       t.f.size() * sizeof(float));
+  ElementsAttr attr;
+  if (int64_t(bytes.size()) > opts.resourceThreshold)
+    attr = DenseResourceElementsAttr::get(
+        type, "onnx_" + std::to_string(blobCount++),
+        HeapAsmResourceBlob::allocateAndCopyWithAlign(bytes, alignof(double)));
+  else
+    attr = DenseElementsAttr::get(type, ArrayRef(t.f));
+  return tosa::ConstOp::create(b, loc, type, attr);
+}
+
+Value Importer::zeroPoint() {
+  if (!zp)
+    zp = constant(HostTensor::floats({1}, {0.0f}));
+  return zp;
+}
+
+Value Importer::shift() {
+  if (!shiftValue) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(entryBlock);
+    auto type = RankedTensorType::get({1}, b.getI8Type());
+    shiftValue = tosa::ConstOp::create(
+        b, loc, type, DenseElementsAttr::get(type, ArrayRef<int8_t>{0}));
+  }
+  return shiftValue;
+}
+
+Value Importer::reshape(Value v, ArrayRef<int64_t> s) {
+  if (shapeOf(v) == s)
+    return v;
+  if (auto prev = v.getDefiningOp<tosa::ReshapeOp>())
+    v = prev.getInput1();
+  if (shapeOf(v) == s)
+    return v;
+  return op<tosa::ReshapeOp>(f32(s), {v, shapeValue(s)});
+}
+
+Value Importer::transpose(Value v, ArrayRef<int64_t> perm) {
+  Shape p(perm.begin(), perm.end());
+  if (auto prev = v.getDefiningOp<tosa::TransposeOp>()) {
+    // Compose with the transpose that made v.
+    for (int64_t &k : p)
+      k = prev.getPerms()[k];
+    v = prev.getInput1();
+  }
+  ArrayRef<int64_t> in = shapeOf(v);
+  Shape out = permuted(in, p);
+  bool identity = true;
+  for (size_t k = 0; k < p.size(); ++k)
+    identity &= p[k] == int64_t(k);
+  if (identity)
+    return v;
+  // Moving only unit dimensions is a reshape.
+  Shape order;
+  for (int64_t k : p)
+    if (in[k] != 1)
+      order.push_back(k);
+  if (llvm::is_sorted(order))
+    return reshape(v, out);
+  SmallVector<int32_t> perms(p.begin(), p.end());
+  return op<tosa::TransposeOp>(
+      f32(out), {v}, {b.getNamedAttr("perms", b.getDenseI32ArrayAttr(perms))});
+}
+
+Value Importer::slice(Value v, ArrayRef<int64_t> starts,
+                      ArrayRef<int64_t> sizes) {
+  if (shapeOf(v) == sizes)
+    return v;
+  return op<tosa::SliceOp>(f32(sizes),
+                           {v, shapeValue(starts), shapeValue(sizes)});
+}
+
+Value Importer::unaryOp(StringRef kind, Value v) {
+  Type t = v.getType();
+  if (kind == "Sigmoid")
+    return op<tosa::SigmoidOp>(t, {v});
+  if (kind == "Tanh")
+    return op<tosa::TanhOp>(t, {v});
+  if (kind == "Erf")
+    return op<tosa::ErfOp>(t, {v});
+  if (kind == "Exp")
+    return op<tosa::ExpOp>(t, {v});
+  if (kind == "Log")
+    return op<tosa::LogOp>(t, {v});
+  if (kind == "Abs")
+    return op<tosa::AbsOp>(t, {v});
+  if (kind == "Neg")
+    return binaryOp("Sub", scalar(0.0f, shapeOf(v).size()), v);
+  if (kind == "Reciprocal")
+    return op<tosa::ReciprocalOp>(t, {v});
+  if (kind == "Floor")
+    return op<tosa::FloorOp>(t, {v});
+  if (kind == "Ceil")
+    return op<tosa::CeilOp>(t, {v});
+  if (kind == "Sqrt")
+    // sqrt(x) = 1 / rsqrt(x): exact at 0 (1 / inf), no pow.
+    return op<tosa::ReciprocalOp>(t, {op<tosa::RsqrtOp>(t, {v})});
+  llvm_unreachable("unknown unary op");
+}
+
+Value Importer::binaryOp(StringRef kind, Value a, Value c) {
+  Shape out = *broadcastShapes(shapeOf(a), shapeOf(c));
+  Type t = f32(out);
+  if (kind == "Add")
+    return op<tosa::AddOp>(t, {a, c});
+  if (kind == "Sub")
+    return op<tosa::SubOp>(t, {a, c});
+  if (kind == "Mul")
+    return op<tosa::MulOp>(t, {a, c, shift()});
+  if (kind == "Div")
+    return op<tosa::MulOp>(
+        t, {a, op<tosa::ReciprocalOp>(c.getType(), {c}), shift()});
+  if (kind == "Pow")
+    return op<tosa::PowOp>(t, {a, c});
+  if (kind == "Max")
+    return op<tosa::MaximumOp>(t, {a, c});
+  if (kind == "Min")
+    return op<tosa::MinimumOp>(t, {a, c});
+  llvm_unreachable("unknown binary op");
+}
+
+Value Importer::reduce(StringRef kind, Value v, int64_t axis) {
+  Shape s(shapeOf(v));
+  s[axis] = 1;
+  auto axisAttr = b.getNamedAttr("axis", b.getI32IntegerAttr(axis));
+  if (kind == "max")
+    return op<tosa::ReduceMaxOp>(f32(s), {v}, {axisAttr});
+  if (kind == "min")
+    return op<tosa::ReduceMinOp>(f32(s), {v}, {axisAttr});
+  return op<tosa::ReduceSumOp>(f32(s), {v}, {axisAttr});
+}
+
+//===----------------------------------------------------------------------===//
+// Layouts
+//===----------------------------------------------------------------------===//
+
+Value Importer::logical(Entry &e) {
+  if (!e.value) {
+    e.value = constant(*e.host);
+    e.nhwc = false;
+  }
+  if (!e.nhwc)
+    return e.value;
+  return transpose(e.value, kToNchw);
+}
+
+Value Importer::inNhwc(Entry &e) {
+  if (e.nhwc && e.value)
+    return e.value;
+  if (!e.value)
+    return constant(e.host->transposed(kToNhwc));
+  return transpose(e.value, kToNhwc);
+}
+
+Value Importer::operandFor(Entry &e, size_t rank, bool nhwc) {
+  Shape padded(rank - e.shape.size(), 1);
+  padded.append(e.shape.begin(), e.shape.end());
+  if (!e.value) {
+    HostTensor t = e.host->reshaped(padded);
+    return constant(nhwc ? t.transposed(kToNhwc) : t);
+  }
+  if (nhwc && e.nhwc)
+    return e.value;
+  Value v = reshape(logical(e), padded);
+  return nhwc ? transpose(v, kToNhwc) : v;
+}
+
+//===----------------------------------------------------------------------===//
+// Import-time evaluation
+//===----------------------------------------------------------------------===//
+
+FailureOr<bool> Importer::tryFold() {
+  StringRef opType = node->op_type();
+  if (opType == "Constant") {
+    Entry e;
+    if (const onnx::AttributeProto *a = attr("value")) {
+      FailureOr<HostTensor> t = parseTensor(a->t());
+      if (failed(t))
+        return failure();
+      e.host = std::move(*t);
+    } else if (const onnx::AttributeProto *a = attr("value_float")) {
+      e.host = HostTensor::floats({}, {a->f()});
+    } else if (const onnx::AttributeProto *a = attr("value_floats")) {
+      e.host = HostTensor::floats({int64_t(a->floats_size())},
+                                  {a->floats().begin(), a->floats().end()});
+    } else if (const onnx::AttributeProto *a = attr("value_int")) {
+      e.host = HostTensor::ints({}, {a->i()});
+    } else if (const onnx::AttributeProto *a = attr("value_ints")) {
+      e.host = HostTensor::ints({int64_t(a->ints_size())},
+                                {a->ints().begin(), a->ints().end()});
+    } else {
+      return error() << "needs one of the attributes value, value_float(s), "
+                        "value_int(s)",
+             failure();
+    }
+    e.shape = e.host->shape;
+    return succeeded(define(0, std::move(e)));
+  }
+  if (opType == "Shape") {
+    Entry *x = input(0);
+    int64_t rank = x->shape.size();
+    int64_t start = 0, end = rank;
+    if (opset >= 15) {
+      FailureOr<int64_t> s = intAttr("start", 0), en = intAttr("end", rank);
+      if (failed(s) || failed(en))
+        return failure();
+      start = std::clamp<int64_t>(*s < 0 ? *s + rank : *s, 0, rank);
+      end = std::clamp<int64_t>(*en < 0 ? *en + rank : *en, 0, rank);
+    }
+    std::vector<int64_t> dims(x->shape.begin() + start,
+                              x->shape.begin() + std::max(start, end));
+    Entry e;
+    e.host = HostTensor::ints({int64_t(dims.size())}, dims);
+    e.shape = e.host->shape;
+    return succeeded(define(0, std::move(e)));
+  }
+  // Everything else folds only when all of its inputs are known.
+  for (int k = 0; k < numInputs(); ++k)
+    if (hasInput(k) && !input(k)->host)
+      return false;
+  auto defineHost = [&](HostTensor t) -> FailureOr<bool> {
+    Entry e;
+    e.shape = t.shape;
+    e.host = std::move(t);
+    return succeeded(define(0, std::move(e)));
+  };
+  const HostTensor *x = hasInput(0) ? &*input(0)->host : nullptr;
+  if (opType == "Identity" || opType == "Dropout")
+    return defineHost(*x);
+  if (opType == "Cast") {
+    FailureOr<int64_t> to = intAttr("to", 0);
+    if (failed(to))
+      return failure();
+    if (*to == onnx::TensorProto::FLOAT)
+      return defineHost(x->converted(true));
+    if (*to == onnx::TensorProto::INT64 || *to == onnx::TensorProto::INT32)
+      return defineHost(x->converted(false));
+    return false;
+  }
+  if (opType == "ConstantOfShape") {
+    std::optional<int64_t> n = numElements(x->i);
+    if (x->isFloat || !n || *n > (int64_t(1) << 26))
+      return error() << "shape " << shapeStr(x->i) << " is invalid", failure();
+    HostTensor t = HostTensor::floats(Shape(x->i.begin(), x->i.end()),
+                                      std::vector<float>(*n, 0.0f));
+    if (const onnx::AttributeProto *a = attr("value")) {
+      FailureOr<HostTensor> v = parseTensor(a->t());
+      if (failed(v))
+        return failure();
+      if (v->size() != 1)
+        return error() << "value must have one element", failure();
+      t = v->isFloat ? HostTensor::floats(t.shape, std::vector<float>(*n, v->f[0]))
+                     : HostTensor::ints(t.shape, std::vector<int64_t>(*n, v->i[0]));
+    }
+    return defineHost(std::move(t));
+  }
+  if (opType == "Unsqueeze" || opType == "Squeeze" || opType == "Reshape" ||
+      opType == "Flatten") {
+    FailureOr<Shape> s = reshapeTarget(*input(0));
+    if (failed(s))
+      return failure();
+    return defineHost(x->reshaped(*s));
+  }
+  if (opType == "Transpose") {
+    FailureOr<std::optional<Shape>> perm = intsAttr("perm");
+    if (failed(perm))
+      return failure();
+    Shape p;
+    if (*perm)
+      p = **perm;
+    else
+      for (int64_t k = x->shape.size() - 1; k >= 0; --k)
+        p.push_back(k);
+    Shape sorted = p;
+    llvm::sort(sorted);
+    for (size_t k = 0; k < sorted.size(); ++k)
+      if (sorted[k] != int64_t(k) || sorted.size() != x->shape.size())
+        return error() << "perm " << shapeStr(p) << " is not a permutation of "
+                       << x->shape.size() << " dimensions",
+               failure();
+    return defineHost(x->transposed(p));
+  }
+  if (opType == "Concat") {
+    FailureOr<int64_t> axisAttr = intAttr("axis", 0);
+    if (failed(axisAttr))
+      return failure();
+    FailureOr<int64_t> axis = normAxis(*axisAttr, x->shape.size());
+    if (failed(axis))
+      return failure();
+    SmallVector<const HostTensor *> parts;
+    bool anyFloat = false;
+    for (int k = 0; k < numInputs(); ++k)
+      anyFloat |= input(k)->host->isFloat;
+    std::vector<HostTensor> converted;
+    converted.reserve(numInputs());
+    for (int k = 0; k < numInputs(); ++k) {
+      const HostTensor &p = *input(k)->host;
+      if (p.shape.size() != x->shape.size())
+        return error() << "inputs have different ranks", failure();
+      for (size_t d = 0; d < p.shape.size(); ++d)
+        if (int64_t(d) != *axis && p.shape[d] != x->shape[d])
+          return error() << "input shapes " << shapeStr(x->shape) << " and "
+                         << shapeStr(p.shape) << " differ outside axis "
+                         << *axis,
+                 failure();
+      converted.push_back(p.converted(anyFloat));
+    }
+    for (const HostTensor &p : converted)
+      parts.push_back(&p);
+    return defineHost(HostTensor::concat(parts, *axis));
+  }
+  if (opType == "Gather") {
+    FailureOr<int64_t> axisAttr = intAttr("axis", 0);
+    if (failed(axisAttr))
+      return failure();
+    FailureOr<int64_t> axis = normAxis(*axisAttr, x->shape.size());
+    if (failed(axis))
+      return failure();
+    const HostTensor &idx = *input(1)->host;
+    for (int64_t k = 0; k < idx.size(); ++k) {
+      int64_t v = idx.intAt(k);
+      if (v < -x->shape[*axis] || v >= x->shape[*axis])
+        return error() << "index " << v << " is out of range for dimension "
+                       << x->shape[*axis],
+               failure();
+    }
+    return defineHost(x->gathered(*axis, idx));
+  }
+  if (opType == "Slice") {
+    FailureOr<SliceSpec> spec = sliceSpec(*input(0));
+    if (failed(spec))
+      return failure();
+    return defineHost(x->sliced(spec->starts, spec->sizes, spec->steps));
+  }
+  static const llvm::StringSet<> arith = {"Add", "Sub", "Mul", "Div",
+                                          "Max", "Min", "Pow"};
+  if (arith.contains(opType) && numInputs() == 2) {
+    const HostTensor &y = *input(1)->host;
+    auto fn = [&](double a, double c) -> double {
+      if (opType == "Add")
+        return float(a) + float(c);
+      if (opType == "Sub")
+        return float(a) - float(c);
+      if (opType == "Mul")
+        return float(a) * float(c);
+      if (opType == "Div")
+        return float(a) / float(c);
+      if (opType == "Max")
+        return std::max(a, c);
+      if (opType == "Min")
+        return std::min(a, c);
+      return std::pow(float(a), float(c));
+    };
+    auto intFn = [&](int64_t a, int64_t c) -> int64_t {
+      if (opType == "Add")
+        return a + c;
+      if (opType == "Sub")
+        return a - c;
+      if (opType == "Mul")
+        return a * c;
+      if (opType == "Div")
+        return c == 0 ? 0 : a / c;
+      if (opType == "Max")
+        return std::max(a, c);
+      if (opType == "Min")
+        return std::min(a, c);
+      return int64_t(std::pow(double(a), double(c)));
+    };
+    std::optional<HostTensor> r = HostTensor::binary(*x, y, fn, intFn);
+    if (!r)
+      return error() << "shapes " << shapeStr(x->shape) << " and "
+                     << shapeStr(y.shape) << " do not broadcast",
+             failure();
+    return defineHost(std::move(*r));
+  }
+  if ((opType == "Neg" || opType == "Sqrt" || opType == "Reciprocal" ||
+       opType == "Abs") &&
+      x->isFloat) {
+    HostTensor r = *x;
+    for (float &v : r.f)
+      v = opType == "Neg"    ? -v
+          : opType == "Sqrt" ? std::sqrt(v)
+          : opType == "Abs"  ? std::fabs(v)
+                             : 1.0f / v;
+    return defineHost(std::move(r));
+  }
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+LogicalResult Importer::importUnary(StringRef kind) {
+  Entry &x = *input(0);
+  Value v = x.value ? x.value : logical(x);
+  return define(0, result(unaryOp(kind, v), x.shape, x.nhwc));
+}
+
+FailureOr<Entry> Importer::broadcastBinary(StringRef kind, Entry &a,
+                                           Entry &c) {
+  std::optional<Shape> out = broadcastShapes(a.shape, c.shape);
+  if (!out)
+    return error() << "shapes " << shapeStr(a.shape) << " and "
+                   << shapeStr(c.shape) << " do not broadcast",
+           failure();
+  bool nhwc = out->size() == 4 && ((a.nhwc && a.value) || (c.nhwc && c.value));
+  Value va = operandFor(a, out->size(), nhwc);
+  Value vc;
+  if (kind == "Div" && !c.value) {
+    // x / const: multiply by the reciprocal computed here.
+    Entry inv = c;
+    inv.host = inv.host->converted(true);
+    for (float &v : inv.host->f)
+      v = 1.0f / v;
+    vc = operandFor(inv, out->size(), nhwc);
+    return result(binaryOp("Mul", va, vc), *out, nhwc);
+  }
+  if (kind == "Pow" && !c.value && c.host->size() == 1 && c.host->at(0) == 2.0)
+    // x^2 as x * x: what LayerNorm's variance uses, exact and cheap.
+    return result(binaryOp("Mul", va, va), *out, nhwc);
+  vc = operandFor(c, out->size(), nhwc);
+  return result(binaryOp(kind, va, vc), *out, nhwc);
+}
+
+LogicalResult Importer::importBinary(StringRef kind) {
+  FailureOr<Entry> r = broadcastBinary(kind, *input(0), *input(1));
+  return failed(r) ? failure() : define(0, std::move(*r));
+}
+
+LogicalResult Importer::importVariadic(StringRef kind) {
+  Entry acc = *input(0);
+  for (int k = 1; k < numInputs(); ++k) {
+    FailureOr<Entry> r = broadcastBinary(kind, acc, *input(k));
+    if (failed(r))
+      return failure();
+    acc = std::move(*r);
+  }
+  if (!acc.value)
+    acc.value = logical(acc);
+  return define(0, std::move(acc));
+}
+
+LogicalResult Importer::importClip() {
+  float lo = -std::numeric_limits<float>::max();
+  float hi = std::numeric_limits<float>::max();
+  if (node->op_type() == "Relu") {
+    lo = 0.0f;
+  } else if (opset < 11) {
+    FailureOr<float> mn = floatAttr("min", lo), mx = floatAttr("max", hi);
+    if (failed(mn) || failed(mx))
+      return failure();
+    lo = *mn;
+    hi = *mx;
+  } else {
+    for (int k : {1, 2}) {
+      if (!hasInput(k))
+        continue;
+      FailureOr<const HostTensor *> t =
+          constInput(k, k == 1 ? "min" : "max");
+      if (failed(t))
+        return failure();
+      if ((*t)->size() != 1)
+        return error() << (k == 1 ? "min" : "max") << " must be a scalar",
+               failure();
+      (k == 1 ? lo : hi) = float((*t)->at(0));
+    }
+  }
+  Entry &x = *input(0);
+  Value v = x.value ? x.value : logical(x);
+  Value y = op<tosa::ClampOp>(
+      v.getType(), {v},
+      {b.getNamedAttr("min_val", b.getF32FloatAttr(lo)),
+       b.getNamedAttr("max_val", b.getF32FloatAttr(hi))});
+  return define(0, result(y, x.shape, x.nhwc));
+}
+
+//===----------------------------------------------------------------------===//
+// Convolution, normalisation, pooling
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// One spatial dimension of a window op: padding that TOSA accepts (the
+/// window must end exactly on the padded input) and how many trailing input
+/// rows to drop when even zero padding at the end is too much.
+struct Window {
+  int64_t padBegin = 0, padEnd = 0, drop = 0, out = 0;
+};
+} // namespace
+
+/// Output size floor((in + pb + pe - dil*(k-1) - 1) / s) + 1, or with
+/// ceil_mode the ceil, dropping a last window that would start in the end
+/// padding (PyTorch's and ONNX's rule).
+static std::optional<Window> window(int64_t in, int64_t k, int64_t s,
+                                    int64_t dil, int64_t pb, int64_t pe,
+                                    bool ceilMode) {
+  int64_t span = in + pb + pe - dil * (k - 1) - 1;
+  if (span < 0 || s <= 0)
+    return std::nullopt;
+  Window w;
+  w.out = (ceilMode ? (span + s - 1) / s : span / s) + 1;
+  if (ceilMode && (w.out - 1) * s >= in + pb)
+    --w.out;
+  w.padBegin = pb;
+  // The padded input must end exactly at the last window.
+  int64_t end = (w.out - 1) * s + dil * (k - 1) + 1 - (in + pb);
+  if (end < 0) {
+    w.drop = -end;
+    end = 0;
+  }
+  w.padEnd = end;
+  return w;
+}
+
+LogicalResult Importer::importConv() {
+  Entry &x = *input(0);
+  Entry *w = input(1);
+  if (!w)
+    return error() << "has no weight input", failure();
+  if (x.shape.size() != 4 || w->shape.size() != 4)
+    return error() << "only 2-D convolutions are supported (input "
+                   << shapeStr(x.shape) << ", weight " << shapeStr(w->shape)
+                   << ")",
+           failure();
+  FailureOr<int64_t> group = intAttr("group", 1);
+  FailureOr<std::string> autoPad = stringAttr("auto_pad", "NOTSET");
+  FailureOr<std::optional<Shape>> strides = intsAttr("strides"),
+                                  dilations = intsAttr("dilations"),
+                                  pads = intsAttr("pads"),
+                                  kernel = intsAttr("kernel_shape");
+  if (failed(group) || failed(autoPad) || failed(strides) ||
+      failed(dilations) || failed(pads) || failed(kernel))
+    return failure();
+  int64_t n = x.shape[0], c = x.shape[1], h = x.shape[2], wd = x.shape[3];
+  int64_t o = w->shape[0], kh = w->shape[2], kw = w->shape[3];
+  int64_t g = *group;
+  if (g <= 0 || c % g || o % g || w->shape[1] != c / g)
+    return error() << "weight " << shapeStr(w->shape) << " does not match "
+                   << c << " input channels in " << g << " groups",
+           failure();
+  if (*kernel && **kernel != Shape{kh, kw})
+    return error() << "kernel_shape " << shapeStr(**kernel)
+                   << " does not match the weight " << shapeStr(w->shape),
+           failure();
+  Shape st = strides->value_or(Shape{1, 1}), dl = dilations->value_or(Shape{1, 1});
+  Shape pd = pads->value_or(Shape{0, 0, 0, 0});
+  if (st.size() != 2 || dl.size() != 2 || pd.size() != 4)
+    return error() << "strides, dilations and pads must have 2, 2 and 4 values",
+           failure();
+  for (int64_t v : llvm::concat<int64_t>(st, dl))
+    if (v <= 0)
+      return error() << "strides and dilations must be positive", failure();
+  for (int64_t v : pd)
+    if (v < 0)
+      return error() << "pads must not be negative", failure();
+  if (*autoPad == "SAME_UPPER" || *autoPad == "SAME_LOWER") {
+    int64_t in[2] = {h, wd}, k[2] = {kh, kw};
+    for (int d = 0; d < 2; ++d) {
+      int64_t out = (in[d] + st[d] - 1) / st[d];
+      int64_t total =
+          std::max<int64_t>(0, (out - 1) * st[d] + dl[d] * (k[d] - 1) + 1 - in[d]);
+      int64_t small = total / 2, big = total - small;
+      pd[d] = *autoPad == "SAME_UPPER" ? small : big;
+      pd[d + 2] = *autoPad == "SAME_UPPER" ? big : small;
+    }
+  } else if (*autoPad == "VALID") {
+    pd.assign(4, 0);
+  } else if (*autoPad != "NOTSET") {
+    return error() << "auto_pad '" << *autoPad << "' is not supported",
+           failure();
+  }
+  std::optional<Window> wh = window(h, kh, st[0], dl[0], pd[0], pd[2], false);
+  std::optional<Window> ww = window(wd, kw, st[1], dl[1], pd[1], pd[3], false);
+  if (!wh || !ww)
+    return error() << "the kernel does not fit the padded input "
+                   << shapeStr(x.shape),
+           failure();
+  Value in = inNhwc(x);
+  if (wh->drop || ww->drop)
+    in = slice(in, {0, 0, 0, 0}, {n, h - wh->drop, wd - ww->drop, c});
+  // Bias.
+  HostTensor zeroBias = HostTensor::floats({o}, std::vector<float>(o, 0.0f));
+  Entry biasEntry;
+  biasEntry.host = zeroBias;
+  biasEntry.shape = {o};
+  Entry &bias = hasInput(2) ? *input(2) : biasEntry;
+  if (bias.shape != Shape{o})
+    return error() << "bias " << shapeStr(bias.shape) << " must have " << o
+                   << " elements",
+           failure();
+  auto attrs = [&]() {
+    return SmallVector<NamedAttribute>{
+        b.getNamedAttr("pad", b.getDenseI64ArrayAttr({wh->padBegin, wh->padEnd,
+                                                      ww->padBegin, ww->padEnd})),
+        b.getNamedAttr("stride", b.getDenseI64ArrayAttr(st)),
+        b.getNamedAttr("dilation", b.getDenseI64ArrayAttr(dl)),
+        b.getNamedAttr("acc_type", TypeAttr::get(b.getF32Type()))};
+  };
+  Shape outShape{n, wh->out, ww->out, o};
+  Value y;
+  Value biasValue = bias.value ? logical(bias) : constant(*bias.host);
+  if (g == 1) {
+    Value wv = w->value ? transpose(logical(*w), kToNhwc)
+                        : constant(w->host->transposed(kToNhwc));
+    y = op<tosa::Conv2DOp>(f32(outShape),
+                           {in, wv, biasValue, zeroPoint(), zeroPoint()},
+                           attrs());
+  } else if (g == c) {
+    // Depthwise: weight [C*M, 1, KH, KW] -> [KH, KW, C, M].
+    int64_t m = o / c;
+    Value wv = w->value
+                   ? transpose(reshape(logical(*w), {c, m, kh, kw}), {2, 3, 0, 1})
+                   : constant(w->host->reshaped({c, m, kh, kw})
+                                  .transposed({2, 3, 0, 1}));
+    y = op<tosa::DepthwiseConv2DOp>(
+        f32(outShape), {in, wv, biasValue, zeroPoint(), zeroPoint()},
+        attrs());
+  } else {
+    // Grouped: one convolution per group on its channel slice, concatenated.
+    int64_t cg = c / g, og = o / g;
+    ArrayRef<int64_t> inShape = shapeOf(in);
+    Value wAll = w->value ? transpose(logical(*w), kToNhwc)
+                          : constant(w->host->transposed(kToNhwc));
+    SmallVector<Value> parts;
+    for (int64_t k = 0; k < g; ++k) {
+      Value xs = slice(in, {0, 0, 0, k * cg},
+                       {inShape[0], inShape[1], inShape[2], cg});
+      Value ws = slice(wAll, {k * og, 0, 0, 0}, {og, kh, kw, cg});
+      Value bs = reshape(slice(reshape(biasValue, {o}), {k * og}, {og}), {og});
+      parts.push_back(op<tosa::Conv2DOp>(
+          f32({n, wh->out, ww->out, og}),
+          {xs, ws, bs, zeroPoint(), zeroPoint()}, attrs()));
+    }
+    y = op<tosa::ConcatOp>(f32(outShape), parts,
+                           {b.getNamedAttr("axis", b.getI32IntegerAttr(3))});
+  }
+  return define(0, result(y, {n, o, wh->out, ww->out}, true));
+}
+
+LogicalResult Importer::importBatchNorm() {
+  Entry &x = *input(0);
+  if (x.shape.size() < 2)
+    return error() << "input " << shapeStr(x.shape) << " has no channel dimension",
+           failure();
+  for (int k = 1; k < node->output_size(); ++k)
+    if (outputUsed(k))
+      return error() << "training-mode outputs (running mean/var) are not "
+                        "supported",
+             failure();
+  FailureOr<float> eps = floatAttr("epsilon", 1e-5f);
+  if (failed(eps))
+    return failure();
+  const HostTensor *p[4];
+  const char *names[4] = {"scale", "B", "input_mean", "input_var"};
+  int64_t c = x.shape[1];
+  for (int k = 0; k < 4; ++k) {
+    FailureOr<const HostTensor *> t = constInput(k + 1, names[k]);
+    if (failed(t))
+      return failure();
+    if ((*t)->size() != c || !(*t)->isFloat)
+      return error() << names[k] << " must hold " << c << " floats", failure();
+    p[k] = *t;
+  }
+  // y = (x - mean) * (scale / sqrt(var + eps)) + B, per channel.
+  Shape pshape(x.shape.size(), 1);
+  pshape[1] = c;
+  std::vector<float> mul(c);
+  for (int64_t k = 0; k < c; ++k)
+    mul[k] = p[0]->f[k] / std::sqrt(p[3]->f[k] + *eps);
+  auto param = [&](std::vector<float> v) {
+    Entry e;
+    e.host = HostTensor::floats(pshape, std::move(v));
+    e.shape = pshape;
+    return e;
+  };
+  Entry mean = param(p[2]->f), scale = param(mul), shiftE = param(p[1]->f);
+  FailureOr<Entry> a = broadcastBinary("Sub", x, mean);
+  if (failed(a))
+    return failure();
+  FailureOr<Entry> m = broadcastBinary("Mul", *a, scale);
+  if (failed(m))
+    return failure();
+  FailureOr<Entry> y = broadcastBinary("Add", *m, shiftE);
+  if (failed(y))
+    return failure();
+  return define(0, std::move(*y));
+}
+
+LogicalResult Importer::importPool(bool isMax, bool global) {
+  Entry &x = *input(0);
+  if (x.shape.size() != 4)
+    return error() << "only 2-D pooling is supported (input "
+                   << shapeStr(x.shape) << ")",
+           failure();
+  if (outputUsed(1))
+    return error() << "the Indices output is not supported", failure();
+  int64_t n = x.shape[0], c = x.shape[1], h = x.shape[2], wd = x.shape[3];
+  Shape k{h, wd}, st{1, 1}, pd{0, 0, 0, 0};
+  bool ceilMode = false, countPad = false;
+  if (!global) {
+    FailureOr<std::optional<Shape>> kernel = intsAttr("kernel_shape"),
+                                    strides = intsAttr("strides"),
+                                    pads = intsAttr("pads"),
+                                    dil = intsAttr("dilations");
+    FailureOr<int64_t> ceil = intAttr("ceil_mode", 0),
+                       cip = intAttr("count_include_pad", 0),
+                       order = intAttr("storage_order", 0);
+    FailureOr<std::string> autoPad = stringAttr("auto_pad", "NOTSET");
+    if (failed(kernel) || failed(strides) || failed(pads) || failed(dil) ||
+        failed(ceil) || failed(cip) || failed(order) || failed(autoPad))
+      return failure();
+    if (!*kernel || (*kernel)->size() != 2)
+      return error() << "needs a 2-D kernel_shape", failure();
+    k = **kernel;
+    st = strides->value_or(Shape{1, 1});
+    pd = pads->value_or(Shape{0, 0, 0, 0});
+    if (*dil && **dil != Shape{1, 1})
+      return error() << "dilations " << shapeStr(**dil) << " are not supported",
+             failure();
+    if (st.size() != 2 || pd.size() != 4 || k[0] <= 0 || k[1] <= 0 ||
+        st[0] <= 0 || st[1] <= 0)
+      return error() << "invalid kernel_shape, strides or pads", failure();
+    if (*autoPad == "SAME_UPPER" || *autoPad == "SAME_LOWER") {
+      int64_t in[2] = {h, wd};
+      for (int d = 0; d < 2; ++d) {
+        int64_t out = (in[d] + st[d] - 1) / st[d];
+        int64_t total = std::max<int64_t>(0, (out - 1) * st[d] + k[d] - in[d]);
+        int64_t small = total / 2, big = total - small;
+        pd[d] = *autoPad == "SAME_UPPER" ? small : big;
+        pd[d + 2] = *autoPad == "SAME_UPPER" ? big : small;
+      }
+    } else if (*autoPad == "VALID") {
+      pd.assign(4, 0);
+    } else if (*autoPad != "NOTSET") {
+      return error() << "auto_pad '" << *autoPad << "' is not supported",
+             failure();
+    }
+    ceilMode = *ceil;
+    countPad = !isMax && *cip;
+    if (countPad && ceilMode)
+      return error() << "count_include_pad with ceil_mode is not supported",
+             failure();
+  }
+  std::optional<Window> wh = window(h, k[0], st[0], 1, pd[0], pd[2], ceilMode);
+  std::optional<Window> ww = window(wd, k[1], st[1], 1, pd[1], pd[3], ceilMode);
+  if (!wh || !ww)
+    return error() << "the window does not fit the padded input "
+                   << shapeStr(x.shape),
+           failure();
+  Value in = inNhwc(x);
+  if (wh->drop || ww->drop)
+    in = slice(in, {0, 0, 0, 0}, {n, h - wh->drop, wd - ww->drop, c});
+  Shape pad{wh->padBegin, wh->padEnd, ww->padBegin, ww->padEnd};
+  if (countPad && llvm::any_of(pad, [](int64_t v) { return v; })) {
+    // Padding counts as zeros: pad explicitly, then pool without padding.
+    ArrayRef<int64_t> s = shapeOf(in);
+    Shape padded{s[0], s[1] + pad[0] + pad[1], s[2] + pad[2] + pad[3], s[3]};
+    in = op<tosa::PadOp>(f32(padded),
+                         {in, shapeValue({0, 0, pad[0], pad[1], pad[2], pad[3], 0, 0}),
+                          scalar(0.0f, 1)});
+    pad.assign(4, 0);
+  }
+  for (int d = 0; d < 2; ++d)
+    if (pad[2 * d] >= k[d] || pad[2 * d + 1] >= k[d])
+      return error() << "padding " << shapeStr(pad)
+                     << " is not smaller than the kernel " << shapeStr(k),
+             failure();
+  Shape outShape{n, wh->out, ww->out, c};
+  SmallVector<NamedAttribute> attrs{
+      b.getNamedAttr("kernel", b.getDenseI64ArrayAttr(k)),
+      b.getNamedAttr("stride", b.getDenseI64ArrayAttr(st)),
+      b.getNamedAttr("pad", b.getDenseI64ArrayAttr(pad))};
+  Value y;
+  if (isMax) {
+    y = op<tosa::MaxPool2dOp>(f32(outShape), {in}, attrs);
+  } else {
+    attrs.push_back(b.getNamedAttr("acc_type", TypeAttr::get(b.getF32Type())));
+    y = op<tosa::AvgPool2dOp>(f32(outShape), {in, zeroPoint(), zeroPoint()},
+                              attrs);
+  }
+  return define(0, result(y, {n, c, wh->out, ww->out}, true));
+}
+
+//===----------------------------------------------------------------------===//
+// Contractions
+//===----------------------------------------------------------------------===//
+
+LogicalResult Importer::importMatMul(Entry &a, Entry &w, Entry &out) {
+  Shape sa = a.shape, sw = w.shape;
+  if (sa.empty() || sw.empty())
+    return error() << "MatMul operands must not be scalars", failure();
+  bool vecA = sa.size() == 1, vecW = sw.size() == 1;
+  if (vecA)
+    sa.insert(sa.begin(), 1);
+  if (vecW)
+    sw.push_back(1);
+  int64_t m = sa[sa.size() - 2], k = sa.back(), k2 = sw[sw.size() - 2],
+          nn = sw.back();
+  if (k != k2)
+    return error() << "inner dimensions differ: " << shapeStr(a.shape) << " x "
+                   << shapeStr(w.shape),
+           failure();
+  ArrayRef<int64_t> ba = ArrayRef(sa).drop_back(2), bw = ArrayRef(sw).drop_back(2);
+  std::optional<Shape> batch = broadcastShapes(ba, bw);
+  if (!batch)
+    return error() << "batch dimensions " << shapeStr(ba) << " and "
+                   << shapeStr(bw) << " do not broadcast",
+           failure();
+  int64_t nb = *numElements(*batch);
+  Value va = reshape(logical(a), sa);
+  Value y;
+  Shape outShape = *batch;
+  outShape.append({m, nn});
+  if (numElements(bw) == 1) {
+    // One weight matrix: fold A's batch into its rows.
+    int64_t rowsBatch = *numElements(ba);
+    Value a3 = reshape(va, {1, rowsBatch * m, k});
+    Value w3 = w.value ? reshape(logical(w), {1, k, nn})
+                       : constant(w.host->reshaped({1, k, nn}));
+    y = op<tosa::MatMulOp>(f32({1, rowsBatch * m, nn}),
+                           {a3, w3, zeroPoint(), zeroPoint()});
+    Shape rowsOut(ba.begin(), ba.end());
+    rowsOut.append({m, nn});
+    y = reshape(y, rowsOut);
+    if (*numElements(ba) != nb)
+      return error() << "batch broadcasting of A is not supported", failure();
+  } else {
+    auto expand = [&](Value v, ArrayRef<int64_t> bs, int64_t r, int64_t c) {
+      Shape full(batch->size() - bs.size(), 1);
+      full.append(bs.begin(), bs.end());
+      full.append({r, c});
+      v = reshape(v, full);
+      Shape mult;
+      for (size_t d = 0; d < batch->size(); ++d)
+        mult.push_back((*batch)[d] / full[d]);
+      mult.append({1, 1});
+      if (llvm::any_of(mult, [](int64_t v) { return v != 1; })) {
+        Shape tiled = *batch;
+        tiled.append({r, c});
+        v = op<tosa::TileOp>(f32(tiled), {v, shapeValue(mult)});
+      }
+      return reshape(v, {nb, r, c});
+    };
+    Value wl = w.value ? reshape(logical(w), sw)
+                       : constant(w.host->reshaped(sw));
+    y = op<tosa::MatMulOp>(f32({nb, m, nn}),
+                           {expand(va, ba, m, k), expand(wl, bw, k, nn),
+                            zeroPoint(), zeroPoint()});
+    y = reshape(y, outShape);
+  }
+  Shape finalShape(batch->begin(), batch->end());
+  if (!vecA)
+    finalShape.push_back(m);
+  if (!vecW)
+    finalShape.push_back(nn);
+  out = result(reshape(y, finalShape), finalShape, false);
+  return success();
+}
+
+LogicalResult Importer::importGemm() {
+  FailureOr<float> alpha = floatAttr("alpha", 1.0f), beta = floatAttr("beta", 1.0f);
+  FailureOr<int64_t> ta = intAttr("transA", 0), tb = intAttr("transB", 0);
+  if (failed(alpha) || failed(beta) || failed(ta) || failed(tb))
+    return failure();
+  Entry a = *input(0), w = *input(1);
+  if (a.shape.size() != 2 || w.shape.size() != 2)
+    return error() << "A and B must be matrices (got " << shapeStr(a.shape)
+                   << ", " << shapeStr(w.shape) << ")",
+           failure();
+  auto trans = [&](Entry &e) {
+    if (e.value)
+      e.value = transpose(logical(e), {1, 0});
+    else
+      e.host = e.host->transposed({1, 0});
+    e.nhwc = false;
+    std::swap(e.shape[0], e.shape[1]);
+  };
+  if (*ta)
+    trans(a);
+  if (*tb)
+    trans(w);
+  if (*alpha != 1.0f) {
+    if (w.value)
+      return error() << "alpha != 1 needs a constant B", failure();
+    w.host = w.host->converted(true);
+    for (float &v : w.host->f)
+      v *= *alpha;
+  }
+  Entry y;
+  if (failed(importMatMul(a, w, y)))
+    return failure();
+  if (hasInput(2) && *beta != 0.0f) {
+    Entry c = *input(2);
+    if (*beta != 1.0f) {
+      if (c.value)
+        return error() << "beta != 1 needs a constant C", failure();
+      c.host = c.host->converted(true);
+      for (float &v : c.host->f)
+        v *= *beta;
+    }
+    FailureOr<Entry> r = broadcastBinary("Add", y, c);
+    if (failed(r))
+      return failure();
+    y = std::move(*r);
+  }
+  return define(0, std::move(y));
+}
+
+//===----------------------------------------------------------------------===//
+// Softmax, LayerNorm, reductions
+//===----------------------------------------------------------------------===//
+
+LogicalResult Importer::importSoftmax() {
+  Entry &x = *input(0);
+  int64_t rank = x.shape.size();
+  FailureOr<int64_t> axisAttr = intAttr("axis", opset < 13 ? 1 : -1);
+  if (failed(axisAttr))
+    return failure();
+  FailureOr<int64_t> axis = normAxis(*axisAttr, rank);
+  if (failed(axis))
+    return failure();
+  Value v;
+  int64_t ax;
+  bool coerced = opset < 13 && *axis != rank - 1;
+  if (coerced) {
+    // Before opset 13: softmax over everything from `axis` on.
+    int64_t rows = *numElements(ArrayRef(x.shape).take_front(*axis));
+    int64_t cols = *numElements(ArrayRef(x.shape).drop_front(*axis));
+    v = reshape(logical(x), {rows, cols});
+    ax = 1;
+  } else {
+    v = x.value ? x.value : logical(x);
+    ax = physicalAxis(x, *axis);
+  }
+  Value mx = reduce("max", v, ax);
+  Value e = op<tosa::ExpOp>(v.getType(), {binaryOp("Sub", v, mx)});
+  Value sum = reduce("sum", e, ax);
+  Value y = binaryOp("Mul", e, op<tosa::ReciprocalOp>(sum.getType(), {sum}));
+  if (coerced)
+    return define(0, result(reshape(y, x.shape), x.shape, false));
+  return define(0, result(y, x.shape, x.nhwc && x.value));
+}
+
+LogicalResult Importer::importLayerNorm() {
+  Entry &x = *input(0);
+  int64_t rank = x.shape.size();
+  FailureOr<int64_t> axisAttr = intAttr("axis", -1);
+  FailureOr<float> eps = floatAttr("epsilon", 1e-5f);
+  FailureOr<int64_t> stash = intAttr("stash_type", 1);
+  if (failed(axisAttr) || failed(eps) || failed(stash))
+    return failure();
+  FailureOr<int64_t> axis = normAxis(*axisAttr, rank);
+  if (failed(axis))
+    return failure();
+  Value v = logical(x);
+  int64_t count = *numElements(ArrayRef(x.shape).drop_front(*axis));
+  // mean = sum(x) / N over axis..rank-1; var likewise over (x - mean)^2.
+  auto sumOver = [&](Value t) {
+    for (int64_t d = *axis; d < rank; ++d)
+      t = reduce("sum", t, d);
+    return t;
+  };
+  Value invN = scalar(1.0f / float(count), rank);
+  Value mean = binaryOp("Mul", sumOver(v), invN);
+  Value xc = binaryOp("Sub", v, mean);
+  Value var = binaryOp("Mul", sumOver(binaryOp("Mul", xc, xc)), invN);
+  Value rstd = op<tosa::RsqrtOp>(var.getType(),
+                                 {binaryOp("Add", var, scalar(*eps, rank))});
+  Entry y = result(binaryOp("Mul", xc, rstd), x.shape, false);
+  Shape normShape(ArrayRef(x.shape).drop_front(*axis));
+  for (int k : {1, 2}) {
+    if (!hasInput(k))
+      continue;
+    Entry &p = *input(k);
+    if (p.shape.size() > normShape.size() ||
+        !llvm::equal(p.shape, ArrayRef(normShape).take_back(p.shape.size())))
+      return error() << (k == 1 ? "Scale " : "B ") << shapeStr(p.shape)
+                     << " does not match the normalised shape "
+                     << shapeStr(normShape),
+             failure();
+    FailureOr<Entry> r = broadcastBinary(k == 1 ? "Mul" : "Add", y, p);
+    if (failed(r))
+      return failure();
+    y = std::move(*r);
+  }
+  if (failed(define(0, std::move(y))))
+    return failure();
+  Shape stat(x.shape.begin(), x.shape.begin() + *axis);
+  stat.append(rank - *axis, 1);
+  if (failed(define(1, result(mean, stat, false))))
+    return failure();
+  return define(2, result(rstd, stat, false));
+}
+
+FailureOr<Shape> Importer::axesInput(int k, StringRef attrName, int64_t rank) {
+  Shape axes;
+  if (hasInput(k)) {
+    FailureOr<const HostTensor *> t = constInput(k, "axes");
+    if (failed(t))
+      return failure();
+    for (int64_t i = 0; i < (*t)->size(); ++i)
+      axes.push_back((*t)->intAt(i));
+  } else {
+    FailureOr<std::optional<Shape>> a = intsAttr(attrName);
+    if (failed(a))
+      return failure();
+    if (*a)
+      axes = **a;
+  }
+  for (int64_t &a : axes) {
+    FailureOr<int64_t> n = normAxis(a, rank);
+    if (failed(n))
+      return failure();
+    a = *n;
+  }
+  return axes;
+}
+
+LogicalResult Importer::importReduce(StringRef kind) {
+  Entry &x = *input(0);
+  int64_t rank = x.shape.size();
+  bool axesAsInput = opset >= 18 || (kind == "ReduceSum" && opset >= 13);
+  FailureOr<Shape> axes = axesInput(axesAsInput ? 1 : 99, "axes", rank);
+  FailureOr<int64_t> keep = intAttr("keepdims", 1),
+                     noop = intAttr("noop_with_empty_axes", 0);
+  if (failed(axes) || failed(keep) || failed(noop))
+    return failure();
+  if (axes->empty()) {
+    if (*noop)
+      return define(0, x);
+    for (int64_t d = 0; d < rank; ++d)
+      axes->push_back(d);
+  }
+  Value v = x.value ? x.value : logical(x);
+  bool nhwc = x.nhwc && x.value;
+  Shape kept = x.shape;
+  int64_t count = 1;
+  for (int64_t a : *axes) {
+    if (kept[a] == 1)
+      continue;
+    count *= x.shape[a];
+    v = reduce(kind == "ReduceMax" ? "max" : kind == "ReduceMin" ? "min" : "sum",
+               v, nhwc ? kAxisInNhwc[a] : a);
+    kept[a] = 1;
+  }
+  if (kind == "ReduceMean" && count != 1)
+    v = binaryOp("Mul", v, scalar(1.0f / float(count), rank));
+  Entry r = result(v, kept, nhwc);
+  if (*keep)
+    return define(0, std::move(r));
+  Shape squeezed;
+  for (int64_t d = 0; d < rank; ++d)
+    if (!llvm::is_contained(*axes, d))
+      squeezed.push_back(x.shape[d]);
+  return define(0, result(reshape(logical(r), squeezed), squeezed, false));
+}
+
+//===----------------------------------------------------------------------===//
+// Data movement
+//===----------------------------------------------------------------------===//
+
+FailureOr<Shape> Importer::reshapeTarget(const Entry &x) {
+  StringRef opType = node->op_type();
+  int64_t rank = x.shape.size();
+  int64_t total = *numElements(x.shape);
+  if (opType == "Flatten") {
+    FailureOr<int64_t> axisAttr = intAttr("axis", 1);
+    if (failed(axisAttr))
+      return failure();
+    FailureOr<int64_t> axis = normAxis(*axisAttr, rank + 1);
+    if (failed(axis))
+      return failure();
+    int64_t rows = *numElements(ArrayRef(x.shape).take_front(*axis));
+    return Shape{rows, rows ? total / rows : 0};
+  }
+  if (opType == "Squeeze" || opType == "Unsqueeze") {
+    bool unsq = opType == "Unsqueeze";
+    int64_t outRank = rank;
+    Shape axes;
+    if (opset >= 13) {
+      if (hasInput(1)) {
+        FailureOr<const HostTensor *> t = constInput(1, "axes");
+        if (failed(t))
+          return failure();
+        for (int64_t i = 0; i < (*t)->size(); ++i)
+          axes.push_back((*t)->intAt(i));
+      }
+    } else {
+      FailureOr<std::optional<Shape>> a = intsAttr("axes");
+      if (failed(a))
+        return failure();
+      if (*a)
+        axes = **a;
+    }
+    if (unsq)
+      outRank += axes.size();
+    for (int64_t &a : axes) {
+      FailureOr<int64_t> n = normAxis(a, outRank);
+      if (failed(n))
+        return failure();
+      a = *n;
+    }
+    Shape out;
+    if (unsq) {
+      if (axes.empty())
+        return error() << "needs axes", failure();
+      int64_t src = 0;
+      for (int64_t d = 0; d < outRank; ++d)
+        out.push_back(llvm::is_contained(axes, d) ? 1 : x.shape[src++]);
+      if (src != rank)
+        return error() << "axes " << shapeStr(axes) << " repeat", failure();
+    } else {
+      for (int64_t d = 0; d < rank; ++d) {
+        bool drop = axes.empty() ? x.shape[d] == 1 : llvm::is_contained(axes, d);
+        if (drop && x.shape[d] != 1)
+          return error() << "cannot squeeze dimension " << d << " of "
+                         << shapeStr(x.shape),
+                 failure();
+        if (!drop)
+          out.push_back(x.shape[d]);
+      }
+    }
+    return out;
+  }
+  // Reshape.
+  FailureOr<const HostTensor *> t = constInput(1, "shape");
+  if (failed(t))
+    return failure();
+  FailureOr<int64_t> allowZero = intAttr("allowzero", 0);
+  if (failed(allowZero))
+    return failure();
+  Shape out;
+  int64_t infer = -1, known = 1;
+  for (int64_t k = 0; k < (*t)->size(); ++k) {
+    int64_t d = (*t)->intAt(k);
+    if (d == 0 && !*allowZero) {
+      if (k >= rank)
+        return error() << "shape has 0 at " << k << " beyond the input's rank",
+               failure();
+      d = x.shape[k];
+    }
+    if (d == -1) {
+      if (infer >= 0)
+        return error() << "shape has more than one -1", failure();
+      infer = k;
+    } else if (d < 0) {
+      return error() << "shape has a negative dimension " << d, failure();
+    } else {
+      known *= d;
+    }
+    out.push_back(d);
+  }
+  if (infer >= 0) {
+    if (known == 0 || total % known)
+      return error() << "cannot reshape " << shapeStr(x.shape) << " to "
+                     << shapeStr(out),
+             failure();
+    out[infer] = total / known;
+  }
+  if (numElements(out) != total)
+    return error() << "cannot reshape " << shapeStr(x.shape) << " ("
+                   << total << " elements) to " << shapeStr(out),
+           failure();
+  return out;
+}
+
+LogicalResult Importer::importReshapeLike() {
+  Entry &x = *input(0);
+  FailureOr<Shape> s = reshapeTarget(x);
+  if (failed(s))
+    return failure();
+  return define(0, result(reshape(logical(x), *s), *s, false));
+}
+
+LogicalResult Importer::importTranspose() {
+  Entry &x = *input(0);
+  int64_t rank = x.shape.size();
+  FailureOr<std::optional<Shape>> permAttr = intsAttr("perm");
+  if (failed(permAttr))
+    return failure();
+  Shape p;
+  if (*permAttr)
+    p = **permAttr;
+  else
+    for (int64_t k = rank - 1; k >= 0; --k)
+      p.push_back(k);
+  Shape sorted = p;
+  llvm::sort(sorted);
+  if (int64_t(p.size()) != rank ||
+      !llvm::equal(sorted, llvm::seq<int64_t>(0, rank)))
+    return error() << "perm " << shapeStr(p) << " is not a permutation of "
+                   << rank << " dimensions",
+           failure();
+  Value v = transpose(logical(x), p);
+  return define(0, result(v, permuted(x.shape, p), false));
+}
+
+LogicalResult Importer::importConcat() {
+  FailureOr<int64_t> axisAttr = intAttr("axis", 0);
+  if (failed(axisAttr))
+    return failure();
+  Entry &first = *input(0);
+  int64_t rank = first.shape.size();
+  FailureOr<int64_t> axis = normAxis(*axisAttr, rank);
+  if (failed(axis))
+    return failure();
+  bool nhwc = false;
+  Shape out = first.shape;
+  out[*axis] = 0;
+  for (int k = 0; k < numInputs(); ++k) {
+    Entry &e = *input(k);
+    if (int64_t(e.shape.size()) != rank)
+      return error() << "inputs have different ranks", failure();
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != *axis && e.shape[d] != first.shape[d])
+        return error() << "input shapes " << shapeStr(first.shape) << " and "
+                       << shapeStr(e.shape) << " differ outside axis " << *axis,
+               failure();
+    out[*axis] += e.shape[*axis];
+    nhwc |= rank == 4 && e.nhwc && e.value;
+  }
+  SmallVector<Value> parts;
+  for (int k = 0; k < numInputs(); ++k)
+    if (input(k)->shape[*axis])
+      parts.push_back(operandFor(*input(k), rank, nhwc));
+  int64_t physAxis = nhwc ? kAxisInNhwc[*axis] : *axis;
+  Shape phys = nhwc ? permuted(out, kToNhwc) : out;
+  Value y = parts.size() == 1
+                ? parts.front()
+                : op<tosa::ConcatOp>(f32(phys), parts,
+                                     {b.getNamedAttr("axis", b.getI32IntegerAttr(
+                                                                 physAxis))});
+  return define(0, result(y, out, nhwc));
+}
+
+LogicalResult Importer::importSplit() {
+  Entry &x = *input(0);
+  int64_t rank = x.shape.size();
+  FailureOr<int64_t> axisAttr = intAttr("axis", 0);
+  if (failed(axisAttr))
+    return failure();
+  FailureOr<int64_t> axis = normAxis(*axisAttr, rank);
+  if (failed(axis))
+    return failure();
+  int64_t dim = x.shape[*axis];
+  int outputs = node->output_size();
+  Shape sizes;
+  if (opset >= 13 && hasInput(1)) {
+    FailureOr<const HostTensor *> t = constInput(1, "split");
+    if (failed(t))
+      return failure();
+    for (int64_t k = 0; k < (*t)->size(); ++k)
+      sizes.push_back((*t)->intAt(k));
+  } else if (opset < 13) {
+    FailureOr<std::optional<Shape>> s = intsAttr("split");
+    if (failed(s))
+      return failure();
+    if (*s)
+      sizes = **s;
+  }
+  if (sizes.empty()) {
+    FailureOr<int64_t> num = intAttr("num_outputs", outputs);
+    if (failed(num))
+      return failure();
+    if (*num != outputs || outputs <= 0)
+      return error() << "num_outputs " << *num << " differs from the "
+                     << outputs << " outputs",
+             failure();
+    int64_t part = (dim + outputs - 1) / outputs;
+    for (int k = 0; k < outputs; ++k)
+      sizes.push_back(std::max<int64_t>(0, std::min(part, dim - k * part)));
+  }
+  if (int64_t(sizes.size()) != outputs ||
+      std::accumulate(sizes.begin(), sizes.end(), int64_t(0)) != dim ||
+      llvm::any_of(sizes, [](int64_t s) { return s < 0; }))
+    return error() << "split sizes " << shapeStr(sizes) << " do not cover "
+                   << dim << " elements in " << outputs << " outputs",
+           failure();
+  Value v = x.value ? x.value : logical(x);
+  bool nhwc = x.nhwc && x.value;
+  int64_t ax = nhwc ? kAxisInNhwc[*axis] : *axis;
+  int64_t offset = 0;
+  for (int k = 0; k < outputs; ++k) {
+    Shape starts(rank, 0), size(shapeOf(v));
+    starts[ax] = offset;
+    size[ax] = sizes[k];
+    Shape onnxShape = x.shape;
+    onnxShape[*axis] = sizes[k];
+    offset += sizes[k];
+    if (sizes[k] == 0)
+      return error() << "output " << k << " would be empty", failure();
+    if (failed(define(k, result(slice(v, starts, size), onnxShape, nhwc))))
+      return failure();
+  }
+  return success();
+}
+
+FailureOr<Importer::SliceSpec> Importer::sliceSpec(const Entry &x) {
+  int64_t rank = x.shape.size();
+  Shape starts, ends, axes, steps;
+  auto get = [&](int k, const char *name, Shape &out) -> LogicalResult {
+    if (opset < 10) {
+      FailureOr<std::optional<Shape>> a = intsAttr(name);
+      if (failed(a))
+        return failure();
+      if (*a)
+        out = **a;
+      return success();
+    }
+    if (!hasInput(k))
+      return success();
+    FailureOr<const HostTensor *> t = constInput(k, name);
+    if (failed(t))
+      return failure();
+    for (int64_t i = 0; i < (*t)->size(); ++i)
+      out.push_back((*t)->intAt(i));
+    return success();
+  };
+  if (failed(get(1, "starts", starts)) || failed(get(2, "ends", ends)) ||
+      failed(get(3, "axes", axes)) || failed(get(4, "steps", steps)))
+    return failure();
+  if (axes.empty())
+    for (size_t k = 0; k < starts.size(); ++k)
+      axes.push_back(k);
+  if (steps.empty())
+    steps.assign(starts.size(), 1);
+  if (starts.size() != ends.size() || axes.size() != starts.size() ||
+      steps.size() != starts.size())
+    return error() << "starts, ends, axes and steps differ in length",
+           failure();
+  SliceSpec spec;
+  spec.starts.assign(rank, 0);
+  spec.sizes = x.shape;
+  spec.steps.assign(rank, 1);
+  for (size_t k = 0; k < axes.size(); ++k) {
+    FailureOr<int64_t> a = normAxis(axes[k], rank);
+    if (failed(a))
+      return failure();
+    int64_t d = x.shape[*a], st = steps[k];
+    if (st == 0)
+      return error() << "step 0 on axis " << *a, failure();
+    auto clampIdx = [&](int64_t v, int64_t lo, int64_t hi) {
+      if (v < 0)
+        v += d;
+      return std::clamp(v, lo, hi);
+    };
+    int64_t s, e;
+    if (st > 0) {
+      s = clampIdx(starts[k], 0, d);
+      e = clampIdx(ends[k], 0, d);
+      spec.sizes[*a] = e > s ? (e - s + st - 1) / st : 0;
+    } else {
+      s = clampIdx(starts[k], 0, d - 1);
+      e = ends[k] < -d ? -1 : clampIdx(ends[k], -1, d - 1);
+      spec.sizes[*a] = s > e ? (s - e - st - 1) / -st : 0;
+    }
+    spec.starts[*a] = s;
+    spec.steps[*a] = st;
+  }
+  if (llvm::any_of(spec.sizes, [](int64_t s) { return s == 0; }))
+    return error() << "the slice of " << shapeStr(x.shape) << " is empty",
+           failure();
+  return spec;
+}
+
+LogicalResult Importer::importSlice() {
+  Entry &x = *input(0);
+  FailureOr<SliceSpec> spec = sliceSpec(x);
+  if (failed(spec))
+    return failure();
+  Value v = x.value ? x.value : logical(x);
+  bool nhwc = x.nhwc && x.value;
+  int64_t rank = x.shape.size();
+  // Strided axes one at a time: reverse for negative steps, then take
+  // `size * step` elements (padding a short tail), view them as
+  // [size, step] and keep column 0.
+  for (int64_t a = 0; a < rank; ++a) {
+    int64_t st = spec->steps[a];
+    if (st == 1)
+      continue;
+    int64_t ax = nhwc ? kAxisInNhwc[a] : a;
+    int64_t d = x.shape[a], start = spec->starts[a], size = spec->sizes[a];
+    if (st < 0) {
+      v = op<tosa::ReverseOp>(v.getType(), {v},
+                              {b.getNamedAttr("axis", b.getI32IntegerAttr(ax))});
+      start = d - 1 - start;
+      st = -st;
+    }
+    Shape s(shapeOf(v));
+    int64_t span = size * st, avail = d - start;
+    Shape starts(rank, 0), sizes = s;
+    starts[ax] = start;
+    sizes[ax] = std::min(span, avail);
+    v = slice(v, starts, sizes);
+    if (span > avail) {
+      Shape pads(2 * rank, 0), padded = sizes;
+      pads[2 * ax + 1] = span - avail;
+      padded[ax] = span;
+      v = op<tosa::PadOp>(f32(padded),
+                          {v, shapeValue(pads), scalar(0.0f, 1)});
+    }
+    Shape split(sizes.begin(), sizes.begin() + ax);
+    split.append({size, st});
+    split.append(sizes.begin() + ax + 1, sizes.end());
+    v = reshape(v, split);
+    Shape colStarts(rank + 1, 0), colSizes = split;
+    colSizes[ax + 1] = 1;
+    v = slice(v, colStarts, colSizes);
+    Shape merged = s;
+    merged[ax] = size;
+    v = reshape(v, merged);
+    spec->starts[a] = 0;
+  }
+  Shape starts = nhwc ? permuted(spec->starts, kToNhwc) : spec->starts;
+  Shape sizes = nhwc ? permuted(spec->sizes, kToNhwc) : spec->sizes;
+  return define(0, result(slice(v, starts, sizes), spec->sizes, nhwc));
+}
+
+LogicalResult Importer::importGather() {
+  Entry &x = *input(0);
+  int64_t rank = x.shape.size();
+  FailureOr<int64_t> axisAttr = intAttr("axis", 0);
+  if (failed(axisAttr))
+    return failure();
+  FailureOr<int64_t> axis = normAxis(*axisAttr, rank);
+  if (failed(axis))
+    return failure();
+  FailureOr<const HostTensor *> idx = constInput(1, "indices");
+  if (failed(idx))
+    return failure();
+  int64_t count = (*idx)->size(), dim = x.shape[*axis];
+  if (count > 4096)
+    return error() << "more than 4096 constant indices", failure();
+  Value v = logical(x);
+  SmallVector<Value> parts;
+  for (int64_t k = 0; k < count; ++k) {
+    int64_t i = (*idx)->intAt(k);
+    if (i < -dim || i >= dim)
+      return error() << "index " << i << " is out of range for dimension "
+                     << dim,
+             failure();
+    Shape starts(rank, 0), sizes = x.shape;
+    starts[*axis] = i < 0 ? i + dim : i;
+    sizes[*axis] = 1;
+    parts.push_back(slice(v, starts, sizes));
+  }
+  Shape cat = x.shape;
+  cat[*axis] = count;
+  Value y = parts.size() == 1
+                ? parts.front()
+                : op<tosa::ConcatOp>(f32(cat), parts,
+                                     {b.getNamedAttr("axis", b.getI32IntegerAttr(
+                                                                 *axis))});
+  Shape out(x.shape.begin(), x.shape.begin() + *axis);
+  out.append((*idx)->shape.begin(), (*idx)->shape.end());
+  out.append(x.shape.begin() + *axis + 1, x.shape.end());
+  return define(0, result(reshape(y, out), out, false));
+}
+
+LogicalResult Importer::importResize() {
+  Entry &x = *input(0);
+  if (x.shape.size() != 4)
+    return error() << "only 4-D (NCHW) inputs are supported", failure();
+  FailureOr<std::string> mode = stringAttr("mode", "nearest"),
+                         coord = stringAttr("coordinate_transformation_mode",
+                                            opset < 11 ? "asymmetric"
+                                                       : "half_pixel"),
+                         nearest = stringAttr("nearest_mode",
+                                              opset < 11 ? "floor"
+                                                         : "round_prefer_floor");
+  if (failed(mode) || failed(coord) || failed(nearest))
+    return failure();
+  if (*mode != "nearest")
+    return error() << "mode '" << *mode
+                   << "' is not supported (only nearest with integer scales)",
+           failure();
+  // Output size from scales (input 1 before opset 11, 2 after) or sizes (3).
+  Shape outShape;
+  int scalesIdx = opset < 11 ? 1 : 2;
+  if (hasInput(3) && opset >= 11) {
+    FailureOr<const HostTensor *> s = constInput(3, "sizes");
+    if (failed(s))
+      return failure();
+    for (int64_t k = 0; k < (*s)->size(); ++k)
+      outShape.push_back((*s)->intAt(k));
+  } else {
+    FailureOr<const HostTensor *> s = constInput(scalesIdx, "scales");
+    if (failed(s))
+      return failure();
+    for (int64_t k = 0; k < (*s)->size() && k < 4; ++k)
+      outShape.push_back(int64_t(std::floor(x.shape[k] * (*s)->at(k))));
+  }
+  if (outShape.size() != 4 || outShape[0] != x.shape[0] ||
+      outShape[1] != x.shape[1])
+    return error() << "only H and W can be resized (output "
+                   << shapeStr(outShape) << ")",
+           failure();
+  Shape factor{1, 1, 1, 1};
+  for (int d = 2; d < 4; ++d) {
+    int64_t in = x.shape[d], out = outShape[d];
+    if (out < in || out % in)
+      return error() << "output size " << out << " is not an integer multiple "
+                     << "of " << in,
+             failure();
+    factor[d] = out / in;
+    double scale = double(out) / double(in);
+    // The ONNX nearest mapping must pick input o / factor for output o.
+    for (int64_t o = 0; o < out; ++o) {
+      double src;
+      if (*coord == "asymmetric")
+        src = o / scale;
+      else if (*coord == "half_pixel")
+        src = (o + 0.5) / scale - 0.5;
+      else if (*coord == "pytorch_half_pixel")
+        src = out > 1 ? (o + 0.5) / scale - 0.5 : 0.0;
+      else if (*coord == "align_corners")
+        src = out > 1 ? o * double(in - 1) / double(out - 1) : 0.0;
+      else
+        return error() << "coordinate_transformation_mode '" << *coord
+                       << "' is not supported",
+               failure();
+      double r;
+      if (*nearest == "floor")
+        r = std::floor(src);
+      else if (*nearest == "ceil")
+        r = std::ceil(src);
+      else if (*nearest == "round_prefer_ceil")
+        r = std::floor(src + 0.5);
+      else if (*nearest == "round_prefer_floor")
+        r = std::ceil(src - 0.5);
+      else
+        return error() << "nearest_mode '" << *nearest << "' is not supported",
+               failure();
+      int64_t idx = std::clamp<int64_t>(int64_t(r), 0, in - 1);
+      if (idx != o / factor[d])
+        return error() << "nearest mode '" << *coord << "'/'" << *nearest
+                       << "' does not repeat each input element " << factor[d]
+                       << " times; only that upsampling is supported",
+               failure();
+    }
+  }
+  // Repeat each element: [.., H, 1, W, 1, ..] tiled, then merged.
+  bool nhwc = x.nhwc && x.value;
+  Value v = nhwc ? x.value : logical(x);
+  ArrayRef<int64_t> s = shapeOf(v);
+  Shape six, mult, tiled;
+  int hAxis = nhwc ? 1 : 2;
+  for (int64_t d = 0; d < 4; ++d) {
+    six.push_back(s[d]);
+    mult.push_back(1);
+    if (d == hAxis || d == hAxis + 1) {
+      int64_t f = factor[d == hAxis ? 2 : 3];
+      six.push_back(1);
+      mult.push_back(f);
+    }
+  }
+  for (size_t d = 0; d < six.size(); ++d)
+    tiled.push_back(six[d] * mult[d]);
+  Value y = op<tosa::TileOp>(f32(tiled), {reshape(v, six), shapeValue(mult)});
+  Shape phys = nhwc ? permuted(outShape, kToNhwc) : outShape;
+  return define(0, result(reshape(y, phys), outShape, nhwc));
+}
+
+LogicalResult Importer::importPad() {
+  Entry &x = *input(0);
+  int64_t rank = x.shape.size();
+  FailureOr<std::string> mode = stringAttr("mode", "constant");
+  if (failed(mode))
+    return failure();
+  if (*mode != "constant")
+    return error() << "mode '" << *mode << "' is not supported", failure();
+  Shape pads;
+  float value = 0.0f;
+  if (opset < 11) {
+    FailureOr<std::optional<Shape>> p = intsAttr("pads");
+    FailureOr<float> v = floatAttr("value", 0.0f);
+    if (failed(p) || failed(v) || !*p)
+      return error() << "needs pads", failure();
+    pads = **p;
+    value = *v;
+  } else {
+    FailureOr<const HostTensor *> p = constInput(1, "pads");
+    if (failed(p))
+      return failure();
+    for (int64_t k = 0; k < (*p)->size(); ++k)
+      pads.push_back((*p)->intAt(k));
+    if (hasInput(2)) {
+      FailureOr<const HostTensor *> v = constInput(2, "constant_value");
+      if (failed(v))
+        return failure();
+      value = float((*v)->at(0));
+    }
+    if (hasInput(3))
+      return error() << "the axes input is not supported", failure();
+  }
+  if (int64_t(pads.size()) != 2 * rank ||
+      llvm::any_of(pads, [](int64_t p) { return p < 0; }))
+    return error() << "pads " << shapeStr(pads) << " must be " << 2 * rank
+                   << " non-negative values",
+           failure();
+  Shape tosaPads, out;
+  for (int64_t d = 0; d < rank; ++d) {
+    tosaPads.append({pads[d], pads[d + rank]});
+    out.push_back(x.shape[d] + pads[d] + pads[d + rank]);
+  }
+  Value y = op<tosa::PadOp>(f32(out), {logical(x), shapeValue(tosaPads),
+                                       scalar(value, 1)});
+  return define(0, result(y, out, false));
+}
+
+//===----------------------------------------------------------------------===//
+// Driver
+//===----------------------------------------------------------------------===//
+
+static const llvm::StringSet<> &supportedOps() {
+  static const llvm::StringSet<> ops = {
+      "Abs", "Add", "AveragePool", "BatchNormalization", "Cast", "Ceil",
+      "Clip", "Concat", "Constant", "ConstantOfShape", "Conv", "Div",
+      "Dropout", "Erf", "Exp", "Flatten", "Floor", "Gather", "Gemm",
+      "GlobalAveragePool", "GlobalMaxPool", "Identity", "LayerNormalization",
+      "Log", "MatMul", "Max", "MaxPool", "Min", "Mul", "Neg", "Pad", "Pow",
+      "Reciprocal", "ReduceMax", "ReduceMean", "ReduceMin", "ReduceSum",
+      "Relu", "Reshape", "Resize", "Shape", "Sigmoid", "Slice", "Softmax",
+      "Split", "Sqrt", "Squeeze", "Sub", "Sum", "Tanh", "Transpose",
+      "Unsqueeze"};
+  return ops;
+}
+
+LogicalResult Importer::importNode() {
+  loc = NameLoc::get(b.getStringAttr(nodeName()), fileLoc);
+  for (int k = 0; k < numInputs(); ++k)
+    if (hasInput(k) && !input(k))
+      return error() << "input '" << node->input(k)
+                     << "' is not defined before this node",
+             failure();
+  if (!hasInput(0) && node->op_type() != "Constant")
+    return error() << "has no input", failure();
+  FailureOr<bool> folded = tryFold();
+  if (failed(folded))
+    return failure();
+  if (*folded)
+    return success();
+  StringRef t = node->op_type();
+  // Every run-time input is float32 (integer tensors only exist at import
+  // time, as shapes and indices).
+  if (t != "Reshape" && t != "Shape")
+    for (int k = 0; k < numInputs(); ++k)
+      if (Entry *e = input(k); e && e->value &&
+                               !cast<RankedTensorType>(e->value.getType())
+                                    .getElementType()
+                                    .isF32())
+        return error() << "input '" << node->input(k) << "' is not float32",
+               failure();
+  static const llvm::StringSet<> unary = {"Sigmoid", "Tanh", "Erf", "Exp",
+                                          "Log",     "Abs",  "Neg", "Reciprocal",
+                                          "Floor",   "Ceil", "Sqrt"};
+  if (unary.contains(t))
+    return importUnary(t);
+  if (t == "Add" || t == "Sub" || t == "Mul" || t == "Div" || t == "Pow")
+    return importBinary(t);
+  if (t == "Max" || t == "Min")
+    return importVariadic(t);
+  if (t == "Sum")
+    return importVariadic("Add");
+  if (t == "Relu" || t == "Clip")
+    return importClip();
+  if (t == "Identity" || t == "Dropout") {
+    if (t == "Dropout" && outputUsed(1))
+      return error() << "the mask output is not supported", failure();
+    return define(0, *input(0));
+  }
+  if (t == "Cast") {
+    FailureOr<int64_t> to = intAttr("to", 0);
+    if (failed(to))
+      return failure();
+    if (*to != onnx::TensorProto::FLOAT)
+      return error() << "casting a run-time value to " << typeName(*to)
+                     << " is not supported (run-time values are float32)",
+             failure();
+    return define(0, *input(0));
+  }
+  if (t == "Conv")
+    return importConv();
+  if (t == "BatchNormalization")
+    return importBatchNorm();
+  if (t == "MatMul") {
+    Entry y;
+    if (failed(importMatMul(*input(0), *input(1), y)))
+      return failure();
+    return define(0, std::move(y));
+  }
+  if (t == "Gemm")
+    return importGemm();
+  if (t == "Softmax")
+    return importSoftmax();
+  if (t == "LayerNormalization")
+    return importLayerNorm();
+  if (t.starts_with("Reduce"))
+    return importReduce(t);
+  if (t == "MaxPool" || t == "AveragePool")
+    return importPool(t == "MaxPool", false);
+  if (t == "GlobalAveragePool" || t == "GlobalMaxPool")
+    return importPool(t == "GlobalMaxPool", true);
+  if (t == "Flatten" || t == "Reshape" || t == "Squeeze" || t == "Unsqueeze")
+    return importReshapeLike();
+  if (t == "Transpose")
+    return importTranspose();
+  if (t == "Concat")
+    return importConcat();
+  if (t == "Split")
+    return importSplit();
+  if (t == "Slice")
+    return importSlice();
+  if (t == "Gather")
+    return importGather();
+  if (t == "Resize" || t == "Upsample")
+    return importResize();
+  if (t == "Pad")
+    return importPad();
+  if (t == "ConstantOfShape")
+    return error() << "the shape must be known at import time", failure();
+  return error() << "is not supported", failure();
+}
+
+static std::string sanitize(StringRef name) {
+  std::string r;
+  for (char c : name)
+    r += (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
+  if (r.empty() || std::isdigit(static_cast<unsigned char>(r[0])))
+    r = "graph_" + r;
+  return r;
+}
+
+OwningOpRef<ModuleOp> Importer::run(StringRef bytes) {
+  onnx::ModelProto model;
+  {
+    google::protobuf::io::CodedInputStream stream(
+        reinterpret_cast<const uint8_t *>(bytes.data()), bytes.size());
+    stream.SetTotalBytesLimit(std::numeric_limits<int>::max());
+    if (bytes.size() > size_t(std::numeric_limits<int>::max()) ||
+        !model.ParseFromCodedStream(&stream) ||
+        !stream.ConsumedEntireMessage()) {
+      error() << "not a valid ONNX model: the file does not parse as an ONNX "
+                 "ModelProto (truncated, corrupt or another format)";
+      return nullptr;
+    }
+  }
+  if (!model.has_graph() || model.ir_version() <= 0) {
+    error() << "not a valid ONNX model: "
+            << (model.has_graph() ? "no ir_version" : "no graph");
+    return nullptr;
+  }
+  for (const onnx::OperatorSetIdProto &set : model.opset_import())
+    if (set.domain().empty() || set.domain() == "ai.onnx")
+      opset = set.version();
+  if (opset < kMinOnnxOpset || opset > kMaxOnnxOpset) {
+    error() << "opset " << opset << " of the default domain is not supported ("
+            << kMinOnnxOpset << " to " << kMaxOnnxOpset << ")";
+    return nullptr;
+  }
+  const onnx::GraphProto &graph = model.graph();
+
+  // All unsupported ops at once.
+  std::map<std::string, std::vector<std::string>> unsupported;
+  for (int k = 0; k < graph.node_size(); ++k) {
+    const onnx::NodeProto &n = graph.node(k);
+    bool defaultDomain = n.domain().empty() || n.domain() == "ai.onnx";
+    if (!defaultDomain || !supportedOps().contains(n.op_type()))
+      unsupported[(defaultDomain ? "" : n.domain() + "::") + n.op_type()]
+          .push_back(n.name().empty() ? "#" + std::to_string(k) : n.name());
+    for (const std::string &in : n.input())
+      usedNames.insert(in);
+  }
+  for (const onnx::ValueInfoProto &out : graph.output())
+    usedNames.insert(out.name());
+  if (!unsupported.empty()) {
+    InFlightDiagnostic d = error();
+    d << unsupported.size() << " unsupported op type"
+      << (unsupported.size() > 1 ? "s" : "") << " (opset " << opset << "):";
+    for (auto &[type, names] : unsupported) {
+      d << " " << type << " (" << names.size() << " node"
+        << (names.size() > 1 ? "s" : "") << ": " << names.front();
+      for (size_t k = 1; k < std::min<size_t>(names.size(), 3); ++k)
+        d << ", " << names[k];
+      d << (names.size() > 3 ? ", ...)" : ")") << ";";
+    }
+    return nullptr;
+  }
+
+  // Initializers.
+  llvm::StringSet<> initNames;
+  for (const onnx::TensorProto &t : graph.initializer()) {
+    FailureOr<HostTensor> h = parseTensor(t);
+    if (failed(h))
+      return nullptr;
+    Entry e;
+    e.shape = h->shape;
+    e.host = std::move(*h);
+    env[t.name()] = std::move(e);
+    initNames.insert(t.name());
+  }
+
+  // The function: graph inputs that are not initializers.
+  SmallVector<const onnx::ValueInfoProto *> inputs;
+  SmallVector<Type> argTypes;
+  for (const onnx::ValueInfoProto &v : graph.input()) {
+    if (initNames.contains(v.name()))
+      continue;
+    FailureOr<Shape> s = inputShape(v);
+    if (failed(s))
+      return nullptr;
+    inputs.push_back(&v);
+    argTypes.push_back(f32(*s));
+  }
+  if (graph.output_size() == 0) {
+    error() << "the graph has no outputs";
+    return nullptr;
+  }
+
+  OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
+  b.setInsertionPointToEnd(module->getBody());
+  std::string name = opts.functionName.empty()
+                         ? sanitize(graph.name().empty() ? "main_graph"
+                                                         : graph.name())
+                         : opts.functionName;
+  auto func = func::FuncOp::create(b, fileLoc, name,
+                                   b.getFunctionType(argTypes, {}));
+  entryBlock = func.addEntryBlock();
+  b.setInsertionPointToEnd(entryBlock);
+  for (auto [k, v] : llvm::enumerate(inputs)) {
+    Entry e;
+    e.value = entryBlock->getArgument(k);
+    e.shape.assign(shapeOf(e.value).begin(), shapeOf(e.value).end());
+    env[v->name()] = std::move(e);
+    func.setArgAttr(k, "onnx.name", b.getStringAttr(v->name()));
+  }
+
+  for (int k = 0; k < graph.node_size(); ++k) {
+    node = &graph.node(k);
+    nodeIndex = k;
+    if (failed(importNode()))
+      return nullptr;
+  }
+  node = nullptr;
+  loc = fileLoc;
+
+  SmallVector<Value> results;
+  for (const onnx::ValueInfoProto &out : graph.output()) {
+    auto it = env.find(out.name());
+    if (it == env.end()) {
+      error() << "graph output '" << out.name() << "' is never defined";
+      return nullptr;
+    }
+    results.push_back(logical(it->second));
+  }
+  func::ReturnOp::create(b, fileLoc, results);
+  func.setType(b.getFunctionType(argTypes, ValueRange(results).getTypes()));
+  for (auto [k, out] : llvm::enumerate(graph.output()))
+    func.setResultAttr(k, "onnx.name", b.getStringAttr(out.name()));
+  if (failed(mlir::verify(*module))) {
+    error() << "the imported IR does not verify (an importer bug; please "
+               "report the model)";
+    return nullptr;
+  }
+  return module;
+}
+
+OwningOpRef<ModuleOp>
+mlir::fuse::importOnnxModel(StringRef bytes, MLIRContext *context,
+                            const OnnxImportOptions &options) {
+  context->loadDialect<func::FuncDialect, tosa::TosaDialect>();
+  Importer importer(context, options);
+  return importer.run(bytes);
+}
