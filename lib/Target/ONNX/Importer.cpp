@@ -17,7 +17,9 @@
 
 #include "HostTensor.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
 #include "mlir/IR/Builders.h"
@@ -158,6 +160,11 @@ private:
   Value reshape(Value v, ArrayRef<int64_t> s);
   Value transpose(Value v, ArrayRef<int64_t> perm);
   Value slice(Value v, ArrayRef<int64_t> starts, ArrayRef<int64_t> sizes);
+  /// tensor.pad by `low`/`high` elements per dimension with `value`
+  /// (TOSA's pad takes a padding shape of twice the rank, which its level
+  /// check refuses beyond rank 3).
+  Value pad(Value v, ArrayRef<int64_t> low, ArrayRef<int64_t> high,
+            float value);
   template <typename OpT>
   Value op(Type t, ValueRange operands, ArrayRef<NamedAttribute> attrs = {}) {
     return OpT::create(b, loc, TypeRange{t}, operands, attrs)->getResult(0);
@@ -555,6 +562,20 @@ Value Importer::slice(Value v, ArrayRef<int64_t> starts,
                            {v, shapeValue(starts), shapeValue(sizes)});
 }
 
+Value Importer::pad(Value v, ArrayRef<int64_t> low, ArrayRef<int64_t> high,
+                    float value) {
+  Shape out(shapeOf(v));
+  for (size_t d = 0; d < out.size(); ++d)
+    out[d] += low[d] + high[d];
+  Value padValue = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(value));
+  SmallVector<OpFoldResult> lo, hi;
+  for (size_t d = 0; d < out.size(); ++d) {
+    lo.push_back(b.getIndexAttr(low[d]));
+    hi.push_back(b.getIndexAttr(high[d]));
+  }
+  return tensor::PadOp::create(b, loc, f32(out), v, lo, hi, padValue);
+}
+
 Value Importer::unaryOp(StringRef kind, Value v) {
   Type t = v.getType();
   if (kind == "Sigmoid")
@@ -909,6 +930,17 @@ FailureOr<Entry> Importer::broadcastBinary(StringRef kind, Entry &a,
 }
 
 LogicalResult Importer::importBinary(StringRef kind) {
+  if (opset < 7 && attr("broadcast")) {
+    // Before opset 7, B aligned at `axis` of A instead of at the end.
+    FailureOr<int64_t> axis = intAttr(
+        "axis", int64_t(input(0)->shape.size() - input(1)->shape.size()));
+    if (failed(axis))
+      return failure();
+    if (*axis != int64_t(input(0)->shape.size() - input(1)->shape.size()))
+      return error() << "legacy broadcasting at axis " << *axis
+                     << " is not supported",
+             failure();
+  }
   FailureOr<Entry> r = broadcastBinary(kind, *input(0), *input(1));
   return failed(r) ? failure() : define(0, std::move(*r));
 }
@@ -938,6 +970,23 @@ LogicalResult Importer::importClip() {
     lo = *mn;
     hi = *mx;
   } else {
+    // Bounds given as run-time values: max(x, min) then min(., max).
+    if ((hasInput(1) && input(1)->value) || (hasInput(2) && input(2)->value)) {
+      Entry acc = *input(0);
+      for (int k : {1, 2}) {
+        if (!hasInput(k))
+          continue;
+        if (input(k)->shape.size() != 0 && *numElements(input(k)->shape) != 1)
+          return error() << (k == 1 ? "min" : "max") << " must be a scalar",
+                 failure();
+        FailureOr<Entry> r =
+            broadcastBinary(k == 1 ? "Max" : "Min", acc, *input(k));
+        if (failed(r))
+          return failure();
+        acc = std::move(*r);
+      }
+      return define(0, std::move(acc));
+    }
     for (int k : {1, 2}) {
       if (!hasInput(k))
         continue;
@@ -1135,30 +1184,41 @@ LogicalResult Importer::importBatchNorm() {
   FailureOr<float> eps = floatAttr("epsilon", 1e-5f);
   if (failed(eps))
     return failure();
-  const HostTensor *p[4];
   const char *names[4] = {"scale", "B", "input_mean", "input_var"};
   int64_t c = x.shape[1];
-  for (int k = 0; k < 4; ++k) {
-    FailureOr<const HostTensor *> t = constInput(k + 1, names[k]);
-    if (failed(t))
-      return failure();
-    if ((*t)->size() != c || !(*t)->isFloat)
-      return error() << names[k] << " must hold " << c << " floats", failure();
-    p[k] = *t;
-  }
-  // y = (x - mean) * (scale / sqrt(var + eps)) + B, per channel.
   Shape pshape(x.shape.size(), 1);
   pshape[1] = c;
-  std::vector<float> mul(c);
-  for (int64_t k = 0; k < c; ++k)
-    mul[k] = p[0]->f[k] / std::sqrt(p[3]->f[k] + *eps);
-  auto param = [&](std::vector<float> v) {
-    Entry e;
-    e.host = HostTensor::floats(pshape, std::move(v));
-    e.shape = pshape;
-    return e;
-  };
-  Entry mean = param(p[2]->f), scale = param(mul), shiftE = param(p[1]->f);
+  bool known = true;
+  Entry params[4];
+  for (int k = 0; k < 4; ++k) {
+    Entry *e = input(k + 1);
+    if (!e || *numElements(e->shape) != c)
+      return error() << names[k] << " must hold " << c << " values", failure();
+    known &= bool(e->host);
+    params[k] = *e;
+    // As [1, C, 1, 1] so that it broadcasts per channel.
+    if (e->host)
+      params[k].host = e->host->converted(true).reshaped(pshape);
+    else
+      params[k].value = reshape(logical(*e), pshape);
+    params[k].nhwc = false;
+    params[k].shape = pshape;
+  }
+  Entry mean = params[2], scale, shiftE = params[1];
+  scale.shape = pshape;
+  if (known) {
+    // y = (x - mean) * (scale / sqrt(var + eps)) + B, folded per channel.
+    std::vector<float> mul(c);
+    for (int64_t k = 0; k < c; ++k)
+      mul[k] = params[0].host->f[k] / std::sqrt(params[3].host->f[k] + *eps);
+    scale.host = HostTensor::floats(pshape, std::move(mul));
+  } else {
+    Value var = operandFor(params[3], pshape.size(), false);
+    Value rstd = op<tosa::RsqrtOp>(
+        var.getType(), {binaryOp("Add", var, scalar(*eps, pshape.size()))});
+    scale.value = binaryOp("Mul", operandFor(params[0], pshape.size(), false),
+                           rstd);
+  }
   FailureOr<Entry> a = broadcastBinary("Sub", x, mean);
   if (failed(a))
     return failure();
@@ -1238,11 +1298,7 @@ LogicalResult Importer::importPool(bool isMax, bool global) {
   Shape pad{wh->padBegin, wh->padEnd, ww->padBegin, ww->padEnd};
   if (countPad && llvm::any_of(pad, [](int64_t v) { return v; })) {
     // Padding counts as zeros: pad explicitly, then pool without padding.
-    ArrayRef<int64_t> s = shapeOf(in);
-    Shape padded{s[0], s[1] + pad[0] + pad[1], s[2] + pad[2] + pad[3], s[3]};
-    in = op<tosa::PadOp>(f32(padded),
-                         {in, shapeValue({0, 0, pad[0], pad[1], pad[2], pad[3], 0, 0}),
-                          scalar(0.0f, 1)});
+    in = this->pad(in, {0, pad[0], pad[2], 0}, {0, pad[1], pad[3], 0}, 0.0f);
     pad.assign(4, 0);
   }
   for (int d = 0; d < 2; ++d)
@@ -1364,9 +1420,8 @@ LogicalResult Importer::importGemm() {
     trans(a);
   if (*tb)
     trans(w);
-  if (*alpha != 1.0f) {
-    if (w.value)
-      return error() << "alpha != 1 needs a constant B", failure();
+  bool scaleResult = *alpha != 1.0f && w.value;
+  if (*alpha != 1.0f && !w.value) {
     w.host = w.host->converted(true);
     for (float &v : w.host->f)
       v *= *alpha;
@@ -1374,11 +1429,14 @@ LogicalResult Importer::importGemm() {
   Entry y;
   if (failed(importMatMul(a, w, y)))
     return failure();
+  if (scaleResult)
+    y.value = binaryOp("Mul", y.value, scalar(*alpha, 2));
   if (hasInput(2) && *beta != 0.0f) {
     Entry c = *input(2);
-    if (*beta != 1.0f) {
-      if (c.value)
-        return error() << "beta != 1 needs a constant C", failure();
+    if (*beta != 1.0f && c.value) {
+      c.value = binaryOp("Mul", logical(c), scalar(*beta, c.shape.size()));
+      c.nhwc = false;
+    } else if (*beta != 1.0f) {
       c.host = c.host->converted(true);
       for (float &v : c.host->f)
         v *= *beta;
@@ -1552,10 +1610,12 @@ FailureOr<Shape> Importer::reshapeTarget(const Entry &x) {
     FailureOr<int64_t> axisAttr = intAttr("axis", 1);
     if (failed(axisAttr))
       return failure();
-    FailureOr<int64_t> axis = normAxis(*axisAttr, rank + 1);
-    if (failed(axis))
-      return failure();
-    int64_t rows = *numElements(ArrayRef(x.shape).take_front(*axis));
+    if (*axisAttr < -rank || *axisAttr > rank)
+      return error() << "axis " << *axisAttr << " is out of range for rank "
+                     << rank,
+             failure();
+    int64_t axis = *axisAttr < 0 ? *axisAttr + rank : *axisAttr;
+    int64_t rows = *numElements(ArrayRef(x.shape).take_front(axis));
     return Shape{rows, rows ? total / rows : 0};
   }
   if (opType == "Squeeze" || opType == "Unsqueeze") {
@@ -1878,11 +1938,9 @@ LogicalResult Importer::importSlice() {
     sizes[ax] = std::min(span, avail);
     v = slice(v, starts, sizes);
     if (span > avail) {
-      Shape pads(2 * rank, 0), padded = sizes;
-      pads[2 * ax + 1] = span - avail;
-      padded[ax] = span;
-      v = op<tosa::PadOp>(f32(padded),
-                          {v, shapeValue(pads), scalar(0.0f, 1)});
+      Shape low(rank, 0), high(rank, 0);
+      high[ax] = span - avail;
+      v = pad(v, low, high, 0.0f);
     }
     Shape split(sizes.begin(), sizes.begin() + ax);
     split.append({size, st});
@@ -2083,13 +2141,11 @@ LogicalResult Importer::importPad() {
     return error() << "pads " << shapeStr(pads) << " must be " << 2 * rank
                    << " non-negative values",
            failure();
-  Shape tosaPads, out;
-  for (int64_t d = 0; d < rank; ++d) {
-    tosaPads.append({pads[d], pads[d + rank]});
+  Shape out;
+  for (int64_t d = 0; d < rank; ++d)
     out.push_back(x.shape[d] + pads[d] + pads[d + rank]);
-  }
-  Value y = op<tosa::PadOp>(f32(out), {logical(x), shapeValue(tosaPads),
-                                       scalar(value, 1)});
+  Value y = pad(logical(x), ArrayRef(pads).take_front(rank),
+                ArrayRef(pads).drop_front(rank), value);
   return define(0, result(y, out, false));
 }
 
@@ -2097,7 +2153,7 @@ LogicalResult Importer::importPad() {
 // Driver
 //===----------------------------------------------------------------------===//
 
-static const llvm::StringSet<> &supportedOps() {
+static const llvm::StringSet<> &supportedOpSet() {
   static const llvm::StringSet<> ops = {
       "Abs", "Add", "AveragePool", "BatchNormalization", "Cast", "Ceil",
       "Clip", "Concat", "Constant", "ConstantOfShape", "Conv", "Div",
@@ -2238,6 +2294,8 @@ OwningOpRef<ModuleOp> Importer::run(StringRef bytes) {
   for (const onnx::OperatorSetIdProto &set : model.opset_import())
     if (set.domain().empty() || set.domain() == "ai.onnx")
       opset = set.version();
+  if (opset == 0)
+    opset = 1; // no default-domain entry: the first opset
   if (opset < kMinOnnxOpset || opset > kMaxOnnxOpset) {
     error() << "opset " << opset << " of the default domain is not supported ("
             << kMinOnnxOpset << " to " << kMaxOnnxOpset << ")";
@@ -2250,7 +2308,7 @@ OwningOpRef<ModuleOp> Importer::run(StringRef bytes) {
   for (int k = 0; k < graph.node_size(); ++k) {
     const onnx::NodeProto &n = graph.node(k);
     bool defaultDomain = n.domain().empty() || n.domain() == "ai.onnx";
-    if (!defaultDomain || !supportedOps().contains(n.op_type()))
+    if (!defaultDomain || !supportedOpSet().contains(n.op_type()))
       unsupported[(defaultDomain ? "" : n.domain() + "::") + n.op_type()]
           .push_back(n.name().empty() ? "#" + std::to_string(k) : n.name());
     for (const std::string &in : n.input())
@@ -2350,10 +2408,19 @@ OwningOpRef<ModuleOp> Importer::run(StringRef bytes) {
   return module;
 }
 
+std::vector<std::string> mlir::fuse::supportedOnnxOps() {
+  std::vector<std::string> ops;
+  for (const auto &op : supportedOpSet())
+    ops.push_back(op.getKey().str());
+  llvm::sort(ops);
+  return ops;
+}
+
 OwningOpRef<ModuleOp>
 mlir::fuse::importOnnxModel(StringRef bytes, MLIRContext *context,
                             const OnnxImportOptions &options) {
-  context->loadDialect<func::FuncDialect, tosa::TosaDialect>();
+  context->loadDialect<arith::ArithDialect, func::FuncDialect,
+                       tensor::TensorDialect, tosa::TosaDialect>();
   Importer importer(context, options);
   return importer.run(bytes);
 }

@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace mlir::fuse {
 
@@ -46,7 +47,7 @@ struct OnnxImportOptions {
 };
 
 /// The opset versions of the default domain that the importer knows.
-constexpr int64_t kMinOnnxOpset = 7;
+constexpr int64_t kMinOnnxOpset = 1;
 constexpr int64_t kMaxOnnxOpset = 18;
 
 /// Imports the serialized ModelProto in `bytes`. Emits diagnostics on the
@@ -55,6 +56,9 @@ constexpr int64_t kMaxOnnxOpset = 18;
 OwningOpRef<ModuleOp> importOnnxModel(llvm::StringRef bytes,
                                       MLIRContext *context,
                                       const OnnxImportOptions &options);
+
+/// The ONNX op types (default domain) the importer takes, sorted.
+std::vector<std::string> supportedOnnxOps();
 
 /// Registers `--import-onnx` (and its options) with mlir-translate's
 /// registry.

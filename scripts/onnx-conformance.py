@@ -1,0 +1,193 @@
+#!/usr/bin/python3
+"""ONNX backend node tests through fuse on the CPU.
+
+Takes every node test of Debian's libonnx-testdata
+(/usr/share/libonnx-testdata/data/node/<test>/model.onnx with
+test_data_set_*/{input,output}_*.pb) whose op types the importer claims
+(fuse-translate --onnx-list-ops) and runs it with scripts/onnx-run.py:
+import, fuse for an H200, lower to the CPU, execute, compare with the
+expected outputs (rtol 1e-4, atol 1e-5 by default).
+
+Every test ends PASS, FAIL (wrong numbers), ERROR (not imported or not
+compiled: the message says why) or SKIP (data that is not float32: the
+compiler's run-time values are float32). Known non-passing tests are listed
+in KNOWN with their reason; --check exits 1 when any other test does not
+pass, or when a known one passes (so the list stays true).
+
+--out writes the per-op table (docs/onnx-conformance.md).
+
+usage: onnx-conformance.py [--check] [--out FILE] [--filter REGEX] [-j N]
+"""
+import argparse
+import concurrent.futures
+import datetime
+import glob
+import os
+import re
+import subprocess
+import sys
+
+import numpy as np
+import onnx
+from onnx import numpy_helper
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DATA = "/usr/share/libonnx-testdata/data/node"
+
+# Tests of claimed ops that do not pass, and why. Kept exact by --check.
+KNOWN = {
+    "test_averagepool_1d_default": "1-D pooling is not supported (2-D only)",
+    "test_averagepool_3d_default": "3-D pooling is not supported (2-D only)",
+    "test_maxpool_1d_default": "1-D pooling is not supported (2-D only)",
+    "test_maxpool_3d_default": "3-D pooling is not supported (2-D only)",
+    "test_maxpool_2d_dilations": "dilated pooling is not supported",
+    "test_batchnorm_epsilon_training_mode": "training-mode BatchNormalization (running mean/var outputs) is not supported: fuse compiles inference graphs",
+    "test_batchnorm_example_training_mode": "training-mode BatchNormalization (running mean/var outputs) is not supported: fuse compiles inference graphs",
+    "test_resize_downsample_scales_nearest": "the test passes `scales` as a graph input; the importer needs it at import time to know the output shape",
+    "test_resize_upsample_scales_nearest": "the test passes `scales` as a graph input; the importer needs it at import time to know the output shape",
+}
+for _name in ["downsample_scales_cubic", "downsample_scales_cubic_A_n0p5_exclude_outside",
+              "downsample_scales_cubic_align_corners", "upsample_scales_cubic",
+              "upsample_scales_cubic_A_n0p5_exclude_outside", "upsample_scales_cubic_align_corners",
+              "upsample_scales_cubic_asymmetric"]:
+    KNOWN["test_resize_" + _name] = "cubic Resize is not supported (nearest with integer factors only)"
+for _name in ["downsample_scales_linear", "downsample_scales_linear_align_corners",
+              "upsample_scales_linear", "upsample_scales_linear_align_corners"]:
+    KNOWN["test_resize_" + _name] = "linear Resize is not supported (nearest with integer factors only)"
+
+
+def ops_of(model):
+    return sorted({n.op_type for n in model.graph.node if n.op_type != "Constant"})
+
+
+def data_types(test_dir):
+    types = set()
+    for path in glob.glob(os.path.join(test_dir, "test_data_set_0", "*.pb")):
+        t = onnx.TensorProto()
+        try:
+            with open(path, "rb") as f:
+                t.ParseFromString(f.read())
+            types.add(numpy_helper.to_array(t).dtype)
+        except Exception:  # a sequence or optional, not a tensor
+            types.add(None)
+    return types
+
+
+def run_test(args, name):
+    test_dir = os.path.join(DATA, name)
+    model_path = os.path.join(test_dir, "model.onnx")
+    sets = sorted(glob.glob(os.path.join(test_dir, "test_data_set_*")))
+    if not sets:
+        return name, "SKIP", "no test data"
+    if any(t != np.float32 for t in data_types(test_dir)):
+        return name, "SKIP", "non-float32 data (or not a tensor)"
+    for data in sets:
+        proc = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "onnx-run.py"), model_path,
+                               "--data", data, "--rtol", str(args.rtol), "--atol", str(args.atol),
+                               "--fuse-opt", args.fuse_opt, "--fuse-translate", args.fuse_translate],
+                              capture_output=True, text=True)
+        last = (proc.stdout.strip().splitlines() or [""])[-1]
+        if proc.returncode == 2 or "ERROR" in last:
+            reason = last.split("ERROR: ", 1)[-1]
+            # The first diagnostic line says most.
+            m = re.search(r"error: (.*)", proc.stdout)
+            return name, "ERROR", (m.group(1) if m else reason)[:200]
+        if proc.returncode != 0:
+            worst = [l for l in proc.stdout.splitlines() if "FAIL" in l]
+            return name, "FAIL", (worst[0].strip() if worst else last)[:200]
+    return name, "PASS", ""
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true")
+    parser.add_argument("--out")
+    parser.add_argument("--filter", default="")
+    parser.add_argument("-j", type=int, default=os.cpu_count())
+    parser.add_argument("--rtol", type=float, default=1e-4)
+    parser.add_argument("--atol", type=float, default=1e-5)
+    parser.add_argument("--fuse-opt", default=os.path.join(ROOT, "build", "bin", "fuse-opt"))
+    parser.add_argument("--fuse-translate", default=os.path.join(ROOT, "build", "bin", "fuse-translate"))
+    args = parser.parse_args()
+    if not os.path.isdir(DATA):
+        sys.exit(f"onnx-conformance: {DATA} not found (Debian package libonnx-testdata)")
+
+    claimed = set(subprocess.run([args.fuse_translate, "--onnx-list-ops"], capture_output=True,
+                                 text=True, check=True).stdout.split())
+    tests = {}
+    for path in sorted(glob.glob(os.path.join(DATA, "*", "model.onnx"))):
+        name = os.path.basename(os.path.dirname(path))
+        if args.filter and not re.search(args.filter, name):
+            continue
+        try:
+            model = onnx.load(path)
+        except Exception:  # a test model that onnx cannot load is not ours to judge
+            continue
+        ops = ops_of(model)
+        if ops and all(op in claimed for op in ops):
+            tests[name] = ops
+
+    results = {}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.j) as pool:
+        for name, status, reason in pool.map(lambda n: run_test(args, n), tests):
+            results[name] = (status, reason)
+            print(f"{status:5} {name}{': ' + reason if reason else ''}", flush=True)
+
+    unexpected = []
+    for name, (status, reason) in sorted(results.items()):
+        if status in ("FAIL", "ERROR") and name not in KNOWN:
+            unexpected.append(f"{name}: {status}: {reason}")
+        if status == "PASS" and name in KNOWN:
+            unexpected.append(f"{name}: passes now; remove it from KNOWN")
+
+    counts = {s: sum(1 for st, _ in results.values() if st == s) for s in ("PASS", "FAIL", "ERROR", "SKIP")}
+    if args.out:
+        write_table(args, claimed, tests, results)
+    for line in unexpected:
+        print("UNEXPECTED " + line)
+    print(f"onnx conformance: {len(results)} node tests of claimed ops: {counts['PASS']} passed, "
+          f"{counts['FAIL']} failed, {counts['ERROR']} errors, {counts['SKIP']} skipped "
+          f"(non-float32 data); {len(unexpected)} unexpected")
+    return 1 if args.check and unexpected else 0
+
+
+def write_table(args, claimed, tests, results):
+    per_op = {op: {"PASS": [], "FAIL": [], "ERROR": [], "SKIP": []} for op in claimed}
+    for name, ops in tests.items():
+        status, _ = results[name]
+        for op in ops:
+            per_op[op][status].append(name)
+    lines = [
+        "# ONNX backend node tests",
+        "",
+        "Generated by `make onnx-conformance` (scripts/onnx-conformance.py) on "
+        f"{datetime.date.today().isoformat()}: every node test of Debian's libonnx-testdata "
+        "whose ops the importer claims (`fuse-translate --onnx-list-ops`), imported, fused for an "
+        f"H200, run on the CPU and compared with the expected outputs (rtol {args.rtol:g}, "
+        f"atol {args.atol:g}). A test counts for every op it contains (the `_expanded` tests "
+        "spell an op with others). SKIP: the test's data is not float32 (run-time values are "
+        "float32; integer tensors exist only at import time, as shapes and indices).",
+        "",
+        "| op | tests | pass | fail | error | skip |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for op in sorted(per_op):
+        r = per_op[op]
+        total = sum(len(v) for v in r.values())
+        lines.append(f"| {op} | {total} | {len(r['PASS'])} | {len(r['FAIL'])} | {len(r['ERROR'])} | "
+                     f"{len(r['SKIP'])} |")
+    lines += ["", "## Tests that do not pass, and why", ""]
+    for name in sorted(results):
+        status, reason = results[name]
+        if status in ("FAIL", "ERROR"):
+            why = KNOWN.get(name, reason)
+            lines.append(f"- `{name}` ({', '.join(tests[name])}): {status}: {why}")
+    lines += ["", "## Skipped (non-float32 data)", ""]
+    skipped = sorted(n for n in results if results[n][0] == "SKIP")
+    lines.append(", ".join(f"`{n}`" for n in skipped) if skipped else "none")
+    with open(args.out, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
