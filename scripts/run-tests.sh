@@ -5,7 +5,10 @@
 #   2. the install check: `cmake --install`, then an out-of-tree driver
 #      (examples/embed) built with find_package(Fuse) and run;
 #   3. differential testing on a fixed-seed batch of random graphs
-#      (scripts/soak.py): each graph's check counts as one test.
+#      (scripts/soak.py): each graph's check counts as one test;
+#   4. the ONNX backend node tests of the ops the importer claims
+#      (scripts/onnx-conformance.py --check): each test counts as one; a
+#      test listed there as known not to pass counts as skipped.
 set -uo pipefail
 BUILD_DIR=${1:-build}
 LLVM_PREFIX=${LLVM_PREFIX:-/usr/lib/llvm-22}
@@ -82,6 +85,23 @@ else
   failed=$((failed + 1))
 fi
 [ "$soak_rc" -eq 0 ] || [ "$failed" -gt 0 ] || failed=$((failed + 1))
+
+# --- 4. ONNX backend node tests ---
+conf_out=$(/usr/bin/python3 scripts/onnx-conformance.py --check -j "$(nproc)" \
+  --fuse-opt "$BUILD_DIR/bin/fuse-opt" --fuse-translate "$BUILD_DIR/bin/fuse-translate" 2>&1)
+conf_rc=$?
+echo "$conf_out" | grep -E '^(FAIL|ERROR|UNEXPECTED)' | tail -n 30
+last=$(echo "$conf_out" | tail -n 1)
+echo "$last"
+if [[ "$last" =~ ([0-9]+)\ passed,\ ([0-9]+)\ failed,\ ([0-9]+)\ errors,\ ([0-9]+)\ skipped.*\;\ ([0-9]+)\ unexpected$ ]]; then
+  known=$((BASH_REMATCH[2] + BASH_REMATCH[3] - BASH_REMATCH[5]))
+  passed=$((passed + BASH_REMATCH[1])); failed=$((failed + BASH_REMATCH[5]))
+  skipped=$((skipped + BASH_REMATCH[4] + known))
+else
+  echo "FAIL: onnx conformance: no summary line"
+  failed=$((failed + 1))
+fi
+[ "$conf_rc" -eq 0 ] || [ "$failed" -gt 0 ] || failed=$((failed + 1))
 
 echo "fuse: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -23,7 +23,7 @@ llvm_config.use_default_substitutions()
 # Tools come from the build tree first, then from LLVM's bin directory.
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.fuse_tools_dir, config.llvm_tools_dir]
-tools = ["fuse-opt", "fuse-plan-memory", "fuse-planner-tests"]
+tools = ["fuse-opt", "fuse-translate", "fuse-plan-memory", "fuse-planner-tests"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # CPU execution with upstream passes and mlir-runner (runner utils ship with
@@ -58,3 +58,13 @@ if os.path.isdir(memtraces):
 
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")
+
+# ONNX: test models written by test/Target/ONNX/make-model.py, and whole
+# models run against reference outputs (scripts/onnx-run.py). Both need
+# Debian's python3-onnx, which lives with /usr/bin/python3.
+config.substitutions.append(("%onnx_model",
+    "/usr/bin/python3 " + os.path.join(config.fuse_src_root, "test", "Target", "ONNX", "make-model.py")))
+config.substitutions.append(("%onnx_run",
+    "/usr/bin/python3 " + os.path.join(config.fuse_src_root, "scripts", "onnx-run.py")
+    + " --fuse-opt " + os.path.join(config.fuse_tools_dir, "fuse-opt")
+    + " --fuse-translate " + os.path.join(config.fuse_tools_dir, "fuse-translate")))

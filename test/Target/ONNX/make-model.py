@@ -1,0 +1,190 @@
+#!/usr/bin/python3
+"""Writes the small ONNX models the importer's lit tests read.
+
+usage: make-model.py NAME OUT.onnx
+
+Models with a numpy reference also write OUT.npz (input_K, output_K) for
+scripts/onnx-run.py. Deterministic: fixed seeds.
+"""
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+rng = np.random.default_rng(7)
+
+
+def rand(*shape, lo=-1.0, hi=1.0):
+    return rng.uniform(lo, hi, size=shape).astype(np.float32)
+
+
+def init(name, array):
+    return numpy_helper.from_array(np.asarray(array), name)
+
+
+def vi(name, shape, elem=TensorProto.FLOAT):
+    return helper.make_tensor_value_info(name, elem, shape)
+
+
+def model(nodes, inputs, outputs, inits=(), opset=13, name="test_graph"):
+    graph = helper.make_graph(nodes, name, inputs, outputs, list(inits))
+    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    m.ir_version = 8
+    return m
+
+
+def conv_bn_relu():
+    """Conv -> BN -> Relu -> Conv -> Add(residual) -> Relu: NHWC throughout."""
+    w1, w2 = rand(8, 4, 3, 3, lo=-0.3, hi=0.3), rand(8, 8, 1, 1, lo=-0.3, hi=0.3)
+    bn = [rand(8, lo=0.5, hi=1.5), rand(8), rand(8, lo=-0.2, hi=0.2), rand(8, lo=0.5, hi=1.5)]
+    nodes = [
+        helper.make_node("Conv", ["x", "w1"], ["c1"], name="conv1", pads=[1, 1, 1, 1]),
+        helper.make_node("BatchNormalization", ["c1", "g", "b", "m", "v"], ["n1"], name="bn1",
+                         epsilon=1e-5),
+        helper.make_node("Relu", ["n1"], ["r1"], name="relu1"),
+        helper.make_node("Conv", ["r1", "w2"], ["c2"], name="conv2"),
+        helper.make_node("Add", ["c2", "r1"], ["s"], name="add"),
+        helper.make_node("Relu", ["s"], ["y"], name="relu2"),
+    ]
+    inits = [init("w1", w1), init("w2", w2)] + [init(n, a) for n, a in zip("gbmv", bn)]
+    return model(nodes, [vi("x", [1, 4, 8, 8])], [vi("y", [1, 8, 8, 8])], inits), None
+
+
+def unsupported():
+    nodes = [
+        helper.make_node("Relu", ["x"], ["a"], name="ok"),
+        helper.make_node("TopK", ["a", "k"], ["v", "i"], name="topk0"),
+        helper.make_node("Foo", ["v"], ["f"], name="foo0", domain="com.example"),
+        helper.make_node("NonZero", ["a"], ["n1"], name="nz0"),
+        helper.make_node("NonZero", ["f"], ["y"], name="nz1"),
+    ]
+    return model(nodes, [vi("x", [4])], [vi("y", [1, 4], TensorProto.INT64)],
+                 [init("k", np.array([2], dtype=np.int64))]), None
+
+
+def matmul_mismatch():
+    nodes = [helper.make_node("MatMul", ["x", "w"], ["y"], name="proj")]
+    return model(nodes, [vi("x", [2, 3])], [vi("y", [2, 5])], [init("w", rand(4, 5))]), None
+
+
+def shape_fold():
+    """Shape -> Gather -> Unsqueeze -> Concat -> Reshape, all at import time."""
+    nodes = [
+        helper.make_node("Shape", ["x"], ["s"]),
+        helper.make_node("Gather", ["s", "zero"], ["n"], axis=0),
+        helper.make_node("Unsqueeze", ["n", "axes"], ["n1"]),
+        helper.make_node("Concat", ["n1", "minus1"], ["shape"], axis=0),
+        helper.make_node("Reshape", ["x", "shape"], ["y"], name="flatten"),
+    ]
+    inits = [init("zero", np.array(0, dtype=np.int64)), init("axes", np.array([0], dtype=np.int64)),
+             init("minus1", np.array([-1], dtype=np.int64))]
+    x = rand(2, 3, 4, 4)
+    return (model(nodes, [vi("x", [2, 3, 4, 4])], [vi("y", [2, 48])], inits),
+            ([x], [x.reshape(2, 48)]))
+
+
+def gemm_gelu_layernorm():
+    """Gemm, erf-GELU spelt out, LayerNormalization (opset 17), Softmax."""
+    w, c = rand(16, 32, lo=-0.3, hi=0.3), rand(32)
+    g, b = rand(32, lo=0.5, hi=1.5), rand(32)
+    nodes = [
+        helper.make_node("Gemm", ["x", "w", "c"], ["h"], name="fc"),
+        helper.make_node("Div", ["h", "sqrt2"], ["h1"]),
+        helper.make_node("Erf", ["h1"], ["h2"]),
+        helper.make_node("Add", ["h2", "one"], ["h3"]),
+        helper.make_node("Mul", ["h", "h3"], ["h4"]),
+        helper.make_node("Mul", ["h4", "half"], ["gelu"]),
+        helper.make_node("LayerNormalization", ["gelu", "g", "b"], ["ln"], axis=-1, epsilon=1e-5),
+        helper.make_node("Softmax", ["ln"], ["y"], axis=-1),
+    ]
+    inits = [init("w", w), init("c", c), init("g", g), init("b", b),
+             init("sqrt2", np.array(np.sqrt(2.0), dtype=np.float32)),
+             init("one", np.array(1.0, dtype=np.float32)), init("half", np.array(0.5, dtype=np.float32))]
+    x = rand(8, 16)
+    from math import erf
+    h = x @ w + c
+    gelu = 0.5 * h * (1.0 + np.vectorize(erf)(h / np.sqrt(2.0)))
+    mu = gelu.mean(-1, keepdims=True)
+    var = ((gelu - mu) ** 2).mean(-1, keepdims=True)
+    ln = (gelu - mu) / np.sqrt(var + 1e-5) * g + b
+    e = np.exp(ln - ln.max(-1, keepdims=True))
+    y = (e / e.sum(-1, keepdims=True)).astype(np.float32)
+    return (model(nodes, [vi("x", [8, 16])], [vi("y", [8, 32])], inits, opset=17),
+            ([x], [y]))
+
+
+def symbolic():
+    nodes = [helper.make_node("Relu", ["x"], ["y"])]
+    return model(nodes, [vi("x", ["N", 3, "S"])], [vi("y", ["N", 3, "S"])]), None
+
+
+def bad_attr():
+    nodes = [helper.make_node("Conv", ["x", "w"], ["y"], name="conv", strides=[1.5, 1.5])]
+    return model(nodes, [vi("x", [1, 1, 4, 4])], [vi("y", [1, 1, 4, 4])],
+                 [init("w", rand(1, 1, 1, 1))]), None
+
+
+def opset99():
+    nodes = [helper.make_node("Relu", ["x"], ["y"])]
+    return model(nodes, [vi("x", [4])], [vi("y", [4])], opset=99), None
+
+
+def names():
+    nodes = [helper.make_node("Add", ["input.1", "mask"], ["logits:0"])]
+    return model(nodes, [vi("input.1", [2, 4]), vi("mask", [1, 4])], [vi("logits:0", [2, 4])]), None
+
+
+def bad_weights():
+    """An initializer whose raw data is shorter than its shape says."""
+    t = init("w", rand(4, 4))
+    t.raw_data = t.raw_data[:20]
+    nodes = [helper.make_node("MatMul", ["x", "w"], ["y"], name="mm")]
+    return model(nodes, [vi("x", [2, 4])], [vi("y", [2, 4])], [t]), None
+
+
+def external(location, length=None):
+    def build():
+        w = rand(4, 4)
+        t = init("w", w)
+        t.ClearField("raw_data")
+        t.data_location = TensorProto.EXTERNAL
+        for k, v in [("location", location), ("offset", "16")] + (
+                [("length", str(length))] if length is not None else []):
+            e = t.external_data.add()
+            e.key, e.value = k, v
+        nodes = [helper.make_node("MatMul", ["x", "w"], ["y"], name="mm")]
+        x = rand(2, 4)
+        return model(nodes, [vi("x", [2, 4])], [vi("y", [2, 4])], [t]), ([x], [x @ w]), w
+    return build
+
+
+def main():
+    name, out = sys.argv[1], sys.argv[2]
+    makers = {
+        "conv_bn_relu": conv_bn_relu, "unsupported": unsupported, "matmul_mismatch": matmul_mismatch,
+        "shape_fold": shape_fold, "gemm_gelu_layernorm": gemm_gelu_layernorm, "symbolic": symbolic,
+        "bad_attr": bad_attr, "opset99": opset99, "names": names, "bad_weights": bad_weights,
+    }
+    ext = {"external": external("weights.bin"), "external_escape": external("../weights.bin"),
+           "external_short": external("weights.bin", length=4096)}
+    if name in ext:
+        m, data, w = ext[name]()
+        with open(os.path.join(os.path.dirname(os.path.abspath(out)), "weights.bin"), "wb") as f:
+            f.write(b"\0" * 16 + w.astype("<f4").tobytes())
+    elif name in makers:
+        m, data = makers[name]()
+    else:
+        sys.exit(f"make-model: unknown model {name}; one of {sorted(makers) + sorted(ext)}")
+    with open(out, "wb") as f:
+        f.write(m.SerializeToString())
+    if data:
+        ins, outs = data
+        np.savez(os.path.splitext(out)[0] + ".npz",
+                 **{f"input_{k}": a for k, a in enumerate(ins)},
+                 **{f"output_{k}": a.astype(np.float32) for k, a in enumerate(outs)})
+
+
+if __name__ == "__main__":
+    main()
