@@ -66,6 +66,9 @@ struct Entry {
   Shape shape;
   /// Contents, when known at import time.
   std::optional<HostTensor> host;
+  /// The value in the other layout, once some op asked for it (so that all
+  /// readers share one transpose: same-input siblings stay recognisable).
+  Value otherLayout;
 };
 
 const char *typeName(int32_t t) {
@@ -647,15 +650,18 @@ Value Importer::logical(Entry &e) {
   }
   if (!e.nhwc)
     return e.value;
-  return transpose(e.value, kToNchw);
+  if (!e.otherLayout)
+    e.otherLayout = transpose(e.value, kToNchw);
+  return e.otherLayout;
 }
 
 Value Importer::inNhwc(Entry &e) {
   if (e.nhwc && e.value)
     return e.value;
-  if (!e.value)
-    return constant(e.host->transposed(kToNhwc));
-  return transpose(e.value, kToNhwc);
+  if (!e.otherLayout)
+    e.otherLayout = e.value ? transpose(e.value, kToNhwc)
+                            : constant(e.host->transposed(kToNhwc));
+  return e.otherLayout;
 }
 
 Value Importer::operandFor(Entry &e, size_t rank, bool nhwc) {

@@ -752,11 +752,20 @@ void Engine::formAttention() {
     int64_t rows = space.empty() ? 0 : full / space.back();
     // Forward from QK^T through the scores' elementwise ops and the softmax
     // reductions until the product with V.
+    // Shapes compare without unit dimensions: an importer's 4-D
+    // [1, heads, S, S] scores are the batch matmul's [heads, S, S].
+    auto squeezed = [](ArrayRef<int64_t> shape) {
+      SmallVector<int64_t> s;
+      for (int64_t d : shape)
+        if (d != 1)
+          s.push_back(d);
+      return s;
+    };
     auto interiorFits = [&](const Node &n) {
       if (n.isElementwiseLike())
         return n.numElements() == full || n.numElements() == rows;
       return n.isReduction() && n.reduction && n.reduction->innermost &&
-             ArrayRef(n.reduction->inputShape) == space;
+             squeezed(n.reduction->inputShape) == squeezed(space);
     };
     SmallVector<unsigned> interior;
     std::optional<unsigned> c2;
