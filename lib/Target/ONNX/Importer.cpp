@@ -207,7 +207,11 @@ private:
   LogicalResult importClip();
   LogicalResult importConv();
   LogicalResult importBatchNorm();
-  LogicalResult importMatMul(Entry &a, Entry &w, Entry &out);
+  /// A x W with numpy's matmul semantics; `addend`, when given, is added
+  /// (broadcast to the [.., M, N] result) inside the matmul's own 3-D space,
+  /// so that the add is an epilogue of exactly the contraction's shape.
+  LogicalResult importMatMul(Entry &a, Entry &w, Entry &out,
+                             Entry *addend = nullptr);
   LogicalResult importGemm();
   LogicalResult importSoftmax();
   LogicalResult importLayerNorm();
@@ -1332,7 +1336,8 @@ LogicalResult Importer::importPool(bool isMax, bool global) {
 // Contractions
 //===----------------------------------------------------------------------===//
 
-LogicalResult Importer::importMatMul(Entry &a, Entry &w, Entry &out) {
+LogicalResult Importer::importMatMul(Entry &a, Entry &w, Entry &out,
+                                     Entry *addend) {
   Shape sa = a.shape, sw = w.shape;
   if (sa.empty() || sw.empty())
     return error() << "MatMul operands must not be scalars", failure();
@@ -1366,6 +1371,17 @@ LogicalResult Importer::importMatMul(Entry &a, Entry &w, Entry &out) {
                        : constant(w.host->reshaped({1, k, nn}));
     y = op<tosa::MatMulOp>(f32({1, rowsBatch * m, nn}),
                            {a3, w3, zeroPoint(), zeroPoint()});
+    if (addend) {
+      if (!vecA && !vecW && ba.empty() && addend->shape.size() <= 2 &&
+          broadcastShapes(addend->shape, {m, nn}) == Shape{m, nn}) {
+        Entry y3 = result(y, {1, m, nn}, false);
+        FailureOr<Entry> sum = broadcastBinary("Add", y3, *addend);
+        if (failed(sum))
+          return failure();
+        y = sum->value;
+        addend = nullptr;
+      }
+    }
     Shape rowsOut(ba.begin(), ba.end());
     rowsOut.append({m, nn});
     y = reshape(y, rowsOut);
@@ -1401,6 +1417,12 @@ LogicalResult Importer::importMatMul(Entry &a, Entry &w, Entry &out) {
   if (!vecW)
     finalShape.push_back(nn);
   out = result(reshape(y, finalShape), finalShape, false);
+  if (addend) {
+    FailureOr<Entry> sum = broadcastBinary("Add", out, *addend);
+    if (failed(sum))
+      return failure();
+    out = std::move(*sum);
+  }
   return success();
 }
 
@@ -1432,13 +1454,10 @@ LogicalResult Importer::importGemm() {
     for (float &v : w.host->f)
       v *= *alpha;
   }
-  Entry y;
-  if (failed(importMatMul(a, w, y)))
-    return failure();
-  if (scaleResult)
-    y.value = binaryOp("Mul", y.value, scalar(*alpha, 2));
-  if (hasInput(2) && *beta != 0.0f) {
-    Entry c = *input(2);
+  Entry c;
+  bool addC = hasInput(2) && *beta != 0.0f;
+  if (addC) {
+    c = *input(2);
     if (*beta != 1.0f && c.value) {
       c.value = binaryOp("Mul", logical(c), scalar(*beta, c.shape.size()));
       c.nhwc = false;
@@ -1447,11 +1466,23 @@ LogicalResult Importer::importGemm() {
       for (float &v : c.host->f)
         v *= *beta;
     }
-    FailureOr<Entry> r = broadcastBinary("Add", y, c);
-    if (failed(r))
-      return failure();
-    y = std::move(*r);
   }
+  Entry y;
+  if (scaleResult) {
+    // alpha * (A B) + C: the scaling comes between the product and the add.
+    if (failed(importMatMul(a, w, y)))
+      return failure();
+    y.value = binaryOp("Mul", y.value, scalar(*alpha, 2));
+    if (addC) {
+      FailureOr<Entry> r = broadcastBinary("Add", y, c);
+      if (failed(r))
+        return failure();
+      y = std::move(*r);
+    }
+    return define(0, std::move(y));
+  }
+  if (failed(importMatMul(a, w, y, addC ? &c : nullptr)))
+    return failure();
   return define(0, std::move(y));
 }
 

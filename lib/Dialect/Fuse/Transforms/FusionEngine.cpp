@@ -76,7 +76,8 @@ static const FusionRuleInfo kRules[] = {
      "materializing a padded copy",
      "the pad has no other user"},
     {"contraction_epilogue", FusionKind::vertical, 100,
-     "a contraction (matmul, batch_matmul, conv, depthwise conv) followed by "
+     "a contraction (matmul, batch_matmul, conv, depthwise conv) or a pooling "
+     "followed by "
      "elementwise/broadcast ops on its output: bias, per-channel affine "
      "(inference BatchNorm), ReLU, clip, sigmoid, SiLU, GELU; a bias "
      "broadcast into its accumulator joins too",
@@ -662,11 +663,27 @@ std::optional<Refusal> Engine::checkCost(const GroupState &a,
 // Rules
 //===----------------------------------------------------------------------===//
 
+/// `shape` without its unit dimensions: shapes that differ only by those
+/// (an importer's leading batch of 1) iterate over the same elements in the
+/// same order.
+static SmallVector<int64_t> squeezed(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> s;
+  for (int64_t d : shape)
+    if (d != 1)
+      s.push_back(d);
+  return s;
+}
+
 void Engine::growContractionEpilogues() {
   // Compute-heavy anchors first; ties in program order.
   SmallVector<unsigned> anchors;
+  // Poolings are window reductions with the same output-parallel structure:
+  // an average pool's division (or anything elementwise after a pool) is
+  // their epilogue.
   for (const Node &node : graph.getNodes())
-    if (node.isContraction() && node.hasStaticShape)
+    if ((node.isContraction() ||
+         node.op->getName().getStringRef().starts_with("linalg.pooling_")) &&
+        node.hasStaticShape)
       anchors.push_back(node.index);
   llvm::sort(anchors, [&](unsigned x, unsigned y) {
     int64_t fx = graph.node(x).cls.flops.value_or(0);
@@ -754,13 +771,6 @@ void Engine::formAttention() {
     // reductions until the product with V.
     // Shapes compare without unit dimensions: an importer's 4-D
     // [1, heads, S, S] scores are the batch matmul's [heads, S, S].
-    auto squeezed = [](ArrayRef<int64_t> shape) {
-      SmallVector<int64_t> s;
-      for (int64_t d : shape)
-        if (d != 1)
-          s.push_back(d);
-      return s;
-    };
     auto interiorFits = [&](const Node &n) {
       if (n.isElementwiseLike())
         return n.numElements() == full || n.numElements() == rows;
