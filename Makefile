@@ -14,7 +14,8 @@ CMAKE_FLAGS ?=
 SETUP_STAMP := $(BUILD_DIR)/.setup-done
 FUSE_OPT    := $(BUILD_DIR)/bin/fuse-opt
 
-.PHONY: all setup configure build check demo docs install clean bench-memory bench-models soak
+.PHONY: all setup configure build check demo docs install clean bench-memory bench-models soak \
+        models e2e onnx-conformance
 
 all: build
 
@@ -45,13 +46,17 @@ check: build
 
 DEMO_DIR    := $(BUILD_DIR)/demo
 DEMO_TARGET ?= h200
+# The bundled example: an Inception block exported from PyTorch with its
+# BatchNorms kept (scripts/models/export.py --small).
+DEMO_MODEL  ?= test/Models/onnx/inception_block-bn.onnx
+FUSE_TRANSLATE := $(BUILD_DIR)/bin/fuse-translate
 
 demo: build
 	@mkdir -p $(DEMO_DIR)
-	@echo "== classification: fuse-opt --fuse-test-classify examples/mlp_block.mlir"
-	$(FUSE_OPT) --fuse-test-classify examples/mlp_block.mlir
+	@echo "== import: fuse-translate --import-onnx $(DEMO_MODEL)"
+	$(FUSE_TRANSLATE) --import-onnx $(DEMO_MODEL) -o $(DEMO_DIR)/model.mlir
 	@echo "== fusion for $(DEMO_TARGET): fuse-opt --fuse-fusion-pipeline"
-	$(FUSE_OPT) examples/mlp_block.mlir \
+	$(FUSE_OPT) $(DEMO_DIR)/model.mlir \
 	  --fuse-fusion-pipeline="target=$(DEMO_TARGET) report=$(DEMO_DIR)/report.json graph=$(DEMO_DIR)/fused.dot" \
 	  -o $(DEMO_DIR)/fused.mlir
 	@echo "== fusion report ($(DEMO_DIR)/report.json)"
@@ -92,3 +97,18 @@ install: build
 
 clean:
 	rm -rf $(BUILD_DIR)
+
+# The model corpus (PyTorch -> ONNX with seeded weights and reference
+# outputs) into $(BUILD_DIR)/models; large files, not in the repository.
+models: build
+	/usr/bin/python3 scripts/models/export.py --out $(BUILD_DIR)/models
+
+# Every model of the corpus: import -> fuse -> CPU -> compare with PyTorch.
+e2e: build
+	/usr/bin/python3 scripts/models/e2e.py --dir $(BUILD_DIR)/models
+
+# The ONNX backend node tests of the ops the importer claims; rewrites
+# docs/onnx-conformance.md (make check runs the same tests).
+onnx-conformance: build
+	/usr/bin/python3 scripts/onnx-conformance.py --check --out docs/onnx-conformance.md \
+	  --fuse-opt $(BUILD_DIR)/bin/fuse-opt --fuse-translate $(BUILD_DIR)/bin/fuse-translate

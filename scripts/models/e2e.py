@@ -1,0 +1,69 @@
+#!/usr/bin/python3
+"""End to end over the model corpus: for each exported model (both
+variants), import -> fuse -> CPU -> compare with PyTorch's saved output
+(scripts/onnx-run.py), and one line per model:
+
+  | model | nodes | kernels | max rel err | result | seconds |
+
+Exports missing models first (scripts/models/export.py). Exit 1 when any
+model does not match.
+
+usage: e2e.py [--dir build/models] [--only NAME,...] [--rtol 1e-4] [--out FILE]
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+MODELS = ["inception_block", "yolo_tiny", "bert_tiny", "mobilenet_v2", "googlenet", "yolo",
+          "resnet50", "bert_base", "bert_base_op17"]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dir", default=os.path.join(ROOT, "build", "models"))
+    parser.add_argument("--only", default="")
+    parser.add_argument("--rtol", type=float, default=1e-4)
+    parser.add_argument("--out", help="also write the table here")
+    args = parser.parse_args()
+    names = args.only.split(",") if args.only else MODELS
+    missing = [n for n in names if not os.path.exists(os.path.join(args.dir, n + ".npz"))]
+    if missing:
+        subprocess.run([sys.executable, os.path.join(HERE, "export.py"), "--out", args.dir,
+                        "--only", ",".join(missing)], check=True)
+    rows = ["| model | nodes | kernels | max rel err | result | seconds |",
+            "|---|---:|---:|---:|---|---:|"]
+    print("\n".join(rows), flush=True)
+    failed = 0
+    for name in names:
+        for suffix in ["", "-bn"]:
+            path = os.path.join(args.dir, name + suffix + ".onnx")
+            if not os.path.exists(path):
+                continue
+            start = time.time()
+            proc = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "onnx-run.py"), path,
+                                   "--npz", os.path.join(args.dir, name + ".npz"), "--rtol", str(args.rtol)],
+                                  capture_output=True, text=True)
+            seconds = time.time() - start
+            last = (proc.stdout.strip().splitlines() or ["?"])[-1]
+            m = re.search(r"nodes (\d+), kernels (\d+), max rel err (\S+): (PASS|FAIL)", last)
+            if m:
+                row = f"| {name + suffix} | {m.group(1)} | {m.group(2)} | {m.group(3)} | {m.group(4)} | {seconds:.1f} |"
+                failed += m.group(4) != "PASS"
+            else:
+                row = f"| {name + suffix} | | | | ERROR: {last[:120]} | {seconds:.1f} |"
+                failed += 1
+            rows.append(row)
+            print(row, flush=True)
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write("\n".join(rows) + "\n")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
