@@ -15,7 +15,7 @@ SETUP_STAMP := $(BUILD_DIR)/.setup-done
 FUSE_OPT    := $(BUILD_DIR)/bin/fuse-opt
 
 .PHONY: all setup configure build check demo docs install clean bench-memory bench-models soak \
-        models e2e onnx-conformance
+        models e2e onnx-conformance fuzz check-asan
 
 all: build
 
@@ -25,8 +25,8 @@ $(SETUP_STAMP): scripts/setup.sh
 	bash scripts/setup.sh
 	@mkdir -p $(BUILD_DIR) && touch $@
 
-$(BUILD_DIR)/build.ninja: $(SETUP_STAMP) CMakeLists.txt
-	cmake -G Ninja -S . -B $(BUILD_DIR) \
+# cmake for a build directory of fuse (also the sanitizer and fuzzer builds).
+CMAKE_CONFIGURE = cmake -G Ninja -S . \
 	  -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) \
 	  -DCMAKE_C_COMPILER=$(LLVM_PREFIX)/bin/clang \
 	  -DCMAKE_CXX_COMPILER=$(LLVM_PREFIX)/bin/clang++ \
@@ -35,6 +35,9 @@ $(BUILD_DIR)/build.ninja: $(SETUP_STAMP) CMakeLists.txt
 	  -DMLIR_DIR=$(LLVM_PREFIX)/lib/cmake/mlir \
 	  -DLLVM_EXTERNAL_LIT=$(LLVM_PREFIX)/bin/lit \
 	  $(CMAKE_FLAGS)
+
+$(BUILD_DIR)/build.ninja: $(SETUP_STAMP) CMakeLists.txt
+	$(CMAKE_CONFIGURE) -B $(BUILD_DIR)
 
 configure: $(BUILD_DIR)/build.ninja
 
@@ -112,3 +115,23 @@ e2e: build
 onnx-conformance: build
 	/usr/bin/python3 scripts/onnx-conformance.py --check --out docs/onnx-conformance.md \
 	  --fuse-opt $(BUILD_DIR)/bin/fuse-opt --fuse-translate $(BUILD_DIR)/bin/fuse-translate
+
+# The whole suite on a build with AddressSanitizer and UBSan
+# (-DFUSE_SANITIZE="address;undefined") in $(ASAN_DIR).
+ASAN_DIR ?= build-asan
+check-asan: setup
+	$(CMAKE_CONFIGURE) -B $(ASAN_DIR) -DFUSE_SANITIZE="address;undefined"
+	cmake --build $(ASAN_DIR) -j $(JOBS)
+	ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  FUSE_EMBED_LDFLAGS=-fsanitize=address,undefined SOAK_GRAPHS=$(or $(SOAK_GRAPHS),20) \
+	  bash scripts/run-tests.sh $(ASAN_DIR)
+
+# libFuzzer on the ONNX importer and on parser + fusion pipeline, with ASan
+# and UBSan, FUZZ_TIME seconds each (default 60); crashes land in
+# $(FUZZ_DIR)/crashes. Prints the executions and crashes of each.
+FUZZ_DIR ?= build-fuzz
+FUZZ_TIME ?= 60
+fuzz: setup
+	$(CMAKE_CONFIGURE) -B $(FUZZ_DIR) -DFUSE_SANITIZE="address;undefined" -DFUSE_FUZZERS=ON
+	cmake --build $(FUZZ_DIR) -j $(JOBS) --target onnx-import-fuzzer pipeline-fuzzer
+	bash scripts/fuzz.sh $(FUZZ_DIR) $(FUZZ_TIME)

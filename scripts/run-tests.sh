@@ -52,7 +52,7 @@ install_check() {
     -DCMAKE_PREFIX_PATH="$ROOT/$prefix" \
     -DMLIR_DIR="$LLVM_PREFIX/lib/cmake/mlir" \
     -DCMAKE_CXX_COMPILER="$LLVM_PREFIX/bin/clang++" \
-    -DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=lld >/dev/null || return 1
+    -DCMAKE_EXE_LINKER_FLAGS="-fuse-ld=lld ${FUSE_EMBED_LDFLAGS:-}" >/dev/null || return 1
   cmake --build "$embed" >/dev/null || return 1
   local out
   out=$(printf '%s\n' \

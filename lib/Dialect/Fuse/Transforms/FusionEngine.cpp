@@ -41,6 +41,7 @@ enum class Rule : unsigned {
   SharedInputContractions,
   Attention,
   PadPrologue,
+  TransposePrologue,
   ContractionEpilogue,
   ResidualJoin,
   ContractionRowEpilogue,
@@ -75,6 +76,13 @@ static const FusionRuleInfo kRules[] = {
      "consumer: the kernel reads the border as the padding value instead of "
      "materializing a padded copy",
      "the pad has no other user"},
+    {"transpose_prologue", FusionKind::vertical, 101,
+     "a transpose whose readers are all in one convolution's, matmul's or "
+     "pooling's group joins it (the layout change at an ONNX graph's input, "
+     "NCHW to NHWC): the kernel reads its input through the permutation "
+     "instead of a transposed copy",
+     "every reader of the transpose is in that group; its result is not "
+     "returned; all feasibility checks"},
     {"contraction_epilogue", FusionKind::vertical, 100,
      "a contraction (matmul, batch_matmul, conv, depthwise conv) or a pooling "
      "followed by "
@@ -123,6 +131,12 @@ static const FusionRuleInfo kRules[] = {
 };
 
 ArrayRef<FusionRuleInfo> mlir::fuse::getFusionRules() { return kRules; }
+
+/// Rules that put an input's producer in front of a kernel: they do not
+/// name the group when another rule merges into it too.
+static bool isPrologue(Rule rule) {
+  return rule == Rule::PadPrologue || rule == Rule::TransposePrologue;
+}
 
 static const FusionRuleInfo &info(Rule rule) {
   return kRules[static_cast<unsigned>(rule)];
@@ -227,6 +241,7 @@ private:
   // Rule drivers, in priority order.
   void formAttention();
   void absorbPads();
+  void absorbTransposes();
   void growContractionEpilogues();
   void growContractionRowEpilogues();
   void growRowReductions();
@@ -352,8 +367,7 @@ bool Engine::tryMerge(unsigned a, ArrayRef<unsigned> others, Rule rule,
   ga.members = std::move(merged);
   // The rule that first merged into this group names it; an input pad is
   // only a prologue, so the rule after it names the group instead.
-  if (!ga.firstRule || (*ga.firstRule == Rule::PadPrologue &&
-                        rule != Rule::PadPrologue))
+  if (!ga.firstRule || (isPrologue(*ga.firstRule) && !isPrologue(rule)))
     ga.firstRule = rule;
   ga.residualJoin |= gb.residualJoin || rule == Rule::ResidualJoin;
   ga.horizontal |= gb.horizontal || rule == Rule::SiblingMerge;
@@ -694,7 +708,8 @@ void Engine::growContractionEpilogues() {
     // Contractions that another rule already placed (attention) are done;
     // one whose input pad joined it is still open.
     const GroupState &current = groups[groupOf[c]];
-    if (current.members.size() > 1 && current.firstRule != Rule::PadPrologue)
+    if (current.members.size() > 1 &&
+        !(current.firstRule && isPrologue(*current.firstRule)))
       continue;
     unsigned g = groupOf[c];
     ArrayRef<int64_t> shape = graph.node(c).shape;
@@ -857,6 +872,22 @@ void Engine::absorbPads() {
       continue;
     tryMerge(groupOf[consumer.index], groupOf[pad.index], Rule::PadPrologue,
              pad.index);
+  }
+}
+
+void Engine::absorbTransposes() {
+  for (const Node &t : graph.getNodes()) {
+    if (!isa<linalg::TransposeOp>(t.op) || !isSingleton(t.index) ||
+        t.consumers.empty() || llvm::is_contained(t.resultEscapes, true))
+      continue;
+    unsigned g = groupOf[t.consumers.front()];
+    if (llvm::any_of(t.consumers, [&](unsigned c) { return groupOf[c] != g; }))
+      continue;
+    const Node &anchor = graph.node(groups[g].anchor);
+    if (!anchor.isContraction() &&
+        !anchor.op->getName().getStringRef().starts_with("linalg.pooling_"))
+      continue;
+    tryMerge(g, groupOf[t.index], Rule::TransposePrologue, t.index);
   }
 }
 
@@ -1032,6 +1063,7 @@ void Engine::mergeSiblings() {
 FusionPlan Engine::run() {
   formAttention();
   absorbPads();
+  absorbTransposes();
   growContractionEpilogues();
   growRowReductions();
   growContractionRowEpilogues();
