@@ -122,7 +122,7 @@ ASAN_DIR ?= build-asan
 check-asan: setup
 	$(CMAKE_CONFIGURE) -B $(ASAN_DIR) -DFUSE_SANITIZE="address;undefined"
 	cmake --build $(ASAN_DIR) -j $(JOBS)
-	ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:allow_user_poisoning=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  FUSE_EMBED_LDFLAGS=-fsanitize=address,undefined SOAK_GRAPHS=$(or $(SOAK_GRAPHS),20) \
 	  bash scripts/run-tests.sh $(ASAN_DIR)
 

@@ -2211,8 +2211,32 @@ LogicalResult Importer::importNode() {
       return error() << "input '" << node->input(k)
                      << "' is not defined before this node",
              failure();
-  if (!hasInput(0) && node->op_type() != "Constant")
-    return error() << "has no input", failure();
+  // Required inputs (present and named), per op and opset.
+  StringRef opType = node->op_type();
+  int required = 1;
+  if (opType == "Constant")
+    required = 0;
+  else if (llvm::is_contained({"Add", "Sub", "Mul", "Div", "Pow", "Conv",
+                               "MatMul", "Gemm", "Reshape", "Gather",
+                               "LayerNormalization"},
+                              opType))
+    required = 2;
+  else if (opType == "BatchNormalization")
+    required = 5;
+  else if (llvm::is_contained({"Concat", "Max", "Min", "Sum"}, opType))
+    required = std::max(1, numInputs()); // variadic: every input
+  else if (opType == "Slice" && opset >= 10)
+    required = 3;
+  else if (opType == "Pad" && opset >= 11)
+    required = 2;
+  for (int k = 0; k < required; ++k)
+    if (!hasInput(k))
+      return error() << "needs " << required << " input"
+                     << (required > 1 ? "s" : "") << ", input " << k
+                     << " is missing",
+             failure();
+  if (node->output_size() == 0 || node->output(0).empty())
+    return error() << "has no output", failure();
   FailureOr<bool> folded = tryFold();
   if (failed(folded))
     return failure();
@@ -2291,7 +2315,7 @@ LogicalResult Importer::importNode() {
     return importSlice();
   if (t == "Gather")
     return importGather();
-  if (t == "Resize" || t == "Upsample")
+  if (t == "Resize")
     return importResize();
   if (t == "Pad")
     return importPad();
