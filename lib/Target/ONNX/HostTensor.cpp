@@ -7,8 +7,20 @@
 #include "HostTensor.h"
 
 #include <cassert>
+#include <cmath>
 
 using namespace mlir::fuse::onnx_import;
+
+int64_t mlir::fuse::onnx_import::saturatingInt(double v) {
+  constexpr double limit = double(int64_t(1) << 62);
+  if (std::isnan(v))
+    return 0;
+  if (v >= limit)
+    return int64_t(1) << 62;
+  if (v <= -limit)
+    return -(int64_t(1) << 62);
+  return int64_t(v);
+}
 
 std::optional<int64_t>
 mlir::fuse::onnx_import::numElements(llvm::ArrayRef<int64_t> shape) {
@@ -172,7 +184,7 @@ HostTensor HostTensor::converted(bool toFloat) const {
       r.f.push_back(float(v));
   else
     for (float v : f)
-      r.i.push_back(int64_t(v));
+      r.i.push_back(saturatingInt(v));
   return r;
 }
 
@@ -228,7 +240,7 @@ HostTensor::binary(const HostTensor &a, const HostTensor &b,
     r.i.resize(n);
     for (int64_t k = 0; k < n; ++k)
       r.i[k] = intFn ? intFn(a.i[ia[k]], b.i[ib[k]])
-                     : int64_t(fn(double(a.i[ia[k]]), double(b.i[ib[k]])));
+                     : saturatingInt(fn(double(a.i[ia[k]]), double(b.i[ib[k]])));
   }
   return r;
 }

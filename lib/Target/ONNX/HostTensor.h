@@ -25,6 +25,10 @@ namespace mlir::fuse::onnx_import {
 
 using Shape = llvm::SmallVector<int64_t, 6>;
 
+/// `v` as an integer, saturated to +-2^62 (NaN: 0): float data from a
+/// model may hold anything, and an out-of-range conversion is undefined.
+int64_t saturatingInt(double v);
+
 /// Number of elements of `shape`, or nullopt when it overflows 2^62 or a
 /// dimension is negative.
 std::optional<int64_t> numElements(llvm::ArrayRef<int64_t> shape);
@@ -45,7 +49,7 @@ struct HostTensor {
 
   int64_t size() const { return isFloat ? f.size() : i.size(); }
   double at(int64_t k) const { return isFloat ? f[k] : double(i[k]); }
-  int64_t intAt(int64_t k) const { return isFloat ? int64_t(f[k]) : i[k]; }
+  int64_t intAt(int64_t k) const { return isFloat ? saturatingInt(f[k]) : i[k]; }
 
   static HostTensor floats(Shape shape, std::vector<float> values);
   static HostTensor ints(Shape shape, std::vector<int64_t> values);

@@ -30,6 +30,7 @@
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
@@ -56,6 +57,11 @@ constexpr int64_t kToNhwc[4] = {0, 2, 3, 1};
 constexpr int64_t kToNchw[4] = {0, 3, 1, 2};
 /// Where logical (NCHW) axis a lives in NHWC.
 constexpr int64_t kAxisInNhwc[4] = {0, 3, 1, 2};
+/// Largest stride, dilation, pad or kernel size taken (larger values only
+/// come from broken or hostile models, and would overflow the arithmetic).
+constexpr int64_t kMaxWindowAttr = int64_t(1) << 30;
+/// Largest number of elements of any tensor the importer builds.
+constexpr int64_t kMaxElements = int64_t(1) << 34;
 
 struct Entry {
   /// Run-time value; null while the tensor is only known at import time.
@@ -336,7 +342,7 @@ FailureOr<HostTensor> Importer::parseTensor(const onnx::TensorProto &t) {
   };
   Shape shape(t.dims().begin(), t.dims().end());
   std::optional<int64_t> n = numElements(shape);
-  if (!n || *n > (int64_t(1) << 34))
+  if (!n || *n > kMaxElements)
     return fail() << "invalid or too large shape " << shapeStr(shape),
            failure();
   int32_t dt = t.data_type();
@@ -476,7 +482,7 @@ FailureOr<Shape> Importer::inputShape(const onnx::ValueInfoProto &v) {
     shape.push_back(value);
     ++k;
   }
-  if (!numElements(shape) || *numElements(shape) > (int64_t(1) << 34))
+  if (!numElements(shape) || *numElements(shape) > kMaxElements)
     return error() << "graph input '" << v.name() << "' shape "
                    << shapeStr(shape) << " is too large",
            failure();
@@ -867,20 +873,25 @@ FailureOr<bool> Importer::tryFold() {
         return std::min(a, c);
       return std::pow(float(a), float(c));
     };
+    // Integer folding wraps (shape arithmetic on hostile values must not be
+    // undefined); whatever comes out is validated where it is used.
     auto intFn = [&](int64_t a, int64_t c) -> int64_t {
+      uint64_t ua = a, uc = c;
       if (opType == "Add")
-        return a + c;
+        return int64_t(ua + uc);
       if (opType == "Sub")
-        return a - c;
+        return int64_t(ua - uc);
       if (opType == "Mul")
-        return a * c;
+        return int64_t(ua * uc);
       if (opType == "Div")
-        return c == 0 ? 0 : a / c;
+        return c == 0 || (c == -1 && a == std::numeric_limits<int64_t>::min())
+                   ? 0
+                   : a / c;
       if (opType == "Max")
         return std::max(a, c);
       if (opType == "Min")
         return std::min(a, c);
-      return int64_t(std::pow(double(a), double(c)));
+      return saturatingInt(std::pow(double(a), double(c)));
     };
     std::optional<HostTensor> r = HostTensor::binary(*x, y, fn, intFn);
     if (!r)
@@ -1092,11 +1103,12 @@ LogicalResult Importer::importConv() {
     return error() << "strides, dilations and pads must have 2, 2 and 4 values",
            failure();
   for (int64_t v : llvm::concat<int64_t>(st, dl))
-    if (v <= 0)
-      return error() << "strides and dilations must be positive", failure();
+    if (v <= 0 || v > kMaxWindowAttr)
+      return error() << "strides and dilations must be in [1, 2^30]",
+             failure();
   for (int64_t v : pd)
-    if (v < 0)
-      return error() << "pads must not be negative", failure();
+    if (v < 0 || v > kMaxWindowAttr)
+      return error() << "pads must be in [0, 2^30]", failure();
   if (*autoPad == "SAME_UPPER" || *autoPad == "SAME_LOWER") {
     int64_t in[2] = {h, wd}, k[2] = {kh, kw};
     for (int d = 0; d < 2; ++d) {
@@ -1272,8 +1284,10 @@ LogicalResult Importer::importPool(bool isMax, bool global) {
     if (*dil && **dil != Shape{1, 1})
       return error() << "dilations " << shapeStr(**dil) << " are not supported",
              failure();
-    if (st.size() != 2 || pd.size() != 4 || k[0] <= 0 || k[1] <= 0 ||
-        st[0] <= 0 || st[1] <= 0)
+    if (st.size() != 2 || pd.size() != 4 ||
+        llvm::any_of(llvm::concat<int64_t>(k, st),
+                     [](int64_t v) { return v <= 0 || v > kMaxWindowAttr; }) ||
+        llvm::any_of(pd, [](int64_t v) { return v < 0 || v > kMaxWindowAttr; }))
       return error() << "invalid kernel_shape, strides or pads", failure();
     if (*autoPad == "SAME_UPPER" || *autoPad == "SAME_LOWER") {
       int64_t in[2] = {h, wd};
@@ -1727,8 +1741,9 @@ FailureOr<Shape> Importer::reshapeTarget(const Entry &x) {
       infer = k;
     } else if (d < 0) {
       return error() << "shape has a negative dimension " << d, failure();
-    } else {
-      known *= d;
+    } else if (llvm::MulOverflow(known, d, known) || known > (int64_t(1) << 40)) {
+      return error() << "the target shape has more than 2^40 elements",
+             failure();
     }
     out.push_back(d);
   }
@@ -1853,8 +1868,8 @@ LogicalResult Importer::importSplit() {
       sizes.push_back(std::max<int64_t>(0, std::min(part, dim - k * part)));
   }
   if (int64_t(sizes.size()) != outputs ||
-      std::accumulate(sizes.begin(), sizes.end(), int64_t(0)) != dim ||
-      llvm::any_of(sizes, [](int64_t s) { return s < 0; }))
+      llvm::any_of(sizes, [&](int64_t s) { return s < 0 || s > dim; }) ||
+      std::accumulate(sizes.begin(), sizes.end(), int64_t(0)) != dim)
     return error() << "split sizes " << shapeStr(sizes) << " do not cover "
                    << dim << " elements in " << outputs << " outputs",
            failure();
@@ -1930,11 +1945,13 @@ FailureOr<Importer::SliceSpec> Importer::sliceSpec(const Entry &x) {
     if (st > 0) {
       s = clampIdx(starts[k], 0, d);
       e = clampIdx(ends[k], 0, d);
-      spec.sizes[*a] = e > s ? (e - s + st - 1) / st : 0;
+      spec.sizes[*a] = e > s ? (e - s - 1) / st + 1 : 0;
     } else {
       s = clampIdx(starts[k], 0, d - 1);
       e = ends[k] < -d ? -1 : clampIdx(ends[k], -1, d - 1);
-      spec.sizes[*a] = s > e ? (s - e - st - 1) / -st : 0;
+      if (st == std::numeric_limits<int64_t>::min())
+        st = -d - 1; // one element, as any step of at least d
+      spec.sizes[*a] = s > e ? (s - e - 1) / -st + 1 : 0;
     }
     spec.starts[*a] = s;
     spec.steps[*a] = st;
@@ -2068,12 +2085,15 @@ LogicalResult Importer::importResize() {
     if (failed(s))
       return failure();
     for (int64_t k = 0; k < (*s)->size() && k < 4; ++k)
-      outShape.push_back(int64_t(std::floor(x.shape[k] * (*s)->at(k))));
+      outShape.push_back(saturatingInt(std::floor(x.shape[k] * (*s)->at(k))));
   }
   if (outShape.size() != 4 || outShape[0] != x.shape[0] ||
       outShape[1] != x.shape[1])
     return error() << "only H and W can be resized (output "
                    << shapeStr(outShape) << ")",
+           failure();
+  if (numElements(outShape).value_or(kMaxElements + 1) > kMaxElements)
+    return error() << "output " << shapeStr(outShape) << " is too large",
            failure();
   Shape factor{1, 1, 1, 1};
   for (int d = 2; d < 4; ++d) {
@@ -2174,13 +2194,16 @@ LogicalResult Importer::importPad() {
       return error() << "the axes input is not supported", failure();
   }
   if (int64_t(pads.size()) != 2 * rank ||
-      llvm::any_of(pads, [](int64_t p) { return p < 0; }))
+      llvm::any_of(pads, [](int64_t p) { return p < 0 || p > kMaxWindowAttr; }))
     return error() << "pads " << shapeStr(pads) << " must be " << 2 * rank
                    << " non-negative values",
            failure();
   Shape out;
   for (int64_t d = 0; d < rank; ++d)
     out.push_back(x.shape[d] + pads[d] + pads[d + rank]);
+  if (numElements(out).value_or(kMaxElements + 1) > kMaxElements)
+    return error() << "the padded shape " << shapeStr(out) << " is too large",
+           failure();
   Value y = pad(logical(x), ArrayRef(pads).take_front(rank),
                 ArrayRef(pads).drop_front(rank), value);
   return define(0, result(y, out, false));
