@@ -62,6 +62,10 @@ LogicalResult mlir::fuse::buildNvptxPipeline(OpPassManager &pm,
           ? "fuse-plan-buffers{workspace=" + options.workspace + "},"
           : std::string();
   std::string rest = llvm::formatv(
+      // Tiling a pad leaves its tile dynamically shaped behind a cast to the
+      // static tile; folding the cast into the pad (canonicalize) keeps the
+      // tile's buffer static, so no kernel allocates at run time.
+      "canonicalize,"
       "one-shot-bufferize{{bufferize-function-boundaries "
       "function-boundary-type-conversion=identity-layout-map},"
       "canonicalize,cse,"

@@ -81,8 +81,9 @@ static const FusionRuleInfo kRules[] = {
      "pooling's group joins it (the layout change at an ONNX graph's input, "
      "NCHW to NHWC): the kernel reads its input through the permutation "
      "instead of a transposed copy",
-     "every reader of the transpose is in that group; its result is not "
-     "returned; all feasibility checks"},
+     "every reader of the transpose is in that group and reads it directly "
+     "(not through a pad); its result is not returned; all feasibility "
+     "checks"},
     {"contraction_epilogue", FusionKind::vertical, 100,
      "a contraction (matmul, batch_matmul, conv, depthwise conv) or a pooling "
      "followed by "
@@ -882,6 +883,13 @@ void Engine::absorbTransposes() {
       continue;
     unsigned g = groupOf[t.consumers.front()];
     if (llvm::any_of(t.consumers, [&](unsigned c) { return groupOf[c] != g; }))
+      continue;
+    // Read directly: through a pad, the transposed tile would be the pad's
+    // dynamically sized source slice, which a GPU kernel cannot hold
+    // without a device-side allocation.
+    if (llvm::any_of(t.consumers, [&](unsigned c) {
+          return isa<tensor::PadOp>(graph.node(c).op);
+        }))
       continue;
     const Node &anchor = graph.node(groups[g].anchor);
     if (!anchor.isContraction() &&
