@@ -15,7 +15,7 @@ SETUP_STAMP := $(BUILD_DIR)/.setup-done
 FUSE_OPT    := $(BUILD_DIR)/bin/fuse-opt
 
 .PHONY: all setup configure build check demo docs install clean bench-memory bench-models soak \
-        models e2e onnx-conformance fuzz check-asan
+        models e2e onnx-conformance fuzz check-asan bench
 
 all: build
 
@@ -77,6 +77,12 @@ docs: build
 	mkdir -p docs/generated
 	cp $(BUILD_DIR)/docs/Dialects/FuseDialect.md $(BUILD_DIR)/docs/Interfaces/FuseInterfaces.md \
 	   $(BUILD_DIR)/docs/Passes/FusePasses.md docs/generated/
+
+# The benchmark suite over the model corpus: kernels (unfused / upstream
+# MLIR / fuse), bytes, activation memory, compile time, ptxas registers,
+# CPU run times; docs/benchmarks.md, docs/benchmarks/results.json, plots.
+bench: build
+	/usr/bin/python3 bench/run.py
 
 # The memory planner on the published Arm NN traces (docs/benchmarks/memtraces.md).
 bench-memory: build

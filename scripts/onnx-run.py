@@ -106,6 +106,9 @@ def main():
     parser.add_argument("--fuse-translate",
                         default=os.path.join(ROOT, "build", "bin", "fuse-translate"))
     parser.add_argument("--keep", help="write the module and its output here")
+    parser.add_argument("--repeat", type=int, default=0,
+                        help="also time N more calls of the compiled model (rtclock) and print "
+                             "their median as 'cpu ms: X'")
     args = parser.parse_args()
 
     name = os.path.basename(args.model)
@@ -146,6 +149,18 @@ def main():
         for k, t in enumerate(res_types):
             out = "%out" if n == 1 else f"%out#{k}"
             lines += ce.compare_lines(k, t, out, f"%ref{k}", args.rtol)
+        if args.repeat > 0:
+            # Timed calls: the first call above compiled nothing lazily (the
+            # module is JIT-compiled as a whole), so each is one execution.
+            ins = ", ".join(f"%in{k}" for k in range(len(inputs)))
+            lines += [f"    %reps = arith.constant {args.repeat} : index", "    %one = arith.constant 1 : index",
+                      "    scf.for %i = %c0 to %reps step %one {",
+                      "      %t0 = func.call @rtclock() : () -> f64",
+                      f"      {res.replace('%out', '%again')} = func.call @{fn}({ins}) : {sig}",
+                      "      %t1 = func.call @rtclock() : () -> f64",
+                      "      %dt = arith.subf %t1, %t0 : f64",
+                      '      vector.print str "time_s "', "      vector.print %dt : f64", "    }"]
+            lines.insert(0, "  func.func private @rtclock() -> f64")
         lines += ["    return", "  }"]
         module = body[:body.rindex("}")] + "\n".join(lines) + "\n}\n" + ce.resource_block(blobs)
         if args.keep:
@@ -173,6 +188,9 @@ def main():
         print(f"  output {k} {res_types[k]}: max abs err {v['max_abs_err']:.3g}, max rel err {rel:.3g} "
               f"(of max |ref| {v['max_abs_ref']:.3g}), worst at flat index {int(v['worst_index'])}: "
               f"got {v['fused']:.7g} vs ref {v['unfused']:.7g}: {'PASS' if ok else 'FAIL'}")
+    times = [float(t) for t in re.findall(r"^time_s (\S+)$", output, re.M)]
+    if times:
+        print(f"cpu ms: {sorted(times)[len(times) // 2] * 1000.0:.3f} (median of {len(times)})")
     print(f"{name}: nodes {len(model.graph.node)}, kernels {kernels}, max rel err {worst:.3g}: "
           f"{'PASS' if not failed else 'FAIL'}")
     return 1 if failed else 0

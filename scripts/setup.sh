@@ -13,6 +13,8 @@ PACKAGES=(
   # corpus and its reference outputs
   libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata
   python3-onnx python3-numpy python3-torch python3-torchvision
+  # plots of the benchmark suite
+  python3-matplotlib
   # pictures of fused graphs
   graphviz
   # lit

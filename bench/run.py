@@ -1,0 +1,285 @@
+#!/usr/bin/python3
+"""The benchmark suite: each model of the corpus (scripts/models/export.py,
+the plain eval exports) through fuse, side by side with every op as its own
+kernel and with upstream MLIR's own elementwise fusion.
+
+Per model (all numbers measured here, null where not measured):
+  nodes                      ONNX nodes
+  kernels_unfused            every op its own kernel (fuse's groups with every rule off)
+  kernels_upstream           tosa-to-linalg + linalg-fuse-elementwise-ops, then one kernel per op
+  kernels_fuse               fuse-fusion-pipeline for an H200
+  bytes_unfused/_upstream/_fuse  bytes read and written by all kernels between them
+                             (each kernel's operand and result sizes, from the IR)
+  arena_naive/planned, max_live  activation memory of the fused build (fuse-plan-buffers)
+  compile_s                  import + fusion + fuse-to-nvptx (wall, median of 3)
+  ptx_regs_max, ptx_spills   over all kernels (ptxas on the PTX; null without the CUDA toolkit)
+  cpu_ms_unfused/_fuse       the CPU build, same input, median of --repeat runs (a ratio,
+                             not an absolute claim: the CPU kernels are naive loops)
+  max_rel_err                fused CPU output against PyTorch's
+  by_rule                    kernels and bytes saved per fusion rule
+
+Writes docs/benchmarks/results.json, docs/benchmarks.md (the table, the
+per-rule breakdown, the plots and the command) and PNG plots into
+docs/benchmarks/. The GPU section says "not measured" unless a GPU run's
+results are given with --gpu-json.
+
+usage: bench/run.py [--models a,b] [--repeat 3] [--skip-cpu] [--models-dir build/models]
+"""
+import argparse
+import collections
+import datetime
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.path.join(ROOT, "build", "bin")
+MODELS = ["inception_block", "resnet50", "mobilenet_v2", "googlenet", "yolo", "bert_base"]
+TARGET = "h200"
+
+
+def run(cmd, **kw):
+    proc = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd[:3])} ...: {proc.stderr.strip()[-800:]}")
+    return proc.stdout
+
+
+def all_rules():
+    return [line.split()[0] for line in run([os.path.join(BIN, "fuse-opt"), "--fuse-list-rules"]).splitlines()
+            if line.startswith("  ") and not line.startswith("    ")]
+
+
+def report_of(path):
+    r = json.load(open(path))
+    return r["functions"][0]
+
+
+def measure(name, args, tmp):
+    import onnx
+    onnx_path = os.path.join(args.models_dir, name + ".onnx")
+    npz = os.path.join(args.models_dir, name + ".npz")
+    row = {"model": name, "date": datetime.date.today().isoformat()}
+    row["nodes"] = len(onnx.load(onnx_path, load_external_data=False).graph.node)
+    mlir = os.path.join(tmp, name + ".mlir")
+    fuse_opt, translate = os.path.join(BIN, "fuse-opt"), os.path.join(BIN, "fuse-translate")
+
+    # Compile: import + fusion + PTX, three times; the median.
+    times = []
+    for _ in range(3):
+        start = time.monotonic()
+        run([translate, "--import-onnx", onnx_path, "-o", mlir])
+        run([fuse_opt, mlir, f"--fuse-fusion-pipeline=target={TARGET} report={tmp}/fused.json",
+             "-o", f"{tmp}/fused.mlir"])
+        try:
+            run([fuse_opt, f"{tmp}/fused.mlir", f"--fuse-to-nvptx=target={TARGET}", "-o", f"{tmp}/kernels.mlir"])
+            ptx_ok = True
+        except RuntimeError as e:
+            ptx_ok = False
+            row["ptx_error"] = str(e).splitlines()[-1][:300]
+            break
+        times.append(time.monotonic() - start)
+    row["compile_s"] = round(statistics.median(times), 3) if ptx_ok else None
+    fused = report_of(f"{tmp}/fused.json")
+    row["kernels_fuse"], row["bytes_fuse"] = fused["kernels_after"], fused["bytes_after"]
+    # Unfused: every rule off, graph rewrites included (no BN folding, no
+    # merged GEMMs): each op of the imported graph its own kernel.
+    rules = ",".join(all_rules())
+    run([fuse_opt, mlir, f"--fuse-fusion-pipeline=target={TARGET} prune=false disable-rules={rules} "
+         f"report={tmp}/unfused.json", "-o", "/dev/null"])
+    unfused = report_of(f"{tmp}/unfused.json")
+    row["kernels_unfused"], row["bytes_unfused"] = unfused["kernels_after"], unfused["bytes_after"]
+    mem = fused.get("memory") or {}
+    row["arena_naive"], row["arena_planned"], row["max_live"] = mem.get("naive"), mem.get("arena"), mem.get("max_live")
+    by_rule = collections.defaultdict(lambda: {"groups": 0, "ops": 0, "bytes_saved": 0})
+    for g in fused["groups"]:
+        if g["rule"]:
+            by_rule[g["rule"]]["groups"] += 1
+            by_rule[g["rule"]]["ops"] += len(g["ops"])
+            by_rule[g["rule"]]["bytes_saved"] += g["bytes_saved"]
+    row["by_rule"] = dict(by_rule)
+
+    # Upstream: MLIR's elementwise fusion on the same linalg, one kernel per op.
+    lowered = run([fuse_opt, mlir, "--pass-pipeline=builtin.module(func.func(tosa-to-linalg-named,"
+                   "tosa-to-linalg,tosa-to-arith,tosa-to-tensor),canonicalize,"
+                   "func.func(linalg-fuse-elementwise-ops),canonicalize)", "-o", f"{tmp}/upstream.mlir"])
+    del lowered
+    run([fuse_opt, f"{tmp}/upstream.mlir",
+         f"--fuse-fusion-pipeline=target={TARGET} prune=false disable-rules={rules} report={tmp}/up.json",
+         "-o", "/dev/null"])
+    up = report_of(f"{tmp}/up.json")
+    row["kernels_upstream"], row["bytes_upstream"] = up["kernels_after"], up["bytes_after"]
+
+    # ptxas statistics.
+    row["ptx_regs_max"] = row["ptx_spills"] = None
+    if ptx_ok:
+        try:
+            run([sys.executable, os.path.join(ROOT, "scripts", "ptx-stats.py"), f"{tmp}/kernels.mlir",
+                 "--out", f"{tmp}/ptx", "--json", f"{tmp}/ptx.json"])
+            stats = json.load(open(f"{tmp}/ptx.json"))
+            kernels = stats if isinstance(stats, list) else stats.get("kernels", [])
+            regs = [k.get("registers") for k in kernels if k.get("registers") is not None]
+            spills = [k.get("spill_stores", 0) + k.get("spill_loads", 0) for k in kernels
+                      if k.get("registers") is not None]
+            if regs:
+                row["ptx_regs_max"], row["ptx_spills"] = max(regs), sum(spills)
+        except (RuntimeError, ValueError, KeyError):
+            pass
+
+    # CPU runs against PyTorch.
+    row["cpu_ms_unfused"] = row["cpu_ms_fuse"] = row["max_rel_err"] = None
+    if not args.skip_cpu:
+        for variant, key in [("fused", "cpu_ms_fuse"), ("unfused", "cpu_ms_unfused")]:
+            cmd = [sys.executable, os.path.join(ROOT, "scripts", "onnx-run.py"), onnx_path, "--npz", npz,
+                   "--repeat", str(args.repeat)] + (["--unfused"] if variant == "unfused" else [])
+            proc = subprocess.run(cmd, capture_output=True, text=True)
+            m = re.search(r"cpu ms: (\S+)", proc.stdout)
+            row[key] = float(m.group(1)) if m else None
+            if variant == "fused":
+                e = re.search(r"max rel err (\S+): (PASS|FAIL)", proc.stdout)
+                row["max_rel_err"] = float(e.group(1)) if e else None
+                row["matches_pytorch"] = bool(e and e.group(2) == "PASS")
+    return row
+
+
+def plots(rows, out_dir):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    names = [r["model"] for r in rows]
+    x = range(len(rows))
+    made = []
+    for key, title, series in [
+        ("kernels", "Kernels per network",
+         [("unfused", "kernels_unfused"), ("upstream MLIR", "kernels_upstream"), ("fuse", "kernels_fuse")]),
+        ("bytes", "MiB moved between kernels",
+         [("unfused", "bytes_unfused"), ("upstream MLIR", "bytes_upstream"), ("fuse", "bytes_fuse")]),
+        ("memory", "Activation memory, MiB",
+         [("one buffer each", "arena_naive"), ("planned arena", "arena_planned"), ("max live", "max_live")]),
+    ]:
+        fig, ax = plt.subplots(figsize=(8, 3.6))
+        width = 0.8 / len(series)
+        for i, (label, k) in enumerate(series):
+            vals = [(r.get(k) or 0) / (2 ** 20 if key != "kernels" else 1) for r in rows]
+            ax.bar([p + i * width for p in x], vals, width, label=label)
+        ax.set_xticks([p + width * (len(series) - 1) / 2 for p in x])
+        ax.set_xticklabels(names, rotation=15)
+        ax.set_title(title)
+        ax.legend()
+        fig.tight_layout()
+        path = os.path.join(out_dir, f"{key}.png")
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        made.append(os.path.basename(path))
+    return made
+
+
+def mib(v):
+    return "—" if v is None else f"{v / 2 ** 20:.1f}"
+
+
+def fmt(v, spec="{}"):
+    return "—" if v is None else spec.format(v)
+
+
+def write_markdown(rows, pngs, args, commit, gpu):
+    lines = ["# Benchmarks", "",
+             f"Measured by `make bench` (`bench/run.py{' --skip-cpu' if args.skip_cpu else ''} "
+             f"--repeat {args.repeat}`) at commit `{commit}` on {datetime.date.today().isoformat()}, "
+             "on this repository's 2-core build machine, for an H200 target. JSON: "
+             "[benchmarks/results.json](benchmarks/results.json). \"—\": not measured.", "",
+             "| model | nodes | kernels unfused | kernels upstream | kernels fuse | MiB unfused | MiB upstream | "
+             "MiB fuse | arena naive MiB | arena planned MiB | max-live MiB | compile s | ptxas regs max | spills | "
+             "CPU ms unfused | CPU ms fuse | max rel err vs PyTorch |",
+             "|---|" + "---:|" * 16]
+    for r in rows:
+        lines.append(
+            f"| {r['model']} | {r['nodes']} | {r['kernels_unfused']} | {r['kernels_upstream']} | {r['kernels_fuse']} | "
+            f"{mib(r['bytes_unfused'])} | {mib(r['bytes_upstream'])} | {mib(r['bytes_fuse'])} | "
+            f"{mib(r['arena_naive'])} | {mib(r['arena_planned'])} | {mib(r['max_live'])} | "
+            f"{fmt(r['compile_s'], '{:.2f}')} | {fmt(r['ptx_regs_max'])} | {fmt(r['ptx_spills'])} | "
+            f"{fmt(r['cpu_ms_unfused'], '{:.1f}')} | {fmt(r['cpu_ms_fuse'], '{:.1f}')} | "
+            f"{fmt(r['max_rel_err'], '{:.2g}')} |")
+    lines += ["", "Bytes are those read and written by all kernels (each kernel's operands and results, "
+              "from the IR). Compile time is import + fusion + `fuse-to-nvptx` (PTX), median of 3. CPU times "
+              "are the naive CPU build (one loop nest per kernel, no vectorisation): a ratio between the "
+              "unfused and fused builds, not a claim about speed."]
+    failed = [r for r in rows if r.get("ptx_error")]
+    if failed:
+        lines += ["", "No PTX (the lowering refused a group, with this diagnostic):", ""]
+        lines += [f"- {r['model']}: `{r['ptx_error']}`" for r in failed]
+    lines += ["", "## Goals", ""]
+    for r in rows:
+        notes = []
+        if r["kernels_upstream"]:
+            notes.append(f"fuse {r['kernels_fuse']} vs upstream {r['kernels_upstream']} kernels "
+                         f"({'fewer' if r['kernels_fuse'] < r['kernels_upstream'] else 'NOT fewer'})")
+        notes.append(f"bytes {r['bytes_fuse'] / r['bytes_unfused']:.2f}x unfused")
+        if r["compile_s"] is not None:
+            notes.append(f"compile {r['compile_s']:.2f} s")
+        lines.append(f"- {r['model']}: " + "; ".join(notes))
+    lines += ["", "## By rule", "", "Groups each rule formed, the ops in them and the bytes they keep on chip.", "",
+              "| model | rule | groups | ops | MiB saved |", "|---|---|---:|---:|---:|"]
+    for r in rows:
+        for rule, v in sorted(r["by_rule"].items(), key=lambda kv: -kv[1]["bytes_saved"]):
+            lines.append(f"| {r['model']} | {rule} | {v['groups']} | {v['ops']} | {mib(v['bytes_saved'])} |")
+    lines += ["", "## Plots", ""] + [f"![{p}](benchmarks/{p})" for p in pngs]
+    lines += ["", "## GPU", ""]
+    if gpu:
+        lines.append(f"Measured on {gpu.get('gpu')} on {gpu.get('date')}: see results.json (`gpu`).")
+    else:
+        lines.append("Not measured: no GPU was available to this run. fuse's GPU latency, PyTorch eager, "
+                     "`torch.compile` and achieved bandwidth of memory-bound groups need a GPU machine "
+                     "(`bench/run.py --gpu-json FILE` merges such a run's results).")
+    with open(os.path.join(ROOT, "docs", "benchmarks.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--models", default=",".join(MODELS))
+    parser.add_argument("--models-dir", default=os.path.join(ROOT, "build", "models"))
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--skip-cpu", action="store_true")
+    parser.add_argument("--gpu-json", help="results of a GPU run to merge")
+    args = parser.parse_args()
+    names = args.models.split(",")
+    missing = [n for n in names if not os.path.exists(os.path.join(args.models_dir, n + ".onnx"))]
+    if missing:
+        subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "models", "export.py"),
+                        "--out", args.models_dir, "--only", ",".join(missing)], check=True)
+    commit = run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"]).strip()
+    rows = []
+    for name in names:
+        with tempfile.TemporaryDirectory() as tmp:
+            start = time.monotonic()
+            try:
+                row = measure(name, args, tmp)
+            except RuntimeError as e:
+                print(f"{name}: ERROR {e}", file=sys.stderr)
+                continue
+            row["commit"] = commit
+            rows.append(row)
+            print(f"{name}: {row['kernels_unfused']} -> upstream {row['kernels_upstream']} -> fuse "
+                  f"{row['kernels_fuse']} kernels, compile {row['compile_s']} s, cpu ms "
+                  f"{row['cpu_ms_unfused']} -> {row['cpu_ms_fuse']} ({time.monotonic() - start:.0f} s)",
+                  flush=True)
+    gpu = json.load(open(args.gpu_json)) if args.gpu_json else None
+    out_dir = os.path.join(ROOT, "docs", "benchmarks")
+    os.makedirs(out_dir, exist_ok=True)
+    with open(os.path.join(out_dir, "results.json"), "w") as f:
+        for row in rows:
+            row["gpu"] = gpu.get(row["model"]) if gpu else None
+        json.dump(rows, f, indent=2)
+    pngs = plots(rows, out_dir)
+    write_markdown(rows, pngs, args, commit, gpu)
+    print(f"wrote docs/benchmarks.md, docs/benchmarks/results.json and {len(pngs)} plots")
+
+
+if __name__ == "__main__":
+    main()
