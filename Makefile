@@ -15,7 +15,7 @@ SETUP_STAMP := $(BUILD_DIR)/.setup-done
 FUSE_OPT    := $(BUILD_DIR)/bin/fuse-opt
 
 .PHONY: all setup configure build check demo docs install clean bench-memory bench-models soak \
-        models e2e onnx-conformance fuzz check-asan bench
+        models e2e onnx-conformance fuzz check-asan bench stress
 
 all: build
 
@@ -141,3 +141,9 @@ fuzz: setup
 	$(CMAKE_CONFIGURE) -B $(FUZZ_DIR) -DFUSE_SANITIZE="address;undefined" -DFUSE_FUZZERS=ON
 	cmake --build $(FUZZ_DIR) -j $(JOBS) --target onnx-import-fuzzer pipeline-fuzzer
 	bash scripts/fuzz.sh $(FUZZ_DIR) $(FUZZ_TIME)
+
+# Resource bounds: a 10^6-node ONNX chain through import and fusion (no
+# input-controlled recursion), BERT-base's import and fusion under 2 GB.
+CHAIN ?= 1000000
+stress: build
+	CHAIN=$(CHAIN) bash scripts/stress.sh $(BUILD_DIR)

@@ -34,6 +34,21 @@ if [ -z "$(ls -A "$BUILD/corpus/ir")" ]; then
 fi
 
 status=0
+
+# parser_crash FUZZER FILE: whether FILE crashes FUZZER inside an upstream
+# op's parser: the innermost `::parse(` frame of the crash's stack belongs to
+# an MLIR dialect (linalg, say), not to fuse, and the crash happens while
+# parsing. Those are upstream's bugs (Debian's mlir-opt crashes on the same
+# op text); fuse's own parsers and passes get no such pass.
+parser_crash() {
+  local report
+  report=$(ASAN_OPTIONS=detect_leaks=0:allow_user_poisoning=0 "$1" "$2" 2>&1)
+  echo "$report" | grep -q 'parseSourceString' || return 1
+  local first
+  first=$(echo "$report" | grep -E '^ *#[0-9]+ ' | grep -m1 '::parse(')
+  [ -n "$first" ] && ! echo "$first" | grep -q 'fuse::'
+}
+
 # Fork mode with ignore_crashes: a crash is saved and fuzzing goes on, so a
 # crash in upstream code does not end the run.
 run() {
@@ -49,17 +64,14 @@ run() {
     [ -e "$f" ] || continue
     # A pipeline-fuzzer input that Debian's own mlir-opt cannot parse
     # without crashing is an upstream parser bug, not fuse's.
-    if [ "$name" = pipeline-fuzzer ]; then
-      /usr/lib/llvm-22/bin/mlir-opt "$f" >/dev/null 2>&1
-      if [ $? -ge 128 ]; then
-        upstream=$((upstream + 1))
-        continue
-      fi
+    if [ "$name" = pipeline-fuzzer ] && parser_crash "$BUILD/bin/$name" "$f"; then
+      upstream=$((upstream + 1))
+      continue
     fi
     ours=$((ours + 1))
     echo "  crash: $f"
   done
-  echo "$name: ${runs:-0} executions in ${SECONDS_EACH}s; crashes: $ours in fuse, $upstream in upstream MLIR's parser (mlir-opt crashes on them too); files in $crashes, log $log"
+  echo "$name: ${runs:-0} executions in ${SECONDS_EACH}s; crashes: $ours in fuse, $upstream in upstream MLIR op parsers; files in $crashes, log $log"
   [ "$ours" -eq 0 ] || status=1
 }
 run onnx-import-fuzzer "$BUILD/corpus/onnx" "$BUILD/crashes/onnx" -max_len=1048576

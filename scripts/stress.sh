@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Resource bounds of the compiler (make stress):
+#   1. a generated ONNX model with a CHAIN-node chain (default 10^6) imports
+#      and goes through the fusion pipeline without a stack overflow (no
+#      input-controlled recursion): exit status, time and peak RSS;
+#   2. BERT-base (scripts/models/export.py) imported and fused: peak RSS of
+#      each step, which must stay under 2 GB.
+# Prints one line per step; exit 1 if any step fails or exceeds its bound.
+set -uo pipefail
+BUILD=${1:-build}
+CHAIN=${CHAIN:-1000000}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+OUT="$BUILD/stress"
+mkdir -p "$OUT"
+status=0
+
+# step NAME LIMIT_KB CMD...: runs CMD, prints wall time and peak RSS.
+step() {
+  local name=$1 limit=$2; shift 2
+  /usr/bin/time -f "%e %M" -o "$OUT/time" "$@" >"$OUT/$name.log" 2>&1
+  local rc=$? secs kb
+  read -r secs kb <"$OUT/time"
+  local verdict=ok
+  if [ "$rc" -ne 0 ]; then verdict="FAILED (exit $rc, see $OUT/$name.log)"; status=1; fi
+  if [ "$limit" -gt 0 ] && [ "$kb" -gt "$limit" ]; then verdict="OVER $((limit / 1024)) MiB"; status=1; fi
+  printf '%-28s %8.1f s %8d MiB peak RSS  %s\n' "$name" "$secs" "$((kb / 1024))" "$verdict"
+}
+
+/usr/bin/python3 scripts/models/chain.py "$CHAIN" "$OUT/chain.onnx"
+step "chain $CHAIN: import" 0 "$BUILD/bin/fuse-translate" --import-onnx "$OUT/chain.onnx" -o "$OUT/chain.mlir"
+step "chain $CHAIN: fusion" 0 "$BUILD/bin/fuse-opt" "$OUT/chain.mlir" \
+  --fuse-fusion-pipeline=target=h200 -o "$OUT/chain.fused.mlir"
+
+MODELS="$BUILD/models"
+[ -f "$MODELS/bert_base.onnx" ] || /usr/bin/python3 scripts/models/export.py --out "$MODELS" --only bert_base
+LIMIT=$((2 * 1024 * 1024))
+step "bert_base: import" "$LIMIT" "$BUILD/bin/fuse-translate" --import-onnx "$MODELS/bert_base.onnx" \
+  -o "$OUT/bert.mlir"
+step "bert_base: fusion" "$LIMIT" "$BUILD/bin/fuse-opt" "$OUT/bert.mlir" \
+  --fuse-fusion-pipeline=target=h200 -o "$OUT/bert.fused.mlir"
+exit $status
