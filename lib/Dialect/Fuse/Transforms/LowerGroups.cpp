@@ -36,6 +36,44 @@ Value lookThroughInsertions(Value value) {
   return value;
 }
 
+/// How `user` reads `value` when it may read only part of it: an
+/// extract_slice smaller than its source, or a window op (convolution,
+/// pooling) striding by more than 1. Null when it reads all of it.
+const char *partialRead(Operation *user, Value value) {
+  if (auto slice = dyn_cast<tensor::ExtractSliceOp>(user))
+    return slice.getSourceType() != slice.getResultType()
+               ? "a slice smaller than the value"
+               : nullptr;
+  if (auto strides = user->getAttrOfType<DenseIntElementsAttr>("strides"))
+    for (const APInt &stride : strides.getValues<APInt>())
+      if (stride.getSExtValue() > 1)
+        return "a window op striding by more than 1";
+  return nullptr;
+}
+
+/// A value the group returns whose op feeds a root is computed inside the
+/// root's tile loop, tile by tile, and leaves the loop whole only if the
+/// root's tiles read all of it. The first op of the group on a path from
+/// `value` that reads only part of what it gets, or null.
+Operation *partiallyCovered(Value value, Block &body, const char **why) {
+  SmallVector<Value> worklist = {value};
+  llvm::DenseSet<Value> seen;
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    if (!seen.insert(v).second)
+      continue;
+    for (Operation *user : v.getUsers()) {
+      if (user->getBlock() != &body || isa<YieldOp>(user))
+        continue;
+      if ((*why = partialRead(user, v)))
+        return user;
+      for (Value result : user->getResults())
+        worklist.push_back(result);
+    }
+  }
+  return nullptr;
+}
+
 /// The group's roots: the ops behind its yielded values that no other
 /// yielded value's op depends on, in program order.
 SmallVector<Operation *> findRoots(GroupOp group) {
@@ -220,6 +258,21 @@ LogicalResult lowerGroup(RewriterBase &rewriter, GroupOp group,
   for (Operation *rootOp : roots)
     rootNames += (rootNames.empty() ? "'" : ", '") +
                  rootOp->getName().getStringRef().str() + "'";
+
+  // A returned value that also feeds a root through a partial read would
+  // leave the loop with only the tiles the root needed: refuse.
+  for (Value value : yielded) {
+    Operation *def = value.getDefiningOp();
+    if (!def || def->getBlock() != &body || llvm::is_contained(roots, def))
+      continue;
+    const char *why = nullptr;
+    if (Operation *user = partiallyCovered(value, body, &why))
+      return def->emitError()
+             << "fuse-lower-groups: " << groupName() << ": its output '"
+             << def->getName() << "' also feeds " << rootNames
+             << " through '" << user->getName() << "' (" << why
+             << "), so the tile loop would compute only part of it";
+  }
 
   // Independent roots share one loop: a loop dimension whose extent
   // differs between them (the channels of differently sized outputs of a
