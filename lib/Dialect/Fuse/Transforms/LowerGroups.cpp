@@ -389,6 +389,20 @@ LogicalResult lowerGroup(RewriterBase &rewriter, GroupOp group,
              << "fuse-lower-groups: " << groupName()
              << ": its independent outputs (roots " << rootNames
              << ") tile differently, so they cannot share one loop nest";
+    // A root that reads a value an earlier root's loop returns (an output
+    // both compute from) would read it inside the merged loop before the
+    // loop has written it all.
+    bool readsLoop = false;
+    other.walk([&](Operation *op) {
+      for (Value operand : op->getOperands())
+        readsLoop |= operand.getDefiningOp() == loop.getOperation();
+    });
+    if (readsLoop)
+      return other.emitError()
+             << "fuse-lower-groups: " << groupName() << ": the loop of one of "
+             << "its roots (" << rootNames
+             << ") reads an output another root's loop computes, so they "
+                "cannot share one loop nest";
     loop = fuseIndependentSiblingForallLoops(loop, other, rewriter);
   }
 
