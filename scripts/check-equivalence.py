@@ -194,6 +194,18 @@ def compare_lines(k, t, f, u, rtol):
     ]
 
 
+def execute_on_cpu(fuse_opt, module, runner=None):
+    """Lowers `module` (with a `main`) through fuse-to-cpu and runs it with
+    mlir-runner and the upstream runner-utils libraries: (lowered IR, what
+    it printed). `runner(cmd, stdin)` runs a command (default: run())."""
+    runner = runner or run
+    lowered = runner([fuse_opt, "--fuse-to-cpu"], stdin=module)
+    output = runner([os.path.join(LLVM, "bin", "mlir-runner"), "-e", "main", "-entry-point-result=void",
+                     f"-shared-libs={LLVM}/lib/libmlir_runner_utils.so,{LLVM}/lib/libmlir_c_runner_utils.so"],
+                    stdin=lowered)
+    return lowered, output
+
+
 def read_comparison(output):
     """{output index: {key: value}} from the lines compare_lines prints."""
     values = {}
@@ -321,10 +333,7 @@ def main():
     if args.keep:
         os.makedirs(args.keep, exist_ok=True)
         open(os.path.join(args.keep, "combined.mlir"), "w").write(module)
-    lowered = run([args.fuse_opt, "--fuse-to-cpu"], stdin=module)
-    output = run([os.path.join(LLVM, "bin", "mlir-runner"), "-e", "main", "-entry-point-result=void",
-                  f"-shared-libs={LLVM}/lib/libmlir_runner_utils.so,{LLVM}/lib/libmlir_c_runner_utils.so"],
-                 stdin=lowered)
+    lowered, output = execute_on_cpu(args.fuse_opt, module)
     if args.keep:
         open(os.path.join(args.keep, "output.txt"), "w").write(output)
 

@@ -40,7 +40,6 @@ from onnx import numpy_helper
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 ce = importlib.import_module("check-equivalence")
-LLVM = os.environ.get("LLVM_PREFIX", "/usr/lib/llvm-22")
 
 
 class RunError(Exception):
@@ -166,10 +165,7 @@ def main():
         if args.keep:
             os.makedirs(args.keep, exist_ok=True)
             open(os.path.join(args.keep, "module.mlir"), "w").write(module)
-        lowered = run([args.fuse_opt, "--fuse-to-cpu"], stdin=module)
-        output = run([os.path.join(LLVM, "bin", "mlir-runner"), "-e", "main", "-entry-point-result=void",
-                      f"-shared-libs={LLVM}/lib/libmlir_runner_utils.so,{LLVM}/lib/libmlir_c_runner_utils.so"],
-                     stdin=lowered)
+        _, output = ce.execute_on_cpu(args.fuse_opt, module, runner=run)
     except (RunError, OSError, ValueError, KeyError, AttributeError) as e:
         print(f"{name}: ERROR: {e}")
         return 2
