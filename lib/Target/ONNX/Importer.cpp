@@ -1766,6 +1766,16 @@ LogicalResult Importer::importReshapeLike() {
   FailureOr<Shape> s = reshapeTarget(x);
   if (failed(s))
     return failure();
+  // [N, C, H, W] -> [N, C, H*W] (a detection head's Flatten(2)) of an NHWC
+  // value: merge H and W where they are (NHWC keeps them adjacent), then
+  // one transpose, so the transpose is the last op and writes the result
+  // (into its slice of a concat, say).
+  const Shape &d = x.shape;
+  if (x.nhwc && x.value && d.size() == 4 &&
+      *s == Shape{d[0], d[1], d[2] * d[3]}) {
+    Value v = reshape(x.value, {d[0], d[2] * d[3], d[1]});
+    return define(0, result(transpose(v, {0, 2, 1}), *s, false));
+  }
   return define(0, result(reshape(logical(x), *s), *s, false));
 }
 
@@ -2138,6 +2148,21 @@ LogicalResult Importer::importResize() {
                        << " times; only that upsampling is supported",
                failure();
     }
+  }
+  // Even factors: one NHWC tosa.resize (nearest) whose rounding, with the
+  // offset -f/2, picks input o / f for output o; it lowers to one op over
+  // the output, which fuses like any elementwise op (into a concat slice,
+  // say). Otherwise each element is repeated by reshape + tile.
+  if (factor[2] % 2 == 0 && factor[3] % 2 == 0) {
+    Value in = inNhwc(x);
+    int64_t fy = factor[2], fx = factor[3];
+    Value y = op<tosa::ResizeOp>(
+        f32(permuted(outShape, kToNhwc)),
+        {in, shapeValue({fy, 1, fx, 1}), shapeValue({-fy / 2, -fx / 2}),
+         shapeValue({fy - 1 - fy / 2, fx - 1 - fx / 2})},
+        {b.getNamedAttr("mode", tosa::ResizeModeAttr::get(
+                                    ctx, tosa::ResizeMode::NEAREST_NEIGHBOR))});
+    return define(0, result(y, outShape, true));
   }
   // Repeat each element: [.., H, 1, W, 1, ..] tiled, then merged.
   bool nhwc = x.nhwc && x.value;

@@ -115,6 +115,31 @@ def gemm_gelu_layernorm():
             ([x], [y]))
 
 
+def resize_flatten():
+    """Conv -> nearest Resize x2 (one tosa.resize) and x3 (reshape + tile),
+    then a detection head's reshape to [N, C, H*W] of NHWC values,
+    concatenated."""
+    w = rand(4, 3, 1, 1)
+    nodes = [
+        helper.make_node("Conv", ["x", "w"], ["c"]),
+        helper.make_node("Resize", ["c", "", "s2"], ["u2"], mode="nearest",
+                         coordinate_transformation_mode="asymmetric", nearest_mode="floor"),
+        helper.make_node("Resize", ["c", "", "s3"], ["u3"], mode="nearest",
+                         coordinate_transformation_mode="asymmetric", nearest_mode="floor"),
+        helper.make_node("Reshape", ["u2", "shape"], ["f2"]),
+        helper.make_node("Reshape", ["u3", "shape"], ["f3"]),
+        helper.make_node("Concat", ["f2", "f3"], ["y"], axis=2),
+    ]
+    inits = [init("w", w), init("s2", np.array([1, 1, 2, 2], dtype=np.float32)),
+             init("s3", np.array([1, 1, 3, 3], dtype=np.float32)),
+             init("shape", np.array([1, 4, -1], dtype=np.int64))]
+    x = rand(1, 3, 2, 3)
+    c = np.einsum("nchw,oc->nohw", x, w[:, :, 0, 0])
+    up = lambda t, f: t.repeat(f, axis=2).repeat(f, axis=3)
+    y = np.concatenate([up(c, 2).reshape(1, 4, -1), up(c, 3).reshape(1, 4, -1)], axis=2)
+    return (model(nodes, [vi("x", [1, 3, 2, 3])], [vi("y", [1, 4, 24 + 54])], inits), ([x], [y]))
+
+
 def symbolic():
     nodes = [helper.make_node("Relu", ["x"], ["y"])]
     return model(nodes, [vi("x", ["N", 3, "S"])], [vi("y", ["N", 3, "S"])]), None
@@ -165,7 +190,7 @@ def main():
     makers = {
         "conv_bn_relu": conv_bn_relu, "unsupported": unsupported, "matmul_mismatch": matmul_mismatch,
         "shape_fold": shape_fold, "gemm_gelu_layernorm": gemm_gelu_layernorm, "symbolic": symbolic,
-        "bad_attr": bad_attr, "opset99": opset99, "names": names, "bad_weights": bad_weights,
+        "bad_attr": bad_attr, "resize_flatten": resize_flatten, "opset99": opset99, "names": names, "bad_weights": bad_weights,
     }
     ext = {"external": external("weights.bin"), "external_escape": external("../weights.bin"),
            "external_short": external("weights.bin", length=4096)}
