@@ -404,6 +404,22 @@ LogicalResult lowerGroup(RewriterBase &rewriter, GroupOp group,
              << ") reads an output another root's loop computes, so they "
                 "cannot share one loop nest";
     loop = fuseIndependentSiblingForallLoops(loop, other, rewriter);
+    // The merged loop stands where the later loop stood: what used the
+    // earlier loop's results in between (the insertion of a concat branch
+    // into its slice) moves after it, in order.
+    SmallVector<Operation *> early;
+    for (Operation *user : loop->getUsers())
+      if (user->getBlock() == loop->getBlock() &&
+          user->isBeforeInBlock(loop) && !llvm::is_contained(early, user))
+        early.push_back(user);
+    llvm::sort(early, [](Operation *a, Operation *b) {
+      return a->isBeforeInBlock(b);
+    });
+    Operation *after = loop;
+    for (Operation *user : early) {
+      user->moveAfter(after);
+      after = user;
+    }
   }
 
   // Slices tiling made and did not use keep the untiled ops alive: sweep
