@@ -29,6 +29,8 @@ def main():
     parser.add_argument("--only", default="")
     parser.add_argument("--rtol", type=float, default=1e-4)
     parser.add_argument("--out", help="also write the table here")
+    parser.add_argument("--update", action="store_true",
+                        help="keep the rows of models not run from the --out file")
     args = parser.parse_args()
     names = args.only.split(",") if args.only else MODELS
     missing = [n for n in names if not os.path.exists(os.path.join(args.dir, n + ".npz"))]
@@ -60,8 +62,23 @@ def main():
             rows.append(row)
             print(row, flush=True)
     if args.out:
+        body = rows[2:]
+        if args.update and os.path.exists(args.out):
+            measured = {r.split("|")[1].strip() for r in body}
+            kept = [l for l in open(args.out).read().splitlines()
+                    if l.startswith("| ") and not l.startswith("| model")
+                    and l.split("|")[1].strip() not in measured]
+            order = {}
+            for i, n in enumerate(MODELS):
+                order[n], order[n + "-bn"] = 2 * i, 2 * i + 1
+            body = sorted(kept + body, key=lambda r: order.get(r.split("|")[1].strip(), 99))
         with open(args.out, "w") as f:
-            f.write("\n".join(rows) + "\n")
+            f.write("# End to end against PyTorch\n\n"
+                    "`make e2e` (`scripts/models/e2e.py`): each model of the corpus, both export variants, "
+                    "imported, fused for an H200, run on the CPU and compared with PyTorch's output "
+                    f"(rtol {args.rtol:g} against the output's scale; see [Onnx.md](../Onnx.md)). "
+                    "Seconds: the whole `onnx-run.py` (import, fusion, CPU lowering, JIT, run). `--update` reruns some models and keeps the other rows.\n\n"
+                    + "\n".join(rows[:2] + body) + "\n")
     return 1 if failed else 0
 
 
