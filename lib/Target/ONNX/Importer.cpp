@@ -204,6 +204,11 @@ private:
   FailureOr<int64_t> normAxis(int64_t axis, int64_t rank);
 
   // --- nodes -------------------------------------------------------------
+  /// The importer of each ONNX op type it takes (default domain): the one
+  /// list both the dispatch and the supported-op check read.
+  using Handler = LogicalResult (*)(Importer &);
+  static const llvm::StringMap<Handler> &handlers();
+  friend std::vector<std::string> mlir::fuse::supportedOnnxOps();
   LogicalResult importNode();
   FailureOr<bool> tryFold();
   LogicalResult importUnary(StringRef kind);
@@ -2238,18 +2243,72 @@ LogicalResult Importer::importPad() {
 // Driver
 //===----------------------------------------------------------------------===//
 
-static const llvm::StringSet<> &supportedOpSet() {
-  static const llvm::StringSet<> ops = {
-      "Abs", "Add", "AveragePool", "BatchNormalization", "Cast", "Ceil",
-      "Clip", "Concat", "Constant", "ConstantOfShape", "Conv", "Div",
-      "Dropout", "Erf", "Exp", "Flatten", "Floor", "Gather", "Gemm",
-      "GlobalAveragePool", "GlobalMaxPool", "Identity", "LayerNormalization",
-      "Log", "MatMul", "Max", "MaxPool", "Min", "Mul", "Neg", "Pad", "Pow",
-      "Reciprocal", "ReduceMax", "ReduceMean", "ReduceMin", "ReduceSum",
-      "Relu", "Reshape", "Resize", "Shape", "Sigmoid", "Slice", "Softmax",
-      "Split", "Sqrt", "Squeeze", "Sub", "Sum", "Tanh", "Transpose",
-      "Unsqueeze"};
-  return ops;
+const llvm::StringMap<Importer::Handler> &Importer::handlers() {
+  static const llvm::StringMap<Handler> table = [] {
+    llvm::StringMap<Handler> t;
+    for (StringRef op : {"Sigmoid", "Tanh", "Erf", "Exp", "Log", "Abs", "Neg",
+                         "Reciprocal", "Floor", "Ceil", "Sqrt"})
+      t[op] = [](Importer &i) { return i.importUnary(i.node->op_type()); };
+    for (StringRef op : {"Add", "Sub", "Mul", "Div", "Pow"})
+      t[op] = [](Importer &i) { return i.importBinary(i.node->op_type()); };
+    for (StringRef op : {"Max", "Min"})
+      t[op] = [](Importer &i) { return i.importVariadic(i.node->op_type()); };
+    t["Sum"] = [](Importer &i) { return i.importVariadic("Add"); };
+    for (StringRef op : {"Relu", "Clip"})
+      t[op] = [](Importer &i) { return i.importClip(); };
+    t["Identity"] = [](Importer &i) { return i.define(0, *i.input(0)); };
+    t["Dropout"] = [](Importer &i) -> LogicalResult {
+      if (i.outputUsed(1))
+        return i.error() << "the mask output is not supported", failure();
+      return i.define(0, *i.input(0));
+    };
+    t["Cast"] = [](Importer &i) -> LogicalResult {
+      FailureOr<int64_t> to = i.intAttr("to", 0);
+      if (failed(to))
+        return failure();
+      if (*to != onnx::TensorProto::FLOAT)
+        return i.error() << "casting a run-time value to " << typeName(*to)
+                         << " is not supported (run-time values are float32)",
+               failure();
+      return i.define(0, *i.input(0));
+    };
+    t["Conv"] = [](Importer &i) { return i.importConv(); };
+    t["BatchNormalization"] = [](Importer &i) { return i.importBatchNorm(); };
+    t["MatMul"] = [](Importer &i) -> LogicalResult {
+      Entry y;
+      if (failed(i.importMatMul(*i.input(0), *i.input(1), y)))
+        return failure();
+      return i.define(0, std::move(y));
+    };
+    t["Gemm"] = [](Importer &i) { return i.importGemm(); };
+    t["Softmax"] = [](Importer &i) { return i.importSoftmax(); };
+    t["LayerNormalization"] = [](Importer &i) { return i.importLayerNorm(); };
+    for (StringRef op : {"ReduceMax", "ReduceMean", "ReduceMin", "ReduceSum"})
+      t[op] = [](Importer &i) { return i.importReduce(i.node->op_type()); };
+    t["MaxPool"] = [](Importer &i) { return i.importPool(true, false); };
+    t["AveragePool"] = [](Importer &i) { return i.importPool(false, false); };
+    t["GlobalMaxPool"] = [](Importer &i) { return i.importPool(true, true); };
+    t["GlobalAveragePool"] = [](Importer &i) {
+      return i.importPool(false, true);
+    };
+    for (StringRef op : {"Flatten", "Reshape", "Squeeze", "Unsqueeze"})
+      t[op] = [](Importer &i) { return i.importReshapeLike(); };
+    t["Transpose"] = [](Importer &i) { return i.importTranspose(); };
+    t["Concat"] = [](Importer &i) { return i.importConcat(); };
+    t["Split"] = [](Importer &i) { return i.importSplit(); };
+    t["Slice"] = [](Importer &i) { return i.importSlice(); };
+    t["Gather"] = [](Importer &i) { return i.importGather(); };
+    t["Resize"] = [](Importer &i) { return i.importResize(); };
+    t["Pad"] = [](Importer &i) { return i.importPad(); };
+    // Evaluated at import time (tryFold); a run-time one cannot be built.
+    for (StringRef op : {"Constant", "ConstantOfShape", "Shape"})
+      t[op] = [](Importer &i) -> LogicalResult {
+        return i.error() << "the shape must be known at import time",
+               failure();
+      };
+    return t;
+  }();
+  return table;
 }
 
 LogicalResult Importer::importNode() {
@@ -2301,75 +2360,10 @@ LogicalResult Importer::importNode() {
                                     .isF32())
         return error() << "input '" << node->input(k) << "' is not float32",
                failure();
-  static const llvm::StringSet<> unary = {"Sigmoid", "Tanh", "Erf", "Exp",
-                                          "Log",     "Abs",  "Neg", "Reciprocal",
-                                          "Floor",   "Ceil", "Sqrt"};
-  if (unary.contains(t))
-    return importUnary(t);
-  if (t == "Add" || t == "Sub" || t == "Mul" || t == "Div" || t == "Pow")
-    return importBinary(t);
-  if (t == "Max" || t == "Min")
-    return importVariadic(t);
-  if (t == "Sum")
-    return importVariadic("Add");
-  if (t == "Relu" || t == "Clip")
-    return importClip();
-  if (t == "Identity" || t == "Dropout") {
-    if (t == "Dropout" && outputUsed(1))
-      return error() << "the mask output is not supported", failure();
-    return define(0, *input(0));
-  }
-  if (t == "Cast") {
-    FailureOr<int64_t> to = intAttr("to", 0);
-    if (failed(to))
-      return failure();
-    if (*to != onnx::TensorProto::FLOAT)
-      return error() << "casting a run-time value to " << typeName(*to)
-                     << " is not supported (run-time values are float32)",
-             failure();
-    return define(0, *input(0));
-  }
-  if (t == "Conv")
-    return importConv();
-  if (t == "BatchNormalization")
-    return importBatchNorm();
-  if (t == "MatMul") {
-    Entry y;
-    if (failed(importMatMul(*input(0), *input(1), y)))
-      return failure();
-    return define(0, std::move(y));
-  }
-  if (t == "Gemm")
-    return importGemm();
-  if (t == "Softmax")
-    return importSoftmax();
-  if (t == "LayerNormalization")
-    return importLayerNorm();
-  if (t.starts_with("Reduce"))
-    return importReduce(t);
-  if (t == "MaxPool" || t == "AveragePool")
-    return importPool(t == "MaxPool", false);
-  if (t == "GlobalAveragePool" || t == "GlobalMaxPool")
-    return importPool(t == "GlobalMaxPool", true);
-  if (t == "Flatten" || t == "Reshape" || t == "Squeeze" || t == "Unsqueeze")
-    return importReshapeLike();
-  if (t == "Transpose")
-    return importTranspose();
-  if (t == "Concat")
-    return importConcat();
-  if (t == "Split")
-    return importSplit();
-  if (t == "Slice")
-    return importSlice();
-  if (t == "Gather")
-    return importGather();
-  if (t == "Resize")
-    return importResize();
-  if (t == "Pad")
-    return importPad();
-  if (t == "ConstantOfShape")
-    return error() << "the shape must be known at import time", failure();
-  return error() << "is not supported", failure();
+  auto handler = handlers().find(t);
+  if (handler == handlers().end())
+    return error() << "is not supported", failure();
+  return handler->second(*this);
 }
 
 static std::string sanitize(StringRef name) {
@@ -2417,7 +2411,7 @@ OwningOpRef<ModuleOp> Importer::run(StringRef bytes) {
   for (int k = 0; k < graph.node_size(); ++k) {
     const onnx::NodeProto &n = graph.node(k);
     bool defaultDomain = n.domain().empty() || n.domain() == "ai.onnx";
-    if (!defaultDomain || !supportedOpSet().contains(n.op_type()))
+    if (!defaultDomain || !handlers().contains(n.op_type()))
       unsupported[(defaultDomain ? "" : n.domain() + "::") + n.op_type()]
           .push_back(n.name().empty() ? "#" + std::to_string(k) : n.name());
     for (const std::string &in : n.input())
@@ -2519,7 +2513,7 @@ OwningOpRef<ModuleOp> Importer::run(StringRef bytes) {
 
 std::vector<std::string> mlir::fuse::supportedOnnxOps() {
   std::vector<std::string> ops;
-  for (const auto &op : supportedOpSet())
+  for (const auto &op : Importer::handlers())
     ops.push_back(op.getKey().str());
   llvm::sort(ops);
   return ops;
