@@ -112,32 +112,20 @@ class Block:
         return "\n".join(head + self.lines + [f"  return %{out} : {T(*oshape)}", "}"]) + "\n"
 
 
-def resnet_bottleneck(stride_ds):
+def resnet_bottleneck(size, stride):
+    """torchvision's v1.5 bottleneck on a size x size x 64 input: the 3x3
+    conv and the 1x1 downsample (conv + BN) stride by `stride`. With stride
+    1 the downsample matches conv1. For stride 2 the size must be odd: TOSA
+    needs strided windows to divide evenly (an importer trims the padding
+    no window reads to get there)."""
     b = Block()
-    shape = (1, 16, 16, 64)
-    # The downsample branch: 1x1 conv + BN. With stride 1 it matches conv1.
-    y1, s1 = b.conv("x", shape, 16, 1, stride=stride_ds)
-    y1 = b.relu(y1, s1)
-    y2, s2 = b.conv(y1, s1, 16, 3)
-    y2 = b.relu(y2, s2)
-    y3, s3 = b.conv(y2, s2, 64, 1)
-    ds, sd = b.conv("x", shape, 64, 1, stride=stride_ds)
-    y = b.add(y3, ds, s3)
-    y = b.relu(y, s3)
-    return b.function("resnet_bottleneck", shape, y, s3)
-
-
-def resnet_bottleneck_v15():
-    b = Block()
-    # 17x17: TOSA needs strided windows to divide evenly (an importer slices
-    # or pads the input to get there).
-    shape = (1, 17, 17, 64)
+    shape = (1, size, size, 64)
     y1, s1 = b.conv("x", shape, 16, 1)
     y1 = b.relu(y1, s1)
-    y2, s2 = b.conv(y1, s1, 16, 3, stride=2)
+    y2, s2 = b.conv(y1, s1, 16, 3, stride=stride)
     y2 = b.relu(y2, s2)
     y3, s3 = b.conv(y2, s2, 64, 1)
-    ds, sd = b.conv("x", shape, 64, 1, stride=2)
+    ds, sd = b.conv("x", shape, 64, 1, stride=stride)
     y = b.add(y3, ds, s3)
     y = b.relu(y, s3)
     return b.function("resnet_bottleneck", shape, y, s3)
@@ -219,7 +207,7 @@ HEADERS = {
 // CHECK-NOT: fuse.group
 // REPORT: "kernels_after": 3
 // REPORT: "left_alone": []
-""", lambda: resnet_bottleneck(1)),
+""", lambda: resnet_bottleneck(16, 1)),
     "resnet-bottleneck-ds.mlir": ("""// The first bottleneck of a ResNet-50 stage (torchvision's v1.5): the 3x3
 // conv strides by 2, and so does the 1x1 downsample, while the first 1x1
 // conv does not. The two 1x1 convs differ in stride and stay apart: 3
@@ -234,7 +222,7 @@ HEADERS = {
 // CHECK-NOT: fuse.group
 // REPORT: "kernels_after": 4
 // REPORT: "left_alone": []
-""", lambda: resnet_bottleneck_v15()),
+""", lambda: resnet_bottleneck(17, 2)),
     "inception.mlir": ("""// An Inception block: a 1x1 branch, 1x1 -> 3x3, 1x1 -> 5x5, and
 // 3x3 max pool -> 1x1, concatenated along channels. BN folds into the convs.
 // The three 1x1 convs on the block input become one GEMM; every branch
