@@ -82,8 +82,8 @@ static const FusionRuleInfo kRules[] = {
      "NCHW to NHWC): the kernel reads its input through the permutation "
      "instead of a transposed copy",
      "every reader of the transpose is in that group and reads it directly "
-     "(not through a pad); its result is not returned; all feasibility "
-     "checks"},
+     "(not through a pad or a reshape); its result is not returned; all "
+     "feasibility checks"},
     {"contraction_epilogue", FusionKind::vertical, 100,
      "a contraction (matmul, batch_matmul, conv, depthwise conv) or a pooling "
      "followed by "
@@ -886,9 +886,13 @@ void Engine::absorbTransposes() {
       continue;
     // Read directly: through a pad, the transposed tile would be the pad's
     // dynamically sized source slice, which a GPU kernel cannot hold
-    // without a device-side allocation.
+    // without a device-side allocation; through a reshape (the graph sees
+    // through views), the reader's tile loop cannot take the transpose in.
     if (llvm::any_of(t.consumers, [&](unsigned c) {
-          return isa<tensor::PadOp>(graph.node(c).op);
+          Operation *reader = graph.node(c).op;
+          return isa<tensor::PadOp>(reader) ||
+                 !llvm::is_contained(reader->getOperands(),
+                                     t.op->getResult(0));
         }))
       continue;
     const Node &anchor = graph.node(groups[g].anchor);

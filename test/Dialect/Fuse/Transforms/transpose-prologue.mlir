@@ -15,7 +15,7 @@
 // RUN: %check_equivalence %s --function pointwise --per-group --lower-groups | FileCheck %s --check-prefix=EQUIV
 // Each group of the result is one GPU kernel with no run-time allocation.
 // RUN: fuse-opt %s -split-input-file --fuse-fusion-pipeline="target=h200" | fuse-opt -split-input-file --fuse-to-nvptx="target=h200" | FileCheck %s --check-prefix=GPU
-// GPU-COUNT-5: gpu.binary
+// GPU-COUNT-6: gpu.binary
 // EQUIV: PASS
 
 // A ResNet stem as imported: transpose, 7x7/2 conv with its pad, ReLU. The
@@ -110,4 +110,22 @@ func.func @elementwise_reader(%x: tensor<1x4x8x8xf32>) -> tensor<1x8x8x4xf32> {
   %t = tosa.transpose %x {perms = array<i32: 0, 2, 3, 1>} : (tensor<1x4x8x8xf32>) -> tensor<1x8x8x4xf32>
   %e = tosa.exp %t : (tensor<1x8x8x4xf32>) -> tensor<1x8x8x4xf32>
   return %e : tensor<1x8x8x4xf32>
+}
+
+// -----
+
+// Read through a reshape (a Flatten after the transpose back to NCHW): the
+// matmul's tile loop cannot take the transpose in across the reshape.
+// CHECK-LABEL: func @through_reshape
+// CHECK: fuse.group single
+// CHECK-NEXT: tensor.empty
+// CHECK-NEXT: linalg.transpose
+func.func @through_reshape(%x: tensor<1x4x4x4xf32>) -> tensor<1x1x10xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %w = "tosa.const"() <{values = dense<0.02> : tensor<1x64x10xf32>}> : () -> tensor<1x64x10xf32>
+  %t = tosa.transpose %x {perms = array<i32: 0, 3, 1, 2>} : (tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  %s = tosa.const_shape {values = dense<[1, 1, 64]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %r = tosa.reshape %t, %s : (tensor<1x4x4x4xf32>, !tosa.shape<3>) -> tensor<1x1x64xf32>
+  %m = tosa.matmul %r, %w, %zp, %zp : (tensor<1x1x64xf32>, tensor<1x64x10xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1x10xf32>
+  return %m : tensor<1x1x10xf32>
 }
