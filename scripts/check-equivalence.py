@@ -59,16 +59,18 @@ def split_types(text):
 RESOURCES = re.compile(r"\n*\{-#\n  dialect_resources: \{\n    builtin: \{\n(.*?)\n    \}\n  \}\n#-\}\n*", re.S)
 
 
-def run_keeping_resources(cmd, stdin=None, into=None):
+def run_keeping_resources(cmd, source, stdin=None, into=None):
     """run() for a fuse-opt command with --mlir-print-local-scope, which
-    prints no dialect_resources block: when the output refers to
-    dense_resource weights (as the ONNX importer writes them), runs the
-    command again without local scope for their blobs, which go into the
-    dict `into`."""
-    text = run(cmd, stdin)
-    if "dense_resource<" in text and into is not None:
-        split_resources(run([c for c in cmd if c != "--mlir-print-local-scope"], stdin), into)
-    return text
+    prints no dialect_resources block. When its input `source` (the text it
+    reads) has dense_resource weights (as the ONNX importer writes them; the
+    pipelines only make blobs from blobs), the command runs once without
+    local scope, its blobs go into the dict `into`, and the result is
+    printed again in local scope (parse and print, no passes)."""
+    if into is None or "dense_resource<" not in source:
+        return run(cmd, stdin)
+    local = "--mlir-print-local-scope"
+    text = split_resources(run([c for c in cmd if c != local], stdin), into)
+    return run([cmd[0], local], stdin=text + resource_block(into))
 
 
 def split_resources(text, into):
@@ -93,7 +95,7 @@ def resource_block(blobs):
 def compile_variant(fuse_opt, path, options, suffix, function, lower=False, blobs=None):
     blobs = {} if blobs is None else blobs
     text = run_keeping_resources([fuse_opt, path, "--mlir-print-local-scope",
-                                  f"--fuse-fusion-pipeline={options}"], into=blobs)
+                                  f"--fuse-fusion-pipeline={options}"], open(path).read(), into=blobs)
     funcs = re.findall(r"^  func\.func @(\w+)\(", text, re.M)
     if function:
         if function not in funcs:
@@ -107,8 +109,9 @@ def compile_variant(fuse_opt, path, options, suffix, function, lower=False, blob
         fail(f"{path} has several functions {funcs}: pick one with --function")
     name = funcs[0]
     if lower:
+        source = text + resource_block(blobs)
         text = run_keeping_resources([fuse_opt, "--mlir-print-local-scope", "--fuse-lower-groups"],
-                                     stdin=text + resource_block(blobs), into=blobs)
+                                     source, stdin=source, into=blobs)
     header = re.search(rf"func\.func @{name}\((.*?)\) -> (.*?) (?:attributes .*?)?\{{$", text, re.M)
     if not header:
         fail("cannot read the function signature")
@@ -252,13 +255,14 @@ def check_groups(args, rules):
     fused_opts = f"target={args.target} {args.fused_options}".strip()
     blobs = {}
     text = run_keeping_resources([args.fuse_opt, args.input, "--mlir-print-local-scope",
-                                  f"--fuse-fusion-pipeline={fused_opts}"], into=blobs)
+                                  f"--fuse-fusion-pipeline={fused_opts}"], open(args.input).read(), into=blobs)
     if args.function:
         start = text.index(f"  func.func @{args.function}(")
         end = text.index("\n  }\n", start) + len("\n  }\n")
         text = "module {\n" + text[start:end] + "}\n"
+    source = text + resource_block(blobs)
     outlined = run_keeping_resources([args.fuse_opt, "--mlir-print-local-scope", "--fuse-outline-groups"],
-                                     stdin=text + resource_block(blobs), into=blobs)
+                                     source, stdin=source, into=blobs)
     names = re.findall(r"^  func\.func private @(\w+__group\d+)\(", outlined, re.M)
     failed = 0
     with tempfile.TemporaryDirectory() as tmp:
