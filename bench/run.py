@@ -106,10 +106,9 @@ def measure(name, args, tmp):
     row["by_rule"] = dict(by_rule)
 
     # Upstream: MLIR's elementwise fusion on the same linalg, one kernel per op.
-    lowered = run([fuse_opt, mlir, "--pass-pipeline=builtin.module(func.func(tosa-to-linalg-named,"
-                   "tosa-to-linalg,tosa-to-arith,tosa-to-tensor),canonicalize,"
-                   "func.func(linalg-fuse-elementwise-ops),canonicalize)", "-o", f"{tmp}/upstream.mlir"])
-    del lowered
+    run([fuse_opt, mlir, "--pass-pipeline=builtin.module(func.func(tosa-to-linalg-named,"
+         "tosa-to-linalg,tosa-to-arith,tosa-to-tensor),canonicalize,"
+         "func.func(linalg-fuse-elementwise-ops),canonicalize)", "-o", f"{tmp}/upstream.mlir"])
     run([fuse_opt, f"{tmp}/upstream.mlir",
          f"--fuse-fusion-pipeline=target={TARGET} prune=false disable-rules={rules} report={tmp}/up.json",
          "-o", "/dev/null"])
