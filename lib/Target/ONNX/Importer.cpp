@@ -216,6 +216,14 @@ private:
   FailureOr<Entry> broadcastBinary(StringRef kind, Entry &a, Entry &c);
   LogicalResult importVariadic(StringRef kind);
   LogicalResult importClip();
+  /// ONNX's auto_pad for a 2-D window op: SAME_UPPER/SAME_LOWER pad so
+  /// that the output is ceil(in / stride), the odd element at the end or
+  /// the start; VALID pads nothing; NOTSET keeps `pads`
+  /// ([top, left, bottom, right]).
+  LogicalResult resolveAutoPad(StringRef autoPad, ArrayRef<int64_t> in,
+                               ArrayRef<int64_t> kernel,
+                               ArrayRef<int64_t> strides,
+                               ArrayRef<int64_t> dilations, Shape &pads);
   LogicalResult importConv();
   LogicalResult importBatchNorm();
   /// A x W with numpy's matmul semantics; `addend`, when given, is added
@@ -1072,6 +1080,31 @@ static std::optional<Window> window(int64_t in, int64_t k, int64_t s,
   return w;
 }
 
+LogicalResult Importer::resolveAutoPad(StringRef autoPad,
+                                       ArrayRef<int64_t> in,
+                                       ArrayRef<int64_t> kernel,
+                                       ArrayRef<int64_t> strides,
+                                       ArrayRef<int64_t> dilations,
+                                       Shape &pads) {
+  if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+    for (int d = 0; d < 2; ++d) {
+      int64_t out = (in[d] + strides[d] - 1) / strides[d];
+      int64_t total = std::max<int64_t>(
+          0, (out - 1) * strides[d] + dilations[d] * (kernel[d] - 1) + 1 -
+                 in[d]);
+      int64_t small = total / 2, big = total - small;
+      pads[d] = autoPad == "SAME_UPPER" ? small : big;
+      pads[d + 2] = autoPad == "SAME_UPPER" ? big : small;
+    }
+  } else if (autoPad == "VALID") {
+    pads.assign(4, 0);
+  } else if (autoPad != "NOTSET") {
+    return error() << "auto_pad '" << autoPad << "' is not supported",
+           failure();
+  }
+  return success();
+}
+
 LogicalResult Importer::importConv() {
   Entry &x = *input(0);
   Entry *w = input(1);
@@ -1114,22 +1147,8 @@ LogicalResult Importer::importConv() {
   for (int64_t v : pd)
     if (v < 0 || v > kMaxWindowAttr)
       return error() << "pads must be in [0, 2^30]", failure();
-  if (*autoPad == "SAME_UPPER" || *autoPad == "SAME_LOWER") {
-    int64_t in[2] = {h, wd}, k[2] = {kh, kw};
-    for (int d = 0; d < 2; ++d) {
-      int64_t out = (in[d] + st[d] - 1) / st[d];
-      int64_t total =
-          std::max<int64_t>(0, (out - 1) * st[d] + dl[d] * (k[d] - 1) + 1 - in[d]);
-      int64_t small = total / 2, big = total - small;
-      pd[d] = *autoPad == "SAME_UPPER" ? small : big;
-      pd[d + 2] = *autoPad == "SAME_UPPER" ? big : small;
-    }
-  } else if (*autoPad == "VALID") {
-    pd.assign(4, 0);
-  } else if (*autoPad != "NOTSET") {
-    return error() << "auto_pad '" << *autoPad << "' is not supported",
-           failure();
-  }
+  if (failed(resolveAutoPad(*autoPad, {h, wd}, {kh, kw}, st, dl, pd)))
+    return failure();
   std::optional<Window> wh = window(h, kh, st[0], dl[0], pd[0], pd[2], false);
   std::optional<Window> ww = window(wd, kw, st[1], dl[1], pd[1], pd[3], false);
   if (!wh || !ww)
@@ -1294,21 +1313,8 @@ LogicalResult Importer::importPool(bool isMax, bool global) {
                      [](int64_t v) { return v <= 0 || v > kMaxWindowAttr; }) ||
         llvm::any_of(pd, [](int64_t v) { return v < 0 || v > kMaxWindowAttr; }))
       return error() << "invalid kernel_shape, strides or pads", failure();
-    if (*autoPad == "SAME_UPPER" || *autoPad == "SAME_LOWER") {
-      int64_t in[2] = {h, wd};
-      for (int d = 0; d < 2; ++d) {
-        int64_t out = (in[d] + st[d] - 1) / st[d];
-        int64_t total = std::max<int64_t>(0, (out - 1) * st[d] + k[d] - in[d]);
-        int64_t small = total / 2, big = total - small;
-        pd[d] = *autoPad == "SAME_UPPER" ? small : big;
-        pd[d + 2] = *autoPad == "SAME_UPPER" ? big : small;
-      }
-    } else if (*autoPad == "VALID") {
-      pd.assign(4, 0);
-    } else if (*autoPad != "NOTSET") {
-      return error() << "auto_pad '" << *autoPad << "' is not supported",
-             failure();
-    }
+    if (failed(resolveAutoPad(*autoPad, {h, wd}, k, st, {1, 1}, pd)))
+      return failure();
     ceilMode = *ceil;
     countPad = !isMax && *cip;
     if (countPad && ceilMode)
