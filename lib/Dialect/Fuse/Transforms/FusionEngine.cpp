@@ -1060,10 +1060,18 @@ void Engine::mergeSiblings() {
     GroupState &gi = groups[i], &gj = groups[j];
     if (!gi.alive || !gj.alive)
       continue;
-    // Siblings are independent: neither feeds the other.
+    // Siblings are independent: neither feeds the other. A producer and
+    // its direct consumer are no siblings; a pair joined by a path through
+    // other groups is a candidate the dependency check refuses (reported).
     if (graph.hasPath(gi.members, gj.members) ||
-        graph.hasPath(gj.members, gi.members))
-      continue;
+        graph.hasPath(gj.members, gi.members)) {
+      SmallVector<unsigned> both(gi.members);
+      both.append(gj.members.begin(), gj.members.end());
+      llvm::DenseSet<unsigned> merged(both.begin(), both.end());
+      if (!graph.hasPathThroughOutside(gi.members, gj.members, merged) &&
+          !graph.hasPathThroughOutside(gj.members, gi.members, merged))
+        continue;
+    }
     tryMerge(i, j, Rule::SiblingMerge, gj.anchor);
   }
 }
