@@ -23,7 +23,7 @@ using namespace mlir::fuse;
 static constexpr llvm::StringLiteral kCpuBufferize =
     "func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,"
     "tosa-to-tensor,convert-elementwise-to-linalg),"
-    "canonicalize,"
+    "canonicalize,cse,"
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
     "buffer-results-to-out-params{hoist-static-allocs},"

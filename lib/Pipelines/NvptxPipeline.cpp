@@ -65,7 +65,7 @@ LogicalResult mlir::fuse::buildNvptxPipeline(OpPassManager &pm,
       // Tiling a pad leaves its tile dynamically shaped behind a cast to the
       // static tile; folding the cast into the pad (canonicalize) keeps the
       // tile's buffer static, so no kernel allocates at run time.
-      "canonicalize,"
+      "canonicalize,cse,"
       "one-shot-bufferize{{bufferize-function-boundaries "
       "function-boundary-type-conversion=identity-layout-map},"
       "canonicalize,cse,"

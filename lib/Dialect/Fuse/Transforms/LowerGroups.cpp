@@ -16,6 +16,8 @@
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/TilingInterface.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/RegionUtils.h"
 
 namespace mlir::fuse {
@@ -462,7 +464,13 @@ struct LowerGroupsPass
     for (GroupOp group : groups)
       failedAny |= failed(lowerGroup(rewriter, group, sizes));
     if (failedAny)
-      signalPassFailure();
+      return signalPassFailure();
+    // Fusing a producer into each of its consumers' tiles clones it once per
+    // use; the clones of one tile read the same slices, so one computation
+    // serves them all (a layernorm's statistics and its normalization do
+    // not recompute the matmul they read).
+    DominanceInfo dominance;
+    eliminateCommonSubExpressions(rewriter, dominance, getOperation());
   }
 };
 
