@@ -197,12 +197,13 @@ def compare_lines(k, t, f, u, rtol):
     ]
 
 
-def execute_on_cpu(fuse_opt, module, runner=None):
+def execute_on_cpu(fuse_opt, module, runner=None, threads=0):
     """Lowers `module` (with a `main`) through fuse-to-cpu and runs it with
     mlir-runner and the upstream runner-utils libraries: (lowered IR, what
     it printed). `runner(cmd, stdin)` runs a command (default: run())."""
     runner = runner or run
-    lowered = runner([fuse_opt, "--fuse-to-cpu"], stdin=module)
+    pipeline = f"--fuse-to-cpu=emulate-threads={threads}" if threads else "--fuse-to-cpu"
+    lowered = runner([fuse_opt, pipeline], stdin=module)
     output = runner([os.path.join(LLVM, "bin", "mlir-runner"), "-e", "main", "-entry-point-result=void",
                      f"-shared-libs={LLVM}/lib/libmlir_runner_utils.so,{LLVM}/lib/libmlir_c_runner_utils.so"],
                     stdin=lowered)
@@ -287,6 +288,8 @@ def check_groups(args, rules):
                    "--fuse-opt", args.fuse_opt]
             if args.lower_groups:
                 cmd.append("--lower-groups")
+            if args.distribute_threads:
+                cmd += ["--distribute-threads", str(args.distribute_threads)]
             proc = subprocess.run(cmd, capture_output=True, text=True)
             ok = proc.returncode == 0
             failed += not ok
@@ -304,6 +307,9 @@ def main():
     parser.add_argument("--function", help="the function to check, if the file has several")
     parser.add_argument("--lower-groups", action="store_true",
                         help="tile each fused group into one loop nest (fuse-lower-groups) first")
+    parser.add_argument("--distribute-threads", type=int, default=0, metavar="T",
+                        help="with --lower-groups: spread each tile's ops over T emulated threads, as the "
+                             "GPU kernels do (fuse-to-cpu emulate-threads)")
     parser.add_argument("--fused-options", default="",
                         help="extra fuse-fusion-pipeline options for the fused build")
     parser.add_argument("--seed", type=int, default=0)
@@ -337,13 +343,17 @@ def main():
     if args.keep:
         os.makedirs(args.keep, exist_ok=True)
         open(os.path.join(args.keep, "combined.mlir"), "w").write(module)
-    lowered, output = execute_on_cpu(args.fuse_opt, module)
+    if args.distribute_threads and not args.lower_groups:
+        fail("--distribute-threads needs --lower-groups (it spreads the tile loops' ops)")
+    lowered, output = execute_on_cpu(args.fuse_opt, module, threads=args.distribute_threads)
     if args.keep:
         open(os.path.join(args.keep, "output.txt"), "w").write(output)
 
     values = read_comparison(output)
     failed = 0
     lowered_note = ", groups tiled" if args.lower_groups else ""
+    if args.distribute_threads:
+        lowered_note += f", {args.distribute_threads} threads per tile"
     print(f"{os.path.basename(args.input)} @{name}: fused ({fused_opts}{lowered_note}) vs unfused, seed {args.seed}, "
           f"rtol {args.rtol:g}, atol {args.atol:g}")
     memory = read_memory(lowered, f"{name}__fused")

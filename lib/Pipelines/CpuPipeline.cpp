@@ -11,6 +11,7 @@
 #include "fuse/Pipelines/Pipelines.h"
 
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/raw_ostream.h"
@@ -44,6 +45,14 @@ void mlir::fuse::buildCpuPipeline(OpPassManager &pm,
   if (failed(parsePassPipeline(kCpuBufferize, pm, llvm::errs())))
     llvm::report_fatal_error("fuse-to-cpu: an upstream pass is not "
                              "registered; call mlir::registerAllPasses()");
+  if (options.emulateThreads > 0) {
+    FuseDistributeThreadsOptions distribute;
+    distribute.blockSize = options.emulateThreads;
+    distribute.emulate = true;
+    // Copies into tile buffers are spread like the GPU kernels' copies.
+    pm.addNestedPass<func::FuncOp>(createFuseCopyToLinalg());
+    pm.addNestedPass<func::FuncOp>(createFuseDistributeThreads(distribute));
+  }
   if (options.planBuffers)
     pm.addPass(createFusePlanBuffers());
   if (failed(parsePassPipeline(kCpuLowering, pm, llvm::errs())))

@@ -28,18 +28,35 @@ LogicalResult mlir::fuse::buildNvptxPipeline(OpPassManager &pm,
                                              const NvptxPipelineOptions &options,
                                              MLIRContext *context,
                                              raw_ostream &errors) {
+  std::string error;
+  TargetAttr target =
+      TargetAttr::parseFromOption(context, options.target, error);
+  if (!target) {
+    errors << "fuse-to-nvptx: " << error << "\n";
+    return failure();
+  }
   // The chip: given, or the target's architecture.
   std::string chip = options.chip;
-  if (chip.empty()) {
-    std::string error;
-    TargetAttr target =
-        TargetAttr::parseFromOption(context, options.target, error);
-    if (!target) {
-      errors << "fuse-to-nvptx: " << error << "\n";
-      return failure();
-    }
+  if (chip.empty())
     chip = target.getArch().str();
+  if (options.blockSize < 1 ||
+      options.blockSize > target.getMaxThreadsPerBlock()) {
+    errors << "fuse-to-nvptx: block-size must be in [1, "
+           << target.getMaxThreadsPerBlock() << "] (max_threads_per_block of '"
+           << target.getName() << "'), got " << options.blockSize << "\n";
+    return failure();
   }
+  if (options.sharedBytes < 0 ||
+      options.sharedBytes > target.getSharedMemPerBlock()) {
+    errors << "fuse-to-nvptx: shared-bytes must be in [0, "
+           << target.getSharedMemPerBlock() << "] (shared memory per block of '"
+           << target.getName() << "'), got " << options.sharedBytes << "\n";
+    return failure();
+  }
+  int64_t sharedBytes =
+      options.sharedBytes
+          ? options.sharedBytes
+          : std::min<int64_t>(target.getSharedMemPerBlock(), 48 * 1024);
   if (options.format != "isa" && options.format != "bin" &&
       options.format != "fatbin") {
     errors << "fuse-to-nvptx: format must be isa, bin or fatbin, got '"
@@ -80,8 +97,13 @@ LogicalResult mlir::fuse::buildNvptxPipeline(OpPassManager &pm,
       "func.func(fuse-copy-to-linalg,"
       "promote-buffers-to-stack{{max-alloc-size-in-bytes={0} "
       "max-rank-of-allocated-memref=8},"
-      "convert-linalg-to-loops,scf-forall-to-parallel,gpu-map-parallel-loops,"
-      "convert-parallel-loops-to-gpu,gpu-launch-sink-index-computations),"
+      // One block per tile; the tile's ops spread over the block's threads
+      // (contiguous dimension on threadIdx.x), its intermediates in shared
+      // memory.
+      "scf-forall-to-parallel,gpu-map-parallel-loops,"
+      "convert-parallel-loops-to-gpu,"
+      "fuse-distribute-threads{{block-size={7} shared-bytes={8}},"
+      "convert-linalg-to-loops,gpu-launch-sink-index-computations),"
       "canonicalize,gpu-kernel-outlining,fuse-verify-kernels,"
       // The NVVM lowering (as upstream's gpu-lower-to-nvvm-pipeline), with
       // libdevice linked for the math functions.
@@ -95,7 +117,8 @@ LogicalResult mlir::fuse::buildNvptxPipeline(OpPassManager &pm,
       "gpu-to-llvm,reconcile-unrealized-casts,"
       "gpu-module-to-binary{{format={3}}",
       options.maxTileBytes.getValue(), chip, options.features.getValue(),
-      options.format.getValue(), options.optLevel.getValue(), link, plan);
+      options.format.getValue(), options.optLevel.getValue(), link, plan,
+      options.blockSize.getValue(), sharedBytes);
   return parsePassPipeline(rest, pm, errors);
 }
 

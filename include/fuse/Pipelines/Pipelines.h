@@ -76,6 +76,12 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       llvm::cl::desc("Place the buffers between kernels in one arena "
                      "(fuse-plan-buffers)"),
       llvm::cl::init(true)};
+  PassOptions::Option<int64_t> emulateThreads{
+      *this, "emulate-threads",
+      llvm::cl::desc("Spread each tile loop's ops over this many emulated "
+                     "threads, as fuse-to-nvptx does on the GPU "
+                     "(fuse-distribute-threads{emulate}); 0: off"),
+      llvm::cl::init(0)};
 };
 
 /// fuse.groups to functions, one-shot bufferization, buffer deallocation,
@@ -123,6 +129,18 @@ struct NvptxPipelineOptions
       llvm::cl::desc("Place the buffers between kernels in one arena "
                      "(fuse-plan-buffers)"),
       llvm::cl::init(true)};
+  PassOptions::Option<int64_t> blockSize{
+      *this, "block-size",
+      llvm::cl::desc("Threads per block (fuse-distribute-threads); at most "
+                     "the target's max_threads_per_block; 1 keeps one "
+                     "thread per block"),
+      llvm::cl::init(128)};
+  PassOptions::Option<int64_t> sharedBytes{
+      *this, "shared-bytes",
+      llvm::cl::desc("Shared memory per block for tile-local buffers; 0: "
+                     "the target's shared memory per block, at most the "
+                     "48 KiB a kernel gets without opting in"),
+      llvm::cl::init(0)};
   PassOptions::Option<std::string> workspace{
       *this, "workspace",
       llvm::cl::desc("Arena of fuse-plan-buffers: alloc (the host function "

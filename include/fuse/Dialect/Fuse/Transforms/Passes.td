@@ -303,6 +303,54 @@ def FuseCopyToLinalg : Pass<"fuse-copy-to-linalg"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def FuseDistributeThreads : Pass<"fuse-distribute-threads"> {
+  let summary = "Spread the work of each kernel over the threads of its block";
+  let description = [{
+    Runs on buffers, on the `gpu.launch` ops that the tile loops of
+    `fuse-lower-groups` became (one block per tile, one thread so far). In
+    each launch:
+
+    - every linalg op is spread over the block's threads: the points of its
+      parallel loops, linearized with the dimension that is contiguous in
+      its output fastest, go round-robin to the threads (thread t takes
+      points t, t + T, t + 2T, ...), so neighbouring threads write
+      neighbouring addresses and loads and stores coalesce; each thread runs
+      the op's reduction loops for its own points. An op whose output map
+      does not give each parallel point its own element (a broadcast write)
+      runs on thread 0;
+    - a `gpu.barrier` follows each op, so the next one reads complete
+      results;
+    - the tile-local buffers the ops share (the allocas of
+      `promote-buffers-to-stack`) move to workgroup (shared) memory.
+
+    The block has `block-size` threads, fewer when no op of the launch has
+    that many parallel points (rounded up to a multiple of 32). A launch
+    whose tile-local buffers exceed `shared-bytes`, have a dynamic shape,
+    or whose body writes memory other than through linalg ops keeps one
+    thread per block (correct, slow) and is named in a remark.
+
+    With `emulate`, the same distribution runs on the CPU: it applies to
+    the outermost `scf.forall` of every function instead of a launch, each
+    op's thread loop becomes a sequential loop over the T threads (the
+    barrier is implicit), and buffers stay where they are. The CPU build
+    then executes exactly the index arithmetic of the GPU kernels
+    (`scripts/check-equivalence.py --distribute-threads`).
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"128",
+           "Threads per block (at most)">,
+    Option<"sharedBytes", "shared-bytes", "int64_t", /*default=*/"49152",
+           "Shared memory a block may use for tile-local buffers">,
+    Option<"emulate", "emulate", "bool", /*default=*/"false",
+           "Distribute the outermost scf.forall of each function for a CPU "
+           "run, with a loop over the threads instead of thread ids">,
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def FuseVerifyKernels : Pass<"fuse-verify-kernels", "::mlir::ModuleOp"> {
   let summary = "Check that no GPU kernel allocates memory";
   let description = [{

@@ -1,0 +1,118 @@
+// fuse-distribute-threads: the ops of a tile (one block) spread over the
+// block's threads, contiguous output dimension fastest, a barrier after
+// each op, tile-local buffers in shared memory.
+// RUN: fuse-opt %s -split-input-file --fuse-distribute-threads -verify-diagnostics | FileCheck %s
+// RUN: fuse-opt %s -split-input-file --fuse-distribute-threads="block-size=64" -verify-diagnostics | FileCheck %s --check-prefix=B64
+// Shared memory too small for the tile's buffers: one thread per block.
+// RUN: fuse-opt %s -split-input-file --fuse-distribute-threads="shared-bytes=1024" 2>&1 | FileCheck %s --check-prefix=SMEM
+// RUN: not fuse-opt %s -split-input-file --fuse-distribute-threads="block-size=2048" 2>&1 | FileCheck %s --check-prefix=BAD
+
+// CHECK-LABEL: func @tile
+// CHECK: %[[T:.*]] = arith.constant 128 : index
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}}) threads(%[[TX:[^,]*]], {{.*}}) in (%{{[^ ]*}} = %[[T]], {{.*}}) workgroup(%[[ACC:[^ ]*]] : memref<8x32xf32, #gpu.address_space<workgroup>>, %[[ROWS:[^ ]*]] : memref<8xf32, #gpu.address_space<workgroup>>)
+// CHECK-NOT: memref.alloca
+// CHECK: %[[A:.*]] = memref.memory_space_cast %[[ACC]] : memref<8x32xf32, #gpu.address_space<workgroup>> to memref<8x32xf32>
+// The fill: 256 points from the thread id in steps of the block size; the
+// column (contiguous) index is the fastest.
+// CHECK: scf.for %[[P:.*]] = %[[TX]] to %c256 step %c128
+// CHECK-NEXT: %[[COL:.*]] = arith.remui %[[P]], %c32
+// CHECK-NEXT: %[[R:.*]] = arith.divui %[[P]], %c32
+// CHECK-NEXT: arith.remui %[[R]], %c8
+// CHECK: memref.store %{{.*}}, %[[A]]
+// CHECK: gpu.barrier
+// The matmul: each thread runs the reduction for its own points.
+// CHECK: scf.for %{{.*}} = %[[TX]] to %c256{{.*}} step %c128
+// CHECK: scf.for %{{.*}} = %c0{{.*}} to %c256{{.*}} step %c1
+// CHECK: arith.mulf
+// CHECK: gpu.barrier
+// CHECK: memref.memory_space_cast %[[ROWS]]
+// The row sums: 8 points.
+// CHECK: scf.for %{{.*}} = %[[TX]] to %c8{{.*}} step %c128
+// CHECK: gpu.barrier
+// CHECK: scf.for %{{.*}} = %[[TX]] to %c8{{.*}} step %c128
+// CHECK: scf.for %{{.*}} = %c0{{.*}} to %c32{{.*}} step %c1
+// CHECK: gpu.barrier
+// The last op writes the output; no barrier before the end of the kernel.
+// CHECK: scf.for %{{.*}} = %[[TX]] to %c256{{.*}} step %c128
+// CHECK: arith.subf
+// CHECK: memref.store %{{.*}}, %subview
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.terminator
+// B64-LABEL: func @tile
+// B64: arith.constant 64 : index
+// B64: scf.for %{{.*}} = %{{.*}} to %c256 step %c64
+// SMEM: remark: fuse-distribute-threads: one thread per block: its tile-local buffers take 1056 B of shared memory, more than shared-bytes = 1024
+// BAD: error: fuse-distribute-threads: block-size must be in [1, 1024] and shared-bytes non-negative, got 2048 and 49152
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @tile(%x: memref<64x256xf32>, %w: memref<256x32xf32>, %y: memref<64x32xf32>) {
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c8, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %zero = arith.constant 0.0 : f32
+    %off = arith.muli %bx, %c8 : index
+    %xs = memref.subview %x[%off, 0] [8, 256] [1, 1] : memref<64x256xf32> to memref<8x256xf32, strided<[256, 1], offset: ?>>
+    %ys = memref.subview %y[%off, 0] [8, 32] [1, 1] : memref<64x32xf32> to memref<8x32xf32, strided<[32, 1], offset: ?>>
+    %acc = memref.alloca() : memref<8x32xf32>
+    linalg.fill ins(%zero : f32) outs(%acc : memref<8x32xf32>)
+    linalg.matmul ins(%xs, %w : memref<8x256xf32, strided<[256, 1], offset: ?>>, memref<256x32xf32>) outs(%acc : memref<8x32xf32>)
+    %rows = memref.alloca() : memref<8xf32>
+    linalg.fill ins(%zero : f32) outs(%rows : memref<8xf32>)
+    linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]} ins(%acc : memref<8x32xf32>) outs(%rows : memref<8xf32>) {
+    ^bb0(%a: f32, %r: f32):
+      %s = arith.addf %a, %r : f32
+      linalg.yield %s : f32
+    }
+    linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%acc, %rows : memref<8x32xf32>, memref<8xf32>) outs(%ys : memref<8x32xf32, strided<[32, 1], offset: ?>>) {
+    ^bb0(%a: f32, %r: f32, %o: f32):
+      %d = arith.subf %a, %r : f32
+      linalg.yield %d : f32
+    }
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// An op whose output does not give each parallel point an element of its
+// own (every column writes the same row entry) runs on thread 0.
+// CHECK-LABEL: func @broadcast_write
+// CHECK: threads({{.*}}) in (%{{[^ ]*}} = %c64,
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %{{.*}}, %c0
+// CHECK-NEXT: scf.if %[[FIRST]]
+// CHECK: scf.for %{{.*}} = %c0{{.*}} to %c64{{.*}} step %c1
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#first = affine_map<(d0, d1) -> (d0, 0)>
+func.func @broadcast_write(%x: memref<2x32xf32>, %y: memref<2x1xf32>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    linalg.generic {indexing_maps = [#id2, #first], iterator_types = ["parallel", "parallel"]} ins(%x : memref<2x32xf32>) outs(%y : memref<2x1xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      linalg.yield %a : f32
+    }
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// A store outside any linalg op: the kernel keeps one thread per block.
+// CHECK-LABEL: func @raw_store
+// CHECK: threads({{.*}}) in (%{{[^ ]*}} = %c1,
+// CHECK-NOT: gpu.barrier
+func.func @raw_store(%x: memref<4xf32>) {
+  %c1 = arith.constant 1 : index
+  // expected-remark @below {{fuse-distribute-threads: one thread per block: 'memref.store' writes memory}}
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %zero = arith.constant 0.0 : f32
+    %c0 = arith.constant 0 : index
+    memref.store %zero, %x[%c0] : memref<4xf32>
+    gpu.terminator
+  }
+  return
+}

@@ -1,0 +1,19 @@
+// The GPU kernels' distribution of each tile over the block's threads
+// (fuse-distribute-threads), executed on the CPU with emulated threads: the
+// model blocks, every group tiled and spread over 128 threads, and over 100
+// (not a multiple of the tile sizes: threads with fewer or no points), give
+// the unfused results.
+// RUN: %check_equivalence %fuse_src_root/test/Models/bert-layer.mlir --lower-groups --distribute-threads 128 | FileCheck %s
+// RUN: %check_equivalence %fuse_src_root/test/Models/bert-layer.mlir --lower-groups --distribute-threads 100 | FileCheck %s
+// RUN: %check_equivalence %fuse_src_root/test/Models/resnet-bottleneck.mlir --lower-groups --distribute-threads 128 | FileCheck %s
+// RUN: %check_equivalence %fuse_src_root/test/Models/resnet-bottleneck-ds.mlir --lower-groups --distribute-threads 100 | FileCheck %s
+// RUN: %check_equivalence %fuse_src_root/test/Models/inception.mlir --lower-groups --distribute-threads 128 | FileCheck %s
+// RUN: %check_equivalence %fuse_src_root/test/Models/yolo-c3.mlir --lower-groups --distribute-threads 128 | FileCheck %s
+// RUN: %check_equivalence %fuse_src_root/test/Models/yolo-sppf.mlir --lower-groups --distribute-threads 100 | FileCheck %s
+// RUN: %check_equivalence %fuse_src_root/test/Dialect/Fuse/Transforms/attention.mlir --function attention --lower-groups --distribute-threads 128 | FileCheck %s
+// Every tile of these blocks is spread: the CPU build says which is not.
+// RUN: fuse-opt %fuse_src_root/test/Models/bert-layer.mlir --fuse-fusion-pipeline | fuse-opt --fuse-lower-groups | fuse-opt --fuse-to-cpu=emulate-threads=128 -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPREAD --allow-empty
+// SPREAD-NOT: remark
+// CHECK: threads per tile
+// CHECK-NOT: FAIL
+// CHECK: PASS
