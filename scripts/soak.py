@@ -33,6 +33,9 @@ import importlib  # noqa: E402
 graphs = importlib.import_module("random-graphs")
 
 
+THREADS = 96
+
+
 def check(fuse_opt, text):
     """None when the graph passes, else (check name, output)."""
     with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
@@ -42,7 +45,10 @@ def check(fuse_opt, text):
         proc = subprocess.run([fuse_opt, path, "-o", os.devnull], capture_output=True, text=True)
         if proc.returncode:
             return "invalid-input", proc.stderr
-        for name, extra in [("fused", []), ("lowered", ["--lower-groups"])]:
+        # The tiled variant also spreads each tile over emulated threads as the
+        # GPU kernels do (not a multiple of the tile sizes on purpose).
+        lowered = ["--lower-groups"] + (["--distribute-threads", str(THREADS)] if THREADS else [])
+        for name, extra in [("fused", []), ("lowered", lowered)]:
             proc = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "check-equivalence.py"), path,
                                    "--fuse-opt", fuse_opt] + extra, capture_output=True, text=True)
             if proc.returncode:
@@ -84,6 +90,7 @@ def run_one(fuse_opt, seed, ops):
 
 
 def main():
+    global THREADS
     parser = argparse.ArgumentParser()
     parser.add_argument("--graphs", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
@@ -95,7 +102,10 @@ def main():
     parser.add_argument("--allow-lowering-limits", action="store_true",
                         help="count groups that fuse-lower-groups refuses with a diagnostic apart, not as "
                              "failures (wrong results always fail)")
+    parser.add_argument("--threads", type=int, default=96,
+                        help="emulated threads per tile in the tiled variant (0: tiles run on one thread)")
     args = parser.parse_args()
+    THREADS = args.threads
     seeds = range(args.seed, args.seed + args.graphs)
     failed = []
     limits = []
@@ -116,7 +126,8 @@ def main():
         path = os.path.join(args.regressions, f"soak-{seed}.mlir")
         run = {"invalid-input": "// RUN: fuse-opt %s -o /dev/null",
                "fused": "// RUN: %check_equivalence %s",
-               "lowered": "// RUN: %check_equivalence %s --lower-groups",
+               "lowered": "// RUN: %check_equivalence %s --lower-groups"
+                          + (f" --distribute-threads {THREADS}" if THREADS else ""),
                "lowering-limit": "// RUN: %check_equivalence %s --lower-groups"}[kind]
         with open(path, "w") as f:
             f.write(f"// Found by scripts/soak.py (seed {seed}, --ops {args.ops}), minimised: the {kind} check\n"
