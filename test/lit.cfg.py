@@ -68,3 +68,29 @@ config.substitutions.append(("%onnx_run",
     "/usr/bin/python3 " + os.path.join(config.fuse_src_root, "scripts", "onnx-run.py")
     + " --fuse-opt " + os.path.join(config.fuse_tools_dir, "fuse-opt")
     + " --fuse-translate " + os.path.join(config.fuse_tools_dir, "fuse-translate")))
+
+# fuse's CUDA runtime library (lib/Runtime) and a GPU to run kernels on.
+# Tests that execute on the GPU say `REQUIRES: cuda-device`; elsewhere lit
+# reports them as unsupported.
+if config.cuda_runtime and os.path.exists(config.cuda_runtime):
+    config.available_features.add("cuda-runtime")
+    config.substitutions.append(("%cuda_runtime", config.cuda_runtime))
+    config.substitutions.append(("%fake_cuda_driver_dir",
+        os.path.join(config.fuse_obj_root, "test", "Runtime", "fake-driver")))
+
+
+def has_cuda_device():
+    import shutil
+    import subprocess
+    smi = shutil.which("nvidia-smi")
+    if not smi:
+        return False
+    try:
+        out = subprocess.run([smi, "-L"], capture_output=True, text=True, timeout=20)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return out.returncode == 0 and "GPU " in out.stdout
+
+
+if "cuda-runtime" in config.available_features and has_cuda_device():
+    config.available_features.add("cuda-device")

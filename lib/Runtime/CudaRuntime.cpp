@@ -1,0 +1,270 @@
+//===- CudaRuntime.cpp - the mgpu* ABI over the CUDA driver API -----------===//
+//
+// Part of fuse, an MLIR-based operator-fusion compiler.
+//
+// MLIR's GPU lowering (gpu-to-llvm) turns gpu.launch_func, gpu.alloc,
+// gpu.memcpy and friends into calls of C functions named mgpu*. This library
+// implements them over the CUDA driver API, so that the output of
+// fuse-to-nvptx runs under mlir-runner (-shared-libs=libfuse_cuda_runtime.so)
+// or links into an application.
+//
+// Every driver call is checked: a failure prints the call, the CUDA error
+// name and its description, and ends the process, because a kernel that did
+// not run leaves results that only look valid.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cuda.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+
+#define FUSE_EXPORT extern "C" __attribute__((visibility("default")))
+
+namespace {
+
+[[noreturn]] void fail(const char *call, CUresult result) {
+  const char *name = nullptr;
+  const char *text = nullptr;
+  if (cuGetErrorName(result, &name) != CUDA_SUCCESS)
+    name = "unknown CUresult";
+  if (cuGetErrorString(result, &text) != CUDA_SUCCESS)
+    text = "no description";
+  std::fprintf(stderr, "fuse-cuda-runtime: %s failed: %s (%d): %s\n", call,
+               name, static_cast<int>(result), text);
+  std::fflush(stderr);
+  std::exit(EXIT_FAILURE);
+}
+
+#define CHECK_CU(call)                                                         \
+  do {                                                                         \
+    CUresult result_ = (call);                                                 \
+    if (result_ != CUDA_SUCCESS)                                               \
+      fail(#call, result_);                                                    \
+  } while (false)
+
+int32_t defaultDevice = 0;
+
+/// The device's primary context, made current on the calling thread. Created
+/// on first use: cuInit, device `defaultDevice`, primary context.
+CUcontext context() {
+  static std::once_flag once;
+  static CUcontext primary = nullptr;
+  std::call_once(once, [] {
+    CHECK_CU(cuInit(0));
+    CUdevice device;
+    CHECK_CU(cuDeviceGet(&device, defaultDevice));
+    CHECK_CU(cuDevicePrimaryCtxRetain(&primary, device));
+  });
+  CHECK_CU(cuCtxSetCurrent(primary));
+  return primary;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Modules and kernels
+//===----------------------------------------------------------------------===//
+
+/// A cubin (gpu-module-to-binary format=bin), or a fatbin.
+FUSE_EXPORT CUmodule mgpuModuleLoad(void *data, size_t /*gpuBlobSize*/) {
+  context();
+  CUmodule module = nullptr;
+  CHECK_CU(cuModuleLoadData(&module, data));
+  return module;
+}
+
+/// PTX (format=isa), compiled by the driver at the given optimization level.
+FUSE_EXPORT CUmodule mgpuModuleLoadJIT(void *data, int optLevel) {
+  context();
+  CUmodule module = nullptr;
+  char log[4096] = {0};
+  CUjit_option options[] = {CU_JIT_OPTIMIZATION_LEVEL, CU_JIT_ERROR_LOG_BUFFER,
+                            CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *values[] = {reinterpret_cast<void *>(static_cast<intptr_t>(optLevel)),
+                    log, reinterpret_cast<void *>(sizeof(log))};
+  CUresult result = cuModuleLoadDataEx(&module, data, 3, options, values);
+  if (result != CUDA_SUCCESS) {
+    std::fprintf(stderr, "fuse-cuda-runtime: PTX JIT log:\n%s\n", log);
+    fail("cuModuleLoadDataEx(PTX)", result);
+  }
+  return module;
+}
+
+FUSE_EXPORT void mgpuModuleUnload(CUmodule module) {
+  CHECK_CU(cuModuleUnload(module));
+}
+
+FUSE_EXPORT CUfunction mgpuModuleGetFunction(CUmodule module,
+                                             const char *name) {
+  CUfunction function = nullptr;
+  CUresult result = cuModuleGetFunction(&function, module, name);
+  if (result != CUDA_SUCCESS) {
+    std::fprintf(stderr, "fuse-cuda-runtime: no kernel '%s' in the module\n",
+                 name);
+    fail("cuModuleGetFunction", result);
+  }
+  return function;
+}
+
+/// Launches `function`; a kernel with more than 48 KiB of dynamic shared
+/// memory is opted in to that amount first.
+FUSE_EXPORT void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
+                                  intptr_t gridY, intptr_t gridZ,
+                                  intptr_t blockX, intptr_t blockY,
+                                  intptr_t blockZ, int32_t smem,
+                                  CUstream stream, void **params, void **extra,
+                                  size_t /*paramsCount*/) {
+  context();
+  if (smem > 48 * 1024)
+    CHECK_CU(cuFuncSetAttribute(
+        function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem));
+  CHECK_CU(cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY,
+                          blockZ, smem, stream, params, extra));
+}
+
+//===----------------------------------------------------------------------===//
+// Streams and events
+//===----------------------------------------------------------------------===//
+
+FUSE_EXPORT CUstream mgpuStreamCreate() {
+  context();
+  CUstream stream = nullptr;
+  CHECK_CU(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+  return stream;
+}
+
+FUSE_EXPORT void mgpuStreamDestroy(CUstream stream) {
+  CHECK_CU(cuStreamDestroy(stream));
+}
+
+/// Waits for the stream and reports a failed kernel (an illegal address,
+/// say) here, at the first synchronization after it.
+FUSE_EXPORT void mgpuStreamSynchronize(CUstream stream) {
+  CHECK_CU(cuStreamSynchronize(stream));
+}
+
+FUSE_EXPORT void mgpuStreamWaitEvent(CUstream stream, CUevent event) {
+  CHECK_CU(cuStreamWaitEvent(stream, event, /*flags=*/0));
+}
+
+FUSE_EXPORT CUevent mgpuEventCreate() {
+  context();
+  CUevent event = nullptr;
+  CHECK_CU(cuEventCreate(&event, CU_EVENT_DISABLE_TIMING));
+  return event;
+}
+
+FUSE_EXPORT void mgpuEventDestroy(CUevent event) {
+  CHECK_CU(cuEventDestroy(event));
+}
+
+FUSE_EXPORT void mgpuEventSynchronize(CUevent event) {
+  CHECK_CU(cuEventSynchronize(event));
+}
+
+FUSE_EXPORT void mgpuEventRecord(CUevent event, CUstream stream) {
+  CHECK_CU(cuEventRecord(event, stream));
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+/// Device memory, or managed memory visible to the host too.
+FUSE_EXPORT void *mgpuMemAlloc(uint64_t sizeBytes, CUstream /*stream*/,
+                               bool isHostShared) {
+  context();
+  if (sizeBytes == 0)
+    return nullptr;
+  CUdeviceptr pointer = 0;
+  if (isHostShared)
+    CHECK_CU(cuMemAllocManaged(&pointer, sizeBytes, CU_MEM_ATTACH_GLOBAL));
+  else
+    CHECK_CU(cuMemAlloc(&pointer, sizeBytes));
+  return reinterpret_cast<void *>(pointer);
+}
+
+FUSE_EXPORT void mgpuMemFree(void *pointer, CUstream /*stream*/) {
+  if (pointer)
+    CHECK_CU(cuMemFree(reinterpret_cast<CUdeviceptr>(pointer)));
+}
+
+FUSE_EXPORT void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,
+                            CUstream stream) {
+  CHECK_CU(cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
+                         reinterpret_cast<CUdeviceptr>(src), sizeBytes,
+                         stream));
+}
+
+FUSE_EXPORT void mgpuMemset32(void *dst, unsigned int value, size_t count,
+                              CUstream stream) {
+  CHECK_CU(cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
+                            stream));
+}
+
+FUSE_EXPORT void mgpuMemset16(void *dst, unsigned short value, size_t count,
+                              CUstream stream) {
+  CHECK_CU(cuMemsetD16Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
+                            stream));
+}
+
+/// Pins host memory and maps it into the device's address space, so a
+/// kernel can read a host buffer (gpu.host_register).
+FUSE_EXPORT void mgpuMemHostRegister(void *pointer, uint64_t sizeBytes) {
+  context();
+  CHECK_CU(cuMemHostRegister(pointer, sizeBytes, /*flags=*/0));
+}
+
+FUSE_EXPORT void mgpuMemHostUnregister(void *pointer) {
+  CHECK_CU(cuMemHostUnregister(pointer));
+}
+
+namespace {
+/// The part of a ranked memref descriptor the registration needs: allocated
+/// and aligned pointers, offset, then sizes[rank] and strides[rank].
+struct Descriptor {
+  char *allocated;
+  char *aligned;
+  int64_t offset;
+  int64_t sizesAndStrides[1];
+};
+
+/// The bytes a memref spans from its aligned pointer (the largest index
+/// reached, plus one element).
+uint64_t spanBytes(int64_t rank, Descriptor *descriptor,
+                   int64_t elementSizeBytes) {
+  int64_t last = 0;
+  for (int64_t i = 0; i < rank; ++i) {
+    int64_t size = descriptor->sizesAndStrides[i];
+    int64_t stride = descriptor->sizesAndStrides[rank + i];
+    if (size == 0)
+      return 0;
+    last += (size - 1) * stride;
+  }
+  return static_cast<uint64_t>(last + 1) * elementSizeBytes;
+}
+} // namespace
+
+FUSE_EXPORT void mgpuMemHostRegisterMemRef(int64_t rank, Descriptor *descriptor,
+                                           int64_t elementSizeBytes) {
+  uint64_t bytes = spanBytes(rank, descriptor, elementSizeBytes);
+  if (bytes)
+    mgpuMemHostRegister(descriptor->aligned +
+                            descriptor->offset * elementSizeBytes,
+                        bytes);
+}
+
+FUSE_EXPORT void mgpuMemHostUnregisterMemRef(int64_t rank,
+                                             Descriptor *descriptor,
+                                             int64_t elementSizeBytes) {
+  if (spanBytes(rank, descriptor, elementSizeBytes))
+    mgpuMemHostUnregister(descriptor->aligned +
+                          descriptor->offset * elementSizeBytes);
+}
+
+FUSE_EXPORT void mgpuSetDefaultDevice(int32_t device) {
+  defaultDevice = device;
+}
