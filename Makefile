@@ -69,7 +69,8 @@ demo: build
 	@echo "fused IR: $(DEMO_DIR)/fused.mlir"
 	@echo "== kernels: fuse-opt --fuse-to-nvptx (one kernel per group)"
 	$(FUSE_OPT) $(DEMO_DIR)/fused.mlir --fuse-to-nvptx="target=$(DEMO_TARGET)" -o $(DEMO_DIR)/kernels.mlir
-	@python3 scripts/ptx-stats.py $(DEMO_DIR)/kernels.mlir --out $(DEMO_DIR)/ptx --json $(DEMO_DIR)/ptx-stats.json
+	@python3 scripts/ptx-stats.py $(DEMO_DIR)/kernels.mlir --out $(DEMO_DIR)/ptx --json $(DEMO_DIR)/ptx-stats.json \
+	  --report $(DEMO_DIR)/report.json
 
 # Generated dialect/op/attribute/interface/pass docs, copied into docs/generated.
 docs: build

@@ -4,7 +4,12 @@ writes it to a directory (one .ptx per kernel) and, when ptxas is available,
 compiles each for its chip with `ptxas -v` and prints registers, spill
 stores/loads and shared memory per kernel.
 
-usage: ptx-stats.py LOWERED.mlir [--out DIR] [--ptxas PATH] [--json FILE]
+usage: ptx-stats.py LOWERED.mlir [--out DIR] [--ptxas PATH] [--json FILE] [--report REPORT.json]
+
+With --report, the statistics go into the fusion report (fuse-fusion-pipeline
+report=FILE): each group gets a "ptxas" object (kernel, chip, registers,
+spills, stack and shared bytes), keyed by the group's id through the kernel's
+name (<function>__group<id>_kernel), and the report gets a "kernels" list.
 Exits 1 when a kernel spills (a spill is a failure for fuse's kernels).
 """
 import argparse
@@ -30,6 +35,7 @@ def main():
     parser.add_argument("--out", default="ptx")
     parser.add_argument("--ptxas", default=shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas")
     parser.add_argument("--json")
+    parser.add_argument("--report", help="fusion report (JSON) to add the statistics to, per group")
     args = parser.parse_args()
     text = open(args.input).read()
     kernels = OBJECT.findall(text)
@@ -74,7 +80,42 @@ def main():
     if args.json:
         with open(args.json, "w") as f:
             json.dump(stats, f, indent=2)
+    if args.report:
+        add_to_report(args.report, stats)
+    if spilled:
+        print("ptx-stats: a kernel spills registers: " + ", ".join(
+            e["kernel"] for e in stats if e["spill_stores"] or e["spill_loads"]), file=sys.stderr)
     return 1 if spilled else 0
+
+
+KERNEL_NAME = re.compile(r"^(.*)__group(\d+)_kernel$")
+
+
+def add_to_report(path, stats):
+    """Writes each kernel's statistics into its group of the fusion report,
+    keyed by function name and group id; a kernel without a group in the
+    report is an error (the report belongs to another module)."""
+    with open(path) as f:
+        report = json.load(f)
+    groups = {}
+    for fn in report.get("functions", []):
+        for group in fn.get("groups", []):
+            groups[(fn["name"], group["id"])] = group
+    listed = []
+    for e in stats:
+        m = KERNEL_NAME.match(e["kernel"])
+        if not m or (m.group(1), int(m.group(2))) not in groups:
+            sys.exit(f"ptx-stats: kernel {e['kernel']} has no group in {path}")
+        function, gid = m.group(1), int(m.group(2))
+        fields = {k: e[k] for k in ("kernel", "chip", "registers", "spill_stores", "spill_loads",
+                                    "local_bytes", "shared_bytes")}
+        groups[(function, gid)]["ptxas"] = fields
+        listed.append(dict(function=function, group=gid, **fields))
+    report["kernels"] = sorted(listed, key=lambda k: (k["function"], k["group"]))
+    with open(path, "w") as f:
+        json.dump(report, f, indent=2)
+        f.write("\n")
+    print(f"statistics of {len(listed)} kernel(s) added to {path}")
 
 
 if __name__ == "__main__":
