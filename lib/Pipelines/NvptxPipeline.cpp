@@ -114,11 +114,12 @@ LogicalResult mlir::fuse::buildNvptxPipeline(OpPassManager &pm,
       "canonicalize,cse,"
       "gpu.module(convert-gpu-to-nvvm,canonicalize,cse,"
       "reconcile-unrealized-casts),"
-      "gpu-to-llvm,reconcile-unrealized-casts,"
+      "gpu-to-llvm,reconcile-unrealized-casts,{9}"
       "gpu-module-to-binary{{format={3}}",
       options.maxTileBytes.getValue(), chip, options.features.getValue(),
       options.format.getValue(), options.optLevel.getValue(), link, plan,
-      options.blockSize.getValue(), sharedBytes);
+      options.blockSize.getValue(), sharedBytes,
+      options.deviceMemory ? "fuse-device-memory," : "");
   return parsePassPipeline(rest, pm, errors);
 }
 

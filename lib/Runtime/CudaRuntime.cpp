@@ -20,6 +20,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <unordered_map>
 
 #define FUSE_EXPORT extern "C" __attribute__((visibility("default")))
 
@@ -267,4 +268,34 @@ FUSE_EXPORT void mgpuMemHostUnregisterMemRef(int64_t rank,
 
 FUSE_EXPORT void mgpuSetDefaultDevice(int32_t device) {
   defaultDevice = device;
+}
+
+//===----------------------------------------------------------------------===//
+// Host buffers of fuse-to-nvptx's code (fuse-device-memory)
+//===----------------------------------------------------------------------===//
+
+/// The buffers between kernels and the results: managed memory, written by
+/// the kernels, readable by the host.
+FUSE_EXPORT void *fuseDeviceMalloc(uint64_t sizeBytes) {
+  return mgpuMemAlloc(sizeBytes ? sizeBytes : 1, nullptr,
+                      /*isHostShared=*/true);
+}
+
+FUSE_EXPORT void fuseDeviceFree(void *pointer) {
+  mgpuMemFree(pointer, nullptr);
+}
+
+/// A constant (weights) the kernels read: copied into managed memory on
+/// first use; later calls with the same host address get the same copy.
+FUSE_EXPORT void *fuseDeviceConstant(void *host, uint64_t sizeBytes) {
+  static std::mutex lock;
+  static std::unordered_map<void *, void *> copies;
+  std::lock_guard<std::mutex> guard(lock);
+  void *&copy = copies[host];
+  if (!copy) {
+    copy = fuseDeviceMalloc(sizeBytes);
+    CHECK_CU(cuMemcpyHtoD(reinterpret_cast<CUdeviceptr>(copy), host,
+                          sizeBytes));
+  }
+  return copy;
 }

@@ -23,19 +23,20 @@
 
 // The kernels write into buffers the host function owns, all in one arena
 // (fuse-plan-buffers): two allocations on the host, the arena and the
-// returned result (1x16x64 floats), the rest views of the arena.
+// returned result (1x16x64 floats), the rest views of the arena. Both in
+// CUDA managed memory (fuse-device-memory), which the kernels reach.
 // ARENA: llvm.func @bert_layer({{.*}}fuse.memory = {arena = [[SIZE:[0-9]+]] : i64
 // ARENA: llvm.mlir.constant([[SIZE]] : index)
-// ARENA: llvm.call @malloc
+// ARENA: llvm.call @fuseDeviceMalloc
 // ARENA: llvm.mlir.constant(1024 : index)
-// ARENA: llvm.call @malloc
-// ARENA-NOT: llvm.call @malloc
+// ARENA: llvm.call @fuseDeviceMalloc
+// ARENA-NOT: llvm.call @{{malloc|fuseDeviceMalloc}}
 // ARENA: llvm.func @bert_layer__group0
 // With workspace=argument the caller passes the arena and asks its size.
 // WSARG: llvm.func @bert_layer({{.*}}fuse.memory = {arena = [[SIZE:[0-9]+]] : i64
-// WSARG-NOT: llvm.call @malloc
-// WSARG: llvm.call @malloc
-// WSARG-NOT: llvm.call @malloc
+// WSARG-NOT: llvm.call @{{malloc|fuseDeviceMalloc}}
+// WSARG: llvm.call @fuseDeviceMalloc
+// WSARG-NOT: llvm.call @{{malloc|fuseDeviceMalloc}}
 // WSARG: llvm.func @bert_layer_workspace_bytes() -> i64
 // WSARG-NEXT: llvm.mlir.constant([[SIZE]] : index) : i64
 

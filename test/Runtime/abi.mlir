@@ -1,11 +1,12 @@
 // Every mgpu* function that fuse-to-nvptx's host code calls (PTX loaded by
-// the driver's JIT with format=isa, a cubin with format=bin) is defined by
-// fuse's CUDA runtime library.
+// the driver's JIT with format=isa, a cubin with format=bin), and the
+// fuseDevice* functions of its host buffers (fuse-device-memory), are
+// defined by fuse's CUDA runtime library.
 // REQUIRES: cuda-runtime, ptxas
 // RUN: fuse-opt %fuse_src_root/test/Models/yolo-c3.mlir --fuse-fusion-pipeline -o %t.fused.mlir
 // RUN: fuse-opt %t.fused.mlir --fuse-to-nvptx | mlir-translate --mlir-to-llvmir -o %t.isa.ll
 // RUN: fuse-opt %t.fused.mlir --fuse-to-nvptx="format=bin" | mlir-translate --mlir-to-llvmir -o %t.bin.ll
-// RUN: cat %t.isa.ll %t.bin.ll | grep -o "declare [^@]*@mgpu[A-Za-z0-9]*" | sed 's/.*@//' | sort -u > %t.used
+// RUN: cat %t.isa.ll %t.bin.ll | grep -o "declare [^@]*@\(mgpu\|fuseDevice\)[A-Za-z0-9]*" | sed 's/.*@//' | sort -u > %t.used
 // RUN: FileCheck %s < %t.used
 // RUN: llvm-nm -D --defined-only %cuda_runtime | awk '{print $3}' | sort -u > %t.defined
 // RUN: comm -23 %t.used %t.defined | count 0
@@ -14,3 +15,5 @@
 // CHECK-DAG: mgpuModuleLoadJIT
 // CHECK-DAG: mgpuModuleGetFunction
 // CHECK-DAG: mgpuStreamSynchronize
+// CHECK-DAG: fuseDeviceMalloc
+// CHECK-DAG: fuseDeviceConstant

@@ -129,6 +129,13 @@ struct NvptxPipelineOptions
       llvm::cl::desc("Place the buffers between kernels in one arena "
                      "(fuse-plan-buffers)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> deviceMemory{
+      *this, "device-memory",
+      llvm::cl::desc("Host buffers in CUDA managed memory and constants "
+                     "copied to it once (fuse-device-memory; needs "
+                     "libfuse_cuda_runtime); false keeps malloc and host "
+                     "globals (for systems where kernels reach host memory)"),
+      llvm::cl::init(true)};
   PassOptions::Option<int64_t> blockSize{
       *this, "block-size",
       llvm::cl::desc("Threads per block (fuse-distribute-threads); at most "

@@ -351,6 +351,28 @@ def FuseDistributeThreads : Pass<"fuse-distribute-threads"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def FuseDeviceMemory : Pass<"fuse-device-memory", "::mlir::ModuleOp"> {
+  let summary = "Host buffers and constants the GPU kernels can reach";
+  let description = [{
+    Runs on the LLVM dialect after `gpu-to-llvm` (the end of
+    `fuse-to-nvptx`). In the host functions (the module's own LLVM
+    functions, not those of its `gpu.module`s):
+
+    - `malloc(n)` becomes `fuseDeviceMalloc(n)`: CUDA managed memory, which
+      the kernels write and the host reads (the arena between kernels, the
+      results);
+    - `free(p)` becomes `fuseDeviceFree(p)`;
+    - the address of a constant global (weights passed to a kernel) becomes
+      `fuseDeviceConstant(address, bytes)`: a managed copy, made on first
+      use and kept for the process.
+
+    The three functions are in fuse's CUDA runtime library
+    (`libfuse_cuda_runtime.so`). The caller's own arguments must already be
+    device-accessible (device or managed memory).
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def FuseVerifyKernels : Pass<"fuse-verify-kernels", "::mlir::ModuleOp"> {
   let summary = "Check that no GPU kernel allocates memory";
   let description = [{
