@@ -75,6 +75,10 @@ config.substitutions.append(("%onnx_run",
 if config.cuda_runtime and os.path.exists(config.cuda_runtime):
     config.available_features.add("cuda-runtime")
     config.substitutions.append(("%cuda_runtime", config.cuda_runtime))
+    config.substitutions.append(("%gpu_check",
+        "python3 " + os.path.join(config.fuse_src_root, "scripts", "gpu-check.py")
+        + " --fuse-opt " + os.path.join(config.fuse_tools_dir, "fuse-opt")
+        + " --runtime " + config.cuda_runtime))
     config.substitutions.append(("%fake_cuda_driver_dir",
         os.path.join(config.fuse_obj_root, "test", "Runtime", "fake-driver")))
 

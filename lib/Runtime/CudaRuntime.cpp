@@ -35,8 +35,10 @@ namespace {
     text = "no description";
   std::fprintf(stderr, "fuse-cuda-runtime: %s failed: %s (%d): %s\n", call,
                name, static_cast<int>(result), text);
-  std::fflush(stderr);
-  std::exit(EXIT_FAILURE);
+  // Ends without running destructors: the module unload registered at
+  // startup must not call into a failed driver again.
+  std::fflush(nullptr);
+  std::_Exit(EXIT_FAILURE);
 }
 
 #define CHECK_CU(call)                                                         \

@@ -1,0 +1,15 @@
+// On a machine with a GPU: every model block runs on the GPU (fused, one
+// kernel per group, tiles spread over 128 threads) and matches the unfused
+// CPU build on the same inputs, output by output (scripts/gpu-check.py).
+// Elsewhere lit reports this test as unsupported.
+// REQUIRES: cuda-device
+// RUN: %gpu_check %fuse_src_root/test/Models/bert-layer.mlir | FileCheck %s
+// RUN: %gpu_check %fuse_src_root/test/Models/resnet-bottleneck.mlir | FileCheck %s
+// RUN: %gpu_check %fuse_src_root/test/Models/resnet-bottleneck-ds.mlir | FileCheck %s
+// RUN: %gpu_check %fuse_src_root/test/Models/inception.mlir | FileCheck %s
+// RUN: %gpu_check %fuse_src_root/test/Models/yolo-c3.mlir | FileCheck %s
+// RUN: %gpu_check %fuse_src_root/test/Models/yolo-sppf.mlir | FileCheck %s
+// RUN: %gpu_check %fuse_src_root/test/Dialect/Fuse/Transforms/attention.mlir --function attention | FileCheck %s
+// RUN: %gpu_check %fuse_src_root/test/Models/bert-layer.mlir --block-size 64 | FileCheck %s
+// CHECK-NOT: FAIL
+// CHECK: PASS
