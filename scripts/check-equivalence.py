@@ -92,7 +92,7 @@ def resource_block(blobs):
     return "\n{-#\n  dialect_resources: {\n    builtin: {\n" + entries + "\n    }\n  }\n#-}\n"
 
 
-def compile_variant(fuse_opt, path, options, suffix, function, lower=False, blobs=None):
+def compile_variant(fuse_opt, path, options, suffix, function, lower=False, blobs=None, relayout=False):
     blobs = {} if blobs is None else blobs
     text = run_keeping_resources([fuse_opt, path, "--mlir-print-local-scope",
                                   f"--fuse-fusion-pipeline={options}"], open(path).read(), into=blobs)
@@ -108,6 +108,10 @@ def compile_variant(fuse_opt, path, options, suffix, function, lower=False, blob
     if len(funcs) != 1:
         fail(f"{path} has several functions {funcs}: pick one with --function")
     name = funcs[0]
+    if relayout:
+        source = text + resource_block(blobs)
+        text = run_keeping_resources([fuse_opt, "--mlir-print-local-scope", "--fuse-relayout-weights"],
+                                     source, stdin=source, into=blobs)
     if lower:
         source = text + resource_block(blobs)
         text = run_keeping_resources([fuse_opt, "--mlir-print-local-scope", "--fuse-lower-groups"],
@@ -290,6 +294,8 @@ def check_groups(args, rules):
                 cmd.append("--lower-groups")
             if args.distribute_threads:
                 cmd += ["--distribute-threads", str(args.distribute_threads)]
+            if args.relayout_weights:
+                cmd.append("--relayout-weights")
             proc = subprocess.run(cmd, capture_output=True, text=True)
             ok = proc.returncode == 0
             failed += not ok
@@ -307,6 +313,8 @@ def main():
     parser.add_argument("--function", help="the function to check, if the file has several")
     parser.add_argument("--lower-groups", action="store_true",
                         help="tile each fused group into one loop nest (fuse-lower-groups) first")
+    parser.add_argument("--relayout-weights", action="store_true",
+                        help="constant conv filters permuted as for the GPU (fuse-relayout-weights) first")
     parser.add_argument("--distribute-threads", type=int, default=0, metavar="T",
                         help="with --lower-groups: spread each tile's ops over T emulated threads, as the "
                              "GPU kernels do (fuse-to-cpu emulate-threads)")
@@ -334,7 +342,7 @@ def main():
     name, arg_types, result_types, unfused = compile_variant(args.fuse_opt, args.input, unfused_opts, "unfused",
                                                              args.function, blobs=blobs)
     _, _, _, fused = compile_variant(args.fuse_opt, args.input, fused_opts, "fused", args.function,
-                                     args.lower_groups, blobs=blobs)
+                                     args.lower_groups, blobs=blobs, relayout=args.relayout_weights)
     for t in arg_types + result_types:
         shape_of(t)
     rng = random.Random(args.seed)
@@ -354,6 +362,8 @@ def main():
     lowered_note = ", groups tiled" if args.lower_groups else ""
     if args.distribute_threads:
         lowered_note += f", {args.distribute_threads} threads per tile"
+    if args.relayout_weights:
+        lowered_note += ", filters re-laid out"
     print(f"{os.path.basename(args.input)} @{name}: fused ({fused_opts}{lowered_note}) vs unfused, seed {args.seed}, "
           f"rtol {args.rtol:g}, atol {args.atol:g}")
     memory = read_memory(lowered, f"{name}__fused")

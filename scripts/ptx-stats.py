@@ -9,7 +9,9 @@ usage: ptx-stats.py LOWERED.mlir [--out DIR] [--ptxas PATH] [--json FILE] [--rep
 With --report, the statistics go into the fusion report (fuse-fusion-pipeline
 report=FILE): each group gets a "ptxas" object (kernel, chip, registers,
 spills, stack and shared bytes), keyed by the group's id through the kernel's
-name (<function>__group<id>_kernel), and the report gets a "kernels" list.
+name (<function>__group<id>_kernel), and the report gets a "kernels" list
+and a "relayouts" list (the constant weights fuse-relayout-weights permuted,
+with their bytes).
 Exits 1 when a kernel spills (a spill is a failure for fuse's kernels).
 """
 import argparse
@@ -81,7 +83,7 @@ def main():
         with open(args.json, "w") as f:
             json.dump(stats, f, indent=2)
     if args.report:
-        add_to_report(args.report, stats)
+        add_to_report(args.report, stats, read_relayouts(text))
     if spilled:
         print("ptx-stats: a kernel spills registers: " + ", ".join(
             e["kernel"] for e in stats if e["spill_stores"] or e["spill_loads"]), file=sys.stderr)
@@ -91,7 +93,24 @@ def main():
 KERNEL_NAME = re.compile(r"^(.*)__group(\d+)_kernel$")
 
 
-def add_to_report(path, stats):
+RELAYOUT = re.compile(r'\{bytes = (\d+) : i64, from = "(\w+)", (?:group = (\d+) : i64, )?op = "([^"]*)", to = "(\w+)"\}')
+
+
+def read_relayouts(text):
+    """The weight re-layouts fuse-relayout-weights recorded on the functions
+    (fuse.relayouts), as report entries."""
+    out = []
+    for m in re.finditer(r"llvm\.func @(\w+)\([^\n]*?fuse\.relayouts = \[(.*?)\]", text):
+        for r in RELAYOUT.finditer(m.group(2)):
+            entry = {"function": m.group(1), "op": r.group(4), "from": r.group(2), "to": r.group(5),
+                     "bytes": int(r.group(1))}
+            if r.group(3) is not None:
+                entry["group"] = int(r.group(3))
+            out.append(entry)
+    return out
+
+
+def add_to_report(path, stats, relayouts=()):
     """Writes each kernel's statistics into its group of the fusion report,
     keyed by function name and group id; a kernel without a group in the
     report is an error (the report belongs to another module)."""
@@ -112,10 +131,14 @@ def add_to_report(path, stats):
         groups[(function, gid)]["ptxas"] = fields
         listed.append(dict(function=function, group=gid, **fields))
     report["kernels"] = sorted(listed, key=lambda k: (k["function"], k["group"]))
+    report["relayouts"] = list(relayouts)
     with open(path, "w") as f:
         json.dump(report, f, indent=2)
         f.write("\n")
     print(f"statistics of {len(listed)} kernel(s) added to {path}")
+    if relayouts:
+        print(f"{len(relayouts)} weight re-layout(s), {sum(r['bytes'] for r in relayouts)} bytes: "
+              + ", ".join(f"{r['op']} {r['from']}->{r['to']}" for r in relayouts))
 
 
 if __name__ == "__main__":

@@ -63,6 +63,8 @@ LogicalResult mlir::fuse::buildNvptxPipeline(OpPassManager &pm,
            << options.format << "'\n";
     return failure();
   }
+  if (options.relayoutWeights)
+    pm.addNestedPass<func::FuncOp>(createFuseRelayoutWeights());
   FuseLowerGroupsOptions lower;
   lower.tileSizes.assign(options.tileSizes.begin(), options.tileSizes.end());
   pm.addNestedPass<func::FuncOp>(createFuseLowerGroups(lower));

@@ -129,6 +129,11 @@ struct NvptxPipelineOptions
       llvm::cl::desc("Place the buffers between kernels in one arena "
                      "(fuse-plan-buffers)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> relayoutWeights{
+      *this, "relayout-weights",
+      llvm::cl::desc("Constant convolution filters permuted to the order the "
+                     "kernels read them (fuse-relayout-weights)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> deviceMemory{
       *this, "device-memory",
       llvm::cl::desc("Host buffers in CUDA managed memory and constants "

@@ -373,6 +373,27 @@ def FuseDeviceMemory : Pass<"fuse-device-memory", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def FuseRelayoutWeights : Pass<"fuse-relayout-weights", "::mlir::func::FuncOp"> {
+  let summary = "Constant convolution filters in the order the kernels read them";
+  let description = [{
+    A GPU kernel spreads a convolution's output channels over neighbouring
+    threads (`fuse-distribute-threads` puts the output's contiguous dimension
+    fastest). With the filter as `[F, KH, KW, C]` (ONNX's and TOSA's order)
+    neighbouring threads read elements `KH*KW*C` apart; as `[KH, KW, C, F]`
+    they read neighbouring ones, so the loads coalesce.
+
+    Each `linalg.conv_2d_nhwc_fhwc` whose filter is a constant (dense or
+    `dense_resource`) used by it alone, directly or through one `fuse.group`
+    input, becomes a `linalg.conv_2d_nhwc_hwcf` with the filter permuted at
+    compile time (a resource blob stays a blob). The function records each
+    re-layout in `fuse.relayouts`: the op, the layouts, the bytes and the
+    group id; `scripts/ptx-stats.py --report` copies them into the fusion
+    report. `fuse-to-nvptx` runs it first (option `relayout-weights`).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def FuseVerifyKernels : Pass<"fuse-verify-kernels", "::mlir::ModuleOp"> {
   let summary = "Check that no GPU kernel allocates memory";
   let description = [{
