@@ -54,6 +54,7 @@ void mlir::fuse::buildFusionPipeline(OpPassManager &pm,
   groups.maxOpsPerGroup = options.maxOpsPerGroup;
   groups.maxKernelParamBytes = options.maxKernelParamBytes;
   groups.maxReductionsPerGroup = options.maxReductionsPerGroup;
+  groups.checkLowering = options.checkLowering;
   // No canonicalization afterwards: its target-free group merges would
   // override the policy's caps.
   pm.addPass(createFuseFormGroups(groups));

@@ -2,11 +2,17 @@
 // reduction and an elementwise output) both read an intermediate the group
 // also returns; the first root's loop returns it, the second reads it, and
 // merging the two loops once produced IR where the value was used before
-// its loop defined it. fuse-lower-groups now refuses the group with a
-// diagnostic; the fused results without tiling are right.
+// its loop defined it. fuse-lower-groups refuses such a group with a
+// diagnostic; the fusion pipeline tries the lowering and takes the row
+// reduction back out of the matmul's group (check "lowering").
 // RUN: %check_equivalence %s | FileCheck %s --check-prefix=EQUIV
+// RUN: %check_equivalence %s --lower-groups --distribute-threads 96 | FileCheck %s --check-prefix=EQUIV
 // EQUIV: PASS
-// RUN: fuse-opt %s --fuse-fusion-pipeline="target=h200" | not fuse-opt --fuse-lower-groups 2>&1 | FileCheck %s
+// RUN: fuse-opt %s --fuse-fusion-pipeline="target=h200 report=-" -o /dev/null \
+// RUN:   | python3 -c "import json, sys; [print(x['rule'], x['check'], x['candidate'].split('@')[0], '|', x['reason']) for f in json.load(sys.stdin)['functions'] for x in f['rejected'] if x['check'] == 'lowering']" \
+// RUN:   | FileCheck %s --check-prefix=REPORT
+// REPORT: contraction_row_epilogue lowering {{.*}} | the group would not lower to one loop nest: group 2: the loop of one of its roots ('linalg.generic', 'linalg.generic') reads an output another root's loop computes, so they cannot share one loop nest
+// RUN: fuse-opt %s --fuse-fusion-pipeline="target=h200 check-lowering=false" | not fuse-opt --fuse-lower-groups 2>&1 | FileCheck %s
 // CHECK: error: fuse-lower-groups: group 2: the loop of one of its roots ('linalg.generic', 'linalg.generic') reads an output another root's loop computes, so they cannot share one loop nest
 func.func @random(%x: tensor<1x8x5x3xf32>, %y: tensor<1x8x5x3xf32>) -> (tensor<1x8x5x3xf32>, tensor<1x8x5x3xf32>, tensor<1x8x5x16xf32>) {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>

@@ -53,6 +53,12 @@ struct FusionPipelineOptions
       *this, "max-reductions-per-group",
       llvm::cl::desc("Most reductions (not contractions) per group"),
       llvm::cl::init(2)};
+  PassOptions::Option<bool> checkLowering{
+      *this, "check-lowering",
+      llvm::cl::desc("Keep only groups fuse-lower-groups can turn into one "
+                     "loop nest (a refused merge is reported with the check "
+                     "'lowering')"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> prune{
       *this, "prune",
       llvm::cl::desc("Run fuse-prune (dead code, cancelling pairs, constant "

@@ -13,6 +13,8 @@
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -26,6 +28,85 @@ using namespace mlir;
 using namespace mlir::fuse;
 
 namespace {
+
+/// Plans the fusion of `block` (of function `fn`) so that every group can be
+/// lowered to one loop nest: the plan is materialized on a copy of the
+/// function and each group tiled there (fuse-lower-groups' own code). A
+/// group the lowering refuses loses its last merge, which the engine then
+/// refuses with the check "lowering" and the lowering's diagnostic as the
+/// reason; planning repeats until every group lowers. The policy's vetoes
+/// are local to this block.
+FusionPlan planLowerable(FunctionOpInterface fn, Block &block,
+                         FusionPolicy policy) {
+  unsigned blockIndex = 0;
+  for (Block &b : fn.getFunctionBody()) {
+    if (&b == &block)
+      break;
+    ++blockIndex;
+  }
+  // Each round removes at least one merge; the cap only bounds the work on
+  // a graph where the lowering keeps refusing.
+  for (unsigned round = 0;; ++round) {
+    FusionPlan plan = planFusion(block, policy);
+    if (round == 64)
+      return plan;
+    IRMapping mapping;
+    Operation *copy = fn->clone(mapping);
+    Block &trialBlock =
+        *std::next(cast<FunctionOpInterface>(copy).getFunctionBody().begin(),
+                   blockIndex);
+    FusionPlan trial = plan;
+    for (PlannedGroup &group : trial.groups)
+      for (Operation *&op : group.ops)
+        op = mapping.lookup(op);
+    bool vetoed = false;
+    if (succeeded(materializeFusionPlan(trialBlock, trial))) {
+      llvm::DenseMap<int64_t, std::string> failures;
+      SmallVector<GroupOp> groups(trialBlock.getOps<GroupOp>());
+      IRRewriter rewriter(fn.getContext());
+      for (GroupOp group : groups) {
+        auto id = group->getAttrOfType<IntegerAttr>("fuse.id");
+        std::string message;
+        {
+          // The lowering's diagnostic becomes the reason; nothing is printed.
+          ScopedDiagnosticHandler capture(
+              fn.getContext(), [&](Diagnostic &diag) {
+                if (message.empty())
+                  message = diag.str();
+                return success();
+              });
+          if (!id)
+            continue;
+          if (succeeded(lowerFusionGroup(rewriter, group))) {
+            // A loop nest that does not verify (a value used before the
+            // loop that defines it) counts as refused too.
+            if (succeeded(verify(group)))
+              continue;
+            message = "group " + std::to_string(id.getInt()) +
+                      ": its tiled loop nest does not verify (" + message +
+                      ")";
+          }
+        }
+        failures[id.getInt()] = message;
+      }
+      for (auto &[id, message] : failures) {
+        const PlannedGroup &group = plan.groups[id];
+        if (!group.lastCandidate)
+          continue; // a single op: nothing to take back
+        StringRef reason = message;
+        reason.consume_front("fuse-lower-groups: ");
+        policy.loweringVetoes[group.lastCandidate].push_back(
+            {group.lastRule,
+             ("the group would not lower to one loop nest: " + reason).str()});
+        vetoed = true;
+      }
+    }
+    copy->erase();
+    if (!vetoed)
+      return plan;
+  }
+}
+
 
 /// Writes `text` to `path` ("-" is stdout); reports failures on `op`.
 LogicalResult writeOutput(Operation *op, StringRef path, StringRef what,
@@ -217,7 +298,8 @@ struct FormGroupsPass : public fuse::impl::FuseFormGroupsBase<FormGroupsPass> {
         reorderConcatChains(block);
         FunctionPlan plan;
         plan.name = fn.getName().str();
-        plan.plan = planFusion(block, policy);
+        plan.plan = checkLowering ? planLowerable(fn, block, policy)
+                                  : planFusion(block, policy);
         plans.push_back(std::move(plan));
         blocks.push_back(&block);
       }

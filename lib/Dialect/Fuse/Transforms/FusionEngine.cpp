@@ -214,6 +214,9 @@ struct GroupState {
   bool residualJoin = false, horizontal = false, composite = false;
   bool concatSlice = false;
   SmallVector<std::string> steps;
+  /// The last merge into this group.
+  std::optional<Rule> lastRule;
+  unsigned lastCandidate = 0;
   bool alive = true;
 };
 
@@ -331,6 +334,13 @@ bool Engine::tryMerge(unsigned a, ArrayRef<unsigned> others, Rule rule,
            candidate);
     return false;
   }
+  auto vetoes = policy.loweringVetoes.find(graph.node(candidate).op);
+  if (vetoes != policy.loweringVetoes.end())
+    for (const FusionPolicy::LoweringVeto &veto : vetoes->second)
+      if (veto.rule == info(rule).name) {
+        record(rule, check::kLowering, veto.reason, ga.anchor, candidate);
+        return false;
+      }
   // Everything that joins `a`, as one group.
   GroupState gb;
   gb.anchor = groups[others.front()].anchor;
@@ -377,6 +387,8 @@ bool Engine::tryMerge(unsigned a, ArrayRef<unsigned> others, Rule rule,
   ga.steps.append(gb.steps.begin(), gb.steps.end());
   ga.steps.push_back(
       (info(rule).name + ": " + describeOp(graph.node(candidate).op)).str());
+  ga.lastRule = rule;
+  ga.lastCandidate = candidate;
   for (unsigned o : others) {
     for (unsigned m : groups[o].members)
       groupOf[m] = a;
@@ -1114,6 +1126,10 @@ FusionPlan Engine::run() {
       group.ops.push_back(graph.node(m).op);
     group.anchor = graph.node(state.anchor).op;
     group.steps = state.steps;
+    if (state.lastRule) {
+      group.lastRule = info(*state.lastRule).name.str();
+      group.lastCandidate = graph.node(state.lastCandidate).op;
+    }
     group.bytes = graph.getBytes(state.members);
     int64_t separate = 0;
     for (unsigned m : state.members)

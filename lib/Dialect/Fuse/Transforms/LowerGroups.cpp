@@ -6,6 +6,7 @@
 
 #include "fuse/Dialect/Fuse/IR/FuseInterfaces.h"
 #include "fuse/Dialect/Fuse/IR/FuseOps.h"
+#include "fuse/Dialect/Fuse/Transforms/FusionEngine.h"
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -475,3 +476,8 @@ struct LowerGroupsPass
 };
 
 } // namespace
+
+LogicalResult mlir::fuse::lowerFusionGroup(RewriterBase &rewriter, GroupOp group,
+                                           ArrayRef<int64_t> tileSizes) {
+  return lowerGroup(rewriter, group, tileSizes);
+}

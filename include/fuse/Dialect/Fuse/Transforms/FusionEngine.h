@@ -19,8 +19,11 @@
 #define FUSE_DIALECT_FUSE_TRANSFORMS_FUSIONENGINE_H
 
 #include "fuse/Dialect/Fuse/IR/FuseAttrs.h"
+#include "fuse/Dialect/Fuse/IR/FuseOps.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/Block.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -41,6 +44,14 @@ struct FusionPolicy {
   int64_t maxReductionsPerGroup = 2;
   /// Rules switched off by name.
   llvm::StringSet<> disabledRules;
+  /// Merges the lowering cannot turn into one kernel, found by trying it
+  /// (fuse-form-groups): the candidate op, the rule, and the lowering's
+  /// diagnostic. The engine refuses them with the check "lowering".
+  struct LoweringVeto {
+    std::string rule;
+    std::string reason;
+  };
+  llvm::DenseMap<Operation *, SmallVector<LoweringVeto, 1>> loweringVetoes;
 };
 
 /// A named fusion rule, as `fuse-opt --fuse-list-rules` prints it.
@@ -72,6 +83,7 @@ inline constexpr llvm::StringLiteral kHardware = "hardware";
 inline constexpr llvm::StringLiteral kResource = "resource";
 inline constexpr llvm::StringLiteral kCost = "cost";
 inline constexpr llvm::StringLiteral kRuleDisabled = "rule_disabled";
+inline constexpr llvm::StringLiteral kLowering = "lowering";
 } // namespace check
 
 /// One group the engine formed (possibly a single op).
@@ -85,6 +97,9 @@ struct PlannedGroup {
   std::string rule;
   /// The rules applied, one entry per merge: "rule: op".
   SmallVector<std::string> steps;
+  /// The last merge: its rule and the op it took in (null for single ops).
+  std::string lastRule;
+  Operation *lastCandidate = nullptr;
   /// Bytes of global memory the group reads and writes as one kernel.
   int64_t bytes = 0;
   /// Bytes its ops would move as separate kernels, minus `bytes`.
@@ -118,6 +133,13 @@ struct FusionPlan {
 /// Decides the fusion groups of the top-level ops of `block`. The IR is not
 /// changed. Deterministic: the same input and policy give the same plan.
 FusionPlan planFusion(Block &block, const FusionPolicy &policy);
+
+/// Tiles `group`'s root and fuses the rest of it into that loop (one
+/// scf.forall nest: what fuse-lower-groups does to each group); fails with a
+/// diagnostic naming the group and the op when the group cannot be one loop
+/// nest.
+LogicalResult lowerFusionGroup(RewriterBase &rewriter, GroupOp group,
+                               ArrayRef<int64_t> tileSizes = {});
 
 /// Wraps every planned group in a `fuse.group` (kind and rule from the plan)
 /// and orders the block topologically. Constants, `tensor.empty`, fills of

@@ -198,6 +198,9 @@ def FuseFormGroups : Pass<"fuse-form-groups", "::mlir::ModuleOp"> {
            "Most bytes of kernel parameters (memref descriptors) per group">,
     Option<"maxReductionsPerGroup", "max-reductions-per-group", "int64_t",
            /*default=*/"2", "Most reductions (not contractions) per group">,
+    Option<"checkLowering", "check-lowering", "bool", /*default=*/"true",
+           "Try fuse-lower-groups on each planned group (on a copy) and take "
+           "back the last merge of a group it refuses (check 'lowering')">,
   ];
   let dependentDialects = ["::mlir::fuse::FuseDialect"];
 }
