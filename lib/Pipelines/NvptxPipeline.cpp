@@ -53,10 +53,8 @@ LogicalResult mlir::fuse::buildNvptxPipeline(OpPassManager &pm,
            << target.getName() << "'), got " << options.sharedBytes << "\n";
     return failure();
   }
-  int64_t sharedBytes =
-      options.sharedBytes
-          ? options.sharedBytes
-          : std::min<int64_t>(target.getSharedMemPerBlock(), 48 * 1024);
+  int64_t sharedBytes = options.sharedBytes ? options.sharedBytes
+                                             : target.getSharedMemPerBlock();
   if (options.format != "isa" && options.format != "bin" &&
       options.format != "fatbin") {
     errors << "fuse-to-nvptx: format must be isa, bin or fatbin, got '"

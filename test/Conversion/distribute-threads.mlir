@@ -42,7 +42,7 @@
 // B64: arith.constant 64 : index
 // B64: scf.for %{{.*}} = %{{.*}} to %c256 step %c64
 // SMEM: remark: fuse-distribute-threads: one thread per block: its tile-local buffers take 1056 B of shared memory, more than shared-bytes = 1024
-// BAD: error: fuse-distribute-threads: block-size must be in [1, 1024] and shared-bytes non-negative, got 2048 and 49152
+// BAD: error: fuse-distribute-threads: block-size must be in [1, 1024] and shared-bytes non-negative, got 2048 and 232448
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
 func.func @tile(%x: memref<64x256xf32>, %w: memref<256x32xf32>, %y: memref<64x32xf32>) {
@@ -112,6 +112,35 @@ func.func @raw_store(%x: memref<4xf32>) {
     %zero = arith.constant 0.0 : f32
     %c0 = arith.constant 0 : index
     memref.store %zero, %x[%c0] : memref<4xf32>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// Tile buffers over the 48 KiB of static shared memory: one dynamic shared
+// buffer, sized by the launch, each tile buffer a view at its offset.
+// CHECK-LABEL: func @large_tile
+// CHECK: %[[BYTES:.*]] = arith.constant 81920 : i32
+// CHECK: gpu.launch {{.*}} dynamic_shared_memory_size %[[BYTES]]
+// CHECK: %[[DYN:.*]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+// CHECK-DAG: %[[OFF0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[OFF1:.*]] = arith.constant 65536 : index
+// CHECK-DAG: memref.view %[[DYN]][%[[OFF0]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<128x128xf32, #gpu.address_space<workgroup>>
+// CHECK-DAG: memref.view %[[DYN]][%[[OFF1]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<32x128xf32, #gpu.address_space<workgroup>>
+// CHECK-NOT: memref.alloca
+// CHECK: gpu.barrier
+func.func @large_tile(%x: memref<128x128xf32>, %y: memref<32x128xf32>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %a = memref.alloca() : memref<128x128xf32>
+    %b = memref.alloca() : memref<32x128xf32>
+    linalg.copy ins(%x : memref<128x128xf32>) outs(%a : memref<128x128xf32>)
+    %s = memref.subview %a[0, 0] [32, 128] [1, 1] : memref<128x128xf32> to memref<32x128xf32, strided<[128, 1]>>
+    linalg.copy ins(%s : memref<32x128xf32, strided<[128, 1]>>) outs(%b : memref<32x128xf32>)
+    linalg.copy ins(%b : memref<32x128xf32>) outs(%y : memref<32x128xf32>)
     gpu.terminator
   }
   return

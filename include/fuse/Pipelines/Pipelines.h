@@ -156,8 +156,8 @@ struct NvptxPipelineOptions
   PassOptions::Option<int64_t> sharedBytes{
       *this, "shared-bytes",
       llvm::cl::desc("Shared memory per block for tile-local buffers; 0: "
-                     "the target's shared memory per block, at most the "
-                     "48 KiB a kernel gets without opting in"),
+                     "the target's shared memory per block (above 48 KiB "
+                     "as dynamic shared memory)"),
       llvm::cl::init(0)};
   PassOptions::Option<std::string> workspace{
       *this, "workspace",

@@ -129,6 +129,9 @@ std::string whyNotDistributable(Region &body) {
   return why;
 }
 
+/// Static shared memory a kernel may declare without opting in.
+constexpr int64_t kStaticSharedBytes = 48 * 1024;
+
 class Distributor {
 public:
   Distributor(int64_t threads, bool emulate)
@@ -259,7 +262,8 @@ struct DistributeThreadsPass
         Region &body = forall.getRegion();
         std::string why = whyNotDistributable(body);
         if (!why.empty()) {
-          forall.emitRemark()
+          // At the op's location, without printing the whole loop nest.
+          emitRemark(forall.getLoc())
               << "fuse-distribute-threads: one thread per tile: " << why;
           continue;
         }
@@ -298,30 +302,58 @@ struct DistributeThreadsPass
                           shared, sharedBytes.getValue())
                 .str();
     if (!why.empty()) {
-      launch.emitRemark() << "fuse-distribute-threads: one thread per block: "
-                          << why;
+      emitRemark(launch.getLoc())
+          << "fuse-distribute-threads: one thread per block: " << why;
       return;
     }
     int64_t threads = threadsFor(body, blockSize);
     if (threads <= 1)
       return;
-    // Tile-local buffers are shared by the block's threads.
+    // Tile-local buffers are shared by the block's threads: static shared
+    // memory (workgroup attributions) up to the 48 KiB every kernel may
+    // declare, else one dynamic shared buffer the launch sizes (the runtime
+    // opts the kernel in to more than 48 KiB).
     MLIRContext *ctx = launch.getContext();
     auto workgroup =
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+    OpBuilder outside(launch);
+    bool dynamic = shared > kStaticSharedBytes;
+    Value dynamicBuffer;
+    if (dynamic) {
+      OpBuilder start = OpBuilder::atBlockBegin(&body.front());
+      dynamicBuffer = gpu::DynamicSharedMemoryOp::create(
+          start, launch.getLoc(),
+          MemRefType::get({ShapedType::kDynamic}, start.getI8Type(),
+                          MemRefLayoutAttrInterface(), workgroup));
+      Value bytes = arith::ConstantIntOp::create(outside, launch.getLoc(),
+                                                 shared, 32);
+      launch.getDynamicSharedMemorySizeMutable().assign(bytes);
+    }
+    int64_t offset = 0;
     for (memref::AllocaOp alloca : allocas) {
       MemRefType type = alloca.getType();
       auto sharedType = MemRefType::get(type.getShape(), type.getElementType(),
                                         MemRefLayoutAttrInterface(), workgroup);
-      BlockArgument buffer =
-          launch.addWorkgroupAttribution(sharedType, alloca.getLoc());
       OpBuilder b(alloca);
+      Value buffer;
+      if (dynamic) {
+        b.setInsertionPointAfter(dynamicBuffer.getDefiningOp());
+        Value shift = arith::ConstantIndexOp::create(b, alloca.getLoc(), offset);
+        buffer = memref::ViewOp::create(b, alloca.getLoc(), sharedType,
+                                        dynamicBuffer, shift, ValueRange());
+        offset += llvm::alignTo(
+            type.getNumElements() *
+                llvm::divideCeil(type.getElementTypeBitWidth(), 8),
+            16);
+        b.setInsertionPoint(alloca);
+      } else {
+        buffer = launch.addWorkgroupAttribution(sharedType, alloca.getLoc());
+      }
       Value generic = memref::MemorySpaceCastOp::create(b, alloca.getLoc(),
                                                         type, buffer);
       alloca.replaceAllUsesWith(generic);
       alloca.erase();
     }
-    OpBuilder outside(launch);
     Value size = arith::ConstantIndexOp::create(outside, launch.getLoc(),
                                                 threads);
     launch.getBlockSizeXMutable().assign(size);

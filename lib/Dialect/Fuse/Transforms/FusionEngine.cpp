@@ -42,6 +42,7 @@ enum class Rule : unsigned {
   Attention,
   PadPrologue,
   TransposePrologue,
+  SlicePrologue,
   ContractionEpilogue,
   ResidualJoin,
   ContractionRowEpilogue,
@@ -83,6 +84,14 @@ static const FusionRuleInfo kRules[] = {
      "instead of a transposed copy",
      "every reader of the transpose is in that group and reads it directly "
      "(not through a pad or a reshape); its result is not returned; all "
+     "feasibility checks"},
+    {"slice_prologue", FusionKind::vertical, 101,
+     "a slice whose readers are all in one convolution's, matmul's or "
+     "pooling's group joins it (the rows a strided convolution reads, cut "
+     "from a larger value): the kernel reads the slice as a view of its "
+     "input instead of a copy",
+     "every reader of the slice is in that group and reads it directly (not "
+     "through a pad or a reshape); its result is not returned; all "
      "feasibility checks"},
     {"contraction_epilogue", FusionKind::vertical, 100,
      "a contraction (matmul, batch_matmul, conv, depthwise conv) or a pooling "
@@ -136,7 +145,8 @@ ArrayRef<FusionRuleInfo> mlir::fuse::getFusionRules() { return kRules; }
 /// Rules that put an input's producer in front of a kernel: they do not
 /// name the group when another rule merges into it too.
 static bool isPrologue(Rule rule) {
-  return rule == Rule::PadPrologue || rule == Rule::TransposePrologue;
+  return rule == Rule::PadPrologue || rule == Rule::TransposePrologue ||
+         rule == Rule::SlicePrologue;
 }
 
 static const FusionRuleInfo &info(Rule rule) {
@@ -246,6 +256,11 @@ private:
   void formAttention();
   void absorbPads();
   void absorbTransposes();
+  void absorbSlices();
+  /// Ops of type OpTy (transposes, slices) whose readers are all in one
+  /// contraction's or pooling's group, read directly, join it by `rule`.
+  template <typename OpTy>
+  void absorbViews(Rule rule);
   void growContractionEpilogues();
   void growContractionRowEpilogues();
   void growRowReductions();
@@ -888,9 +903,14 @@ void Engine::absorbPads() {
   }
 }
 
-void Engine::absorbTransposes() {
+void Engine::absorbTransposes() { absorbViews<linalg::TransposeOp>(Rule::TransposePrologue); }
+
+void Engine::absorbSlices() { absorbViews<tensor::ExtractSliceOp>(Rule::SlicePrologue); }
+
+template <typename OpTy>
+void Engine::absorbViews(Rule rule) {
   for (const Node &t : graph.getNodes()) {
-    if (!isa<linalg::TransposeOp>(t.op) || !isSingleton(t.index) ||
+    if (!isa<OpTy>(t.op) || !isSingleton(t.index) ||
         t.consumers.empty() || llvm::is_contained(t.resultEscapes, true))
       continue;
     unsigned g = groupOf[t.consumers.front()];
@@ -911,7 +931,7 @@ void Engine::absorbTransposes() {
     if (!anchor.isContraction() &&
         !anchor.op->getName().getStringRef().starts_with("linalg.pooling_"))
       continue;
-    tryMerge(g, groupOf[t.index], Rule::TransposePrologue, t.index);
+    tryMerge(g, groupOf[t.index], rule, t.index);
   }
 }
 
@@ -1096,6 +1116,7 @@ FusionPlan Engine::run() {
   formAttention();
   absorbPads();
   absorbTransposes();
+  absorbSlices();
   growContractionEpilogues();
   growRowReductions();
   growContractionRowEpilogues();

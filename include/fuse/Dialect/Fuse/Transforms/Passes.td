@@ -324,7 +324,10 @@ def FuseDistributeThreads : Pass<"fuse-distribute-threads"> {
     - a `gpu.barrier` follows each op, so the next one reads complete
       results;
     - the tile-local buffers the ops share (the allocas of
-      `promote-buffers-to-stack`) move to workgroup (shared) memory.
+      `promote-buffers-to-stack`) move to workgroup (shared) memory: static
+      workgroup attributions up to 48 KiB, above that views into one
+      dynamic shared buffer whose size the launch passes (the runtime opts
+      the kernel in).
 
     The block has `block-size` threads, fewer when no op of the launch has
     that many parallel points (rounded up to a multiple of 32). A launch
@@ -342,8 +345,10 @@ def FuseDistributeThreads : Pass<"fuse-distribute-threads"> {
   let options = [
     Option<"blockSize", "block-size", "int64_t", /*default=*/"128",
            "Threads per block (at most)">,
-    Option<"sharedBytes", "shared-bytes", "int64_t", /*default=*/"49152",
-           "Shared memory a block may use for tile-local buffers">,
+    Option<"sharedBytes", "shared-bytes", "int64_t", /*default=*/"232448",
+           "Shared memory a block may use for tile-local buffers (default: "
+           "227 KiB, the most an H100/H200 block can opt in to; "
+           "fuse-to-nvptx passes its target's)">,
     Option<"emulate", "emulate", "bool", /*default=*/"false",
            "Distribute the outermost scf.forall of each function for a CPU "
            "run, with a loop over the threads instead of thread ids">,
