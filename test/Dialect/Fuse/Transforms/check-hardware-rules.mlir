@@ -13,6 +13,8 @@
 // RUN: fuse-opt %t.ROW.mlir -split-input-file --fuse-fusion-pipeline="target=t4 report=-" -o /dev/null | grep -A4 '"rule": "row_reduction"' | FileCheck %s --check-prefix=ROW
 // RUN: sed 's/f32/bf16/g; s/acc_type = bf16/acc_type = f32/g' %S/elementwise.mlir > %t.ELEMENTWISE.mlir
 // RUN: fuse-opt %t.ELEMENTWISE.mlir -split-input-file --fuse-fusion-pipeline="target=t4 report=-" -o /dev/null | grep -A4 '"rule": "elementwise_chain"' | FileCheck %s --check-prefix=ELEMENTWISE
+// RUN: sed 's/f32/bf16/g; s/acc_type = bf16/acc_type = f32/g' %S/slice-prologue.mlir > %t.SLICE.mlir
+// RUN: fuse-opt %t.SLICE.mlir -split-input-file --fuse-fusion-pipeline="target=t4 report=-" -o /dev/null | grep -A4 '"rule": "slice_prologue"' | FileCheck %s --check-prefix=SLICE
 // RUN: sed 's/f32/bf16/g; s/acc_type = bf16/acc_type = f32/g' %S/transpose-prologue.mlir > %t.TRANSPOSE.mlir
 // RUN: fuse-opt %t.TRANSPOSE.mlir -split-input-file --fuse-fusion-pipeline="target=t4 report=-" -o /dev/null | grep -A4 '"rule": "transpose_prologue"' | FileCheck %s --check-prefix=TRANSPOSE
 // RUN: sed 's/f32/bf16/g; s/acc_type = bf16/acc_type = f32/g' %S/concat.mlir > %t.CONCAT.mlir
@@ -40,3 +42,5 @@
 // PAD: "reason": "{{.*}}bf16 arithmetic (bf16) needs sm_80 or newer; target 't4' is sm_75"
 // TRANSPOSE: "check": "hardware",
 // TRANSPOSE: "reason": "{{.*}}bf16 arithmetic (bf16) needs sm_80 or newer; target 't4' is sm_75"
+// SLICE: "check": "hardware",
+// SLICE: "reason": "{{.*}}bf16 arithmetic (bf16) needs sm_80 or newer; target 't4' is sm_75"

@@ -11,6 +11,7 @@
 // RUN: fuse-opt %S/reduction.mlir -split-input-file --fuse-fusion-pipeline="target={#fuse.target<\"h200\", smem_per_block = 256, smem_per_sm = 256, l2_bytes = 256>} report=-" -o /dev/null | grep -A4 '"rule": "row_reduction"' | FileCheck %s --check-prefix=ROW
 // RUN: fuse-opt %fuse_src_root/test/Models/inception.mlir --fuse-fusion-pipeline="target={#fuse.target<\"h200\", smem_per_block = 256, smem_per_sm = 256, l2_bytes = 256>} report=-" -o /dev/null | grep -A4 '"rule": "pad_prologue"' | FileCheck %s --check-prefix=PAD
 // RUN: fuse-opt %S/transpose-prologue.mlir -split-input-file --fuse-fusion-pipeline="target={#fuse.target<\"h200\", smem_per_block = 256, smem_per_sm = 256, l2_bytes = 256>} report=-" -o /dev/null | grep -A4 '"rule": "transpose_prologue"' | FileCheck %s --check-prefix=TRANSPOSE
+// RUN: fuse-opt %S/slice-prologue.mlir -split-input-file --fuse-fusion-pipeline="target={#fuse.target<\"h200\", smem_per_block = 256, smem_per_sm = 256, l2_bytes = 256>} report=-" -o /dev/null | grep -A4 '"rule": "slice_prologue"' | FileCheck %s --check-prefix=SLICE
 
 // ATTENTION: "check": "memory",
 // ATTENTION: "reason": "per-block working set {{[0-9]+}} B exceeds shared memory per block 256 B, and the {{[0-9]+}} B that would spill exceed one block's share of L2 (1 B = 256 B / 132 SMs) on target 'h200
@@ -26,3 +27,5 @@
 // PAD: "reason": "per-block working set {{[0-9]+}} B exceeds shared memory per block 256 B, and the {{[0-9]+}} B that would spill exceed one block's share of L2 (1 B = 256 B / 132 SMs) on target 'h200
 // TRANSPOSE: "check": "memory",
 // TRANSPOSE: "reason": "per-block working set {{[0-9]+}} B exceeds shared memory per block 256 B, and the {{[0-9]+}} B that would spill exceed one block's share of L2 (1 B = 256 B / 132 SMs) on target 'h200
+// SLICE: "check": "memory",
+// SLICE: "reason": "per-block working set {{[0-9]+}} B exceeds shared memory per block 256 B, and the {{[0-9]+}} B that would spill exceed one block's share of L2 (1 B = 256 B / 132 SMs) on target 'h200
