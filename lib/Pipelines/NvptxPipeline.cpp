@@ -100,7 +100,7 @@ LogicalResult mlir::fuse::buildNvptxPipeline(OpPassManager &pm,
       // One block per tile; the tile's ops spread over the block's threads
       // (contiguous dimension on threadIdx.x), its intermediates in shared
       // memory.
-      "scf-forall-to-parallel,gpu-map-parallel-loops,"
+      "fuse-drop-tile-mapping,scf-forall-to-parallel,gpu-map-parallel-loops,"
       "convert-parallel-loops-to-gpu,"
       "fuse-distribute-threads{{block-size={7} shared-bytes={8}},"
       "convert-linalg-to-loops,gpu-launch-sink-index-computations),"

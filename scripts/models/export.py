@@ -191,6 +191,31 @@ class InceptionBlock(nn.Module):
         return torch.cat([self.b1(x), self.b2(x), self.b3(x), self.b4(p)], 1)
 
 
+# --- A small ResNet (bottleneck blocks with downsampling) --------------------
+
+class ResNetTiny(nn.Module):
+    """ResNet-50's structure at test size: stem, two stages of torchvision
+    Bottleneck blocks (the second one strided, so its downsampling 1x1 conv
+    reads every other row of the stage input), pooling, classifier."""
+
+    def __init__(self, classes=10):
+        super().__init__()
+        from torchvision.models.resnet import Bottleneck
+        self.stem = nn.Sequential(nn.Conv2d(3, 16, 3, 1, 1, bias=False), nn.BatchNorm2d(16), nn.ReLU(),
+                                  nn.MaxPool2d(3, 2, 1))
+
+        def stage(cin, planes, stride):
+            down = nn.Sequential(nn.Conv2d(cin, planes * 4, 1, stride, bias=False), nn.BatchNorm2d(planes * 4))
+            return nn.Sequential(Bottleneck(cin, planes, stride, down), Bottleneck(planes * 4, planes))
+        self.layer1 = stage(16, 8, 1)
+        self.layer2 = stage(32, 16, 2)
+        self.fc = nn.Linear(64, classes)
+
+    def forward(self, x):
+        x = self.layer2(self.layer1(self.stem(x)))
+        return self.fc(torch.flatten(F.adaptive_avg_pool2d(x, 1), 1))
+
+
 def networks():
     import torchvision.models as tv
     return {
@@ -204,6 +229,7 @@ def networks():
         "inception_block": (lambda: InceptionBlock(), (1, 64, 28, 28), 13, True),
         "yolo_tiny": (lambda: Yolo(w=8, depth=(1, 1, 1, 1), classes=4), (1, 3, 64, 64), 13, True),
         "bert_tiny": (lambda: Bert(layers=2, h=64, heads=4, ffn=256, seq=16), (1, 16, 64), 17, True),
+        "resnet_tiny": (lambda: ResNetTiny(), (1, 3, 32, 32), 13, True),
     }
 
 

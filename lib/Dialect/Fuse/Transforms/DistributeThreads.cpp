@@ -363,3 +363,23 @@ struct DistributeThreadsPass
 };
 
 } // namespace
+
+namespace mlir::fuse {
+#define GEN_PASS_DEF_FUSEDROPTILEMAPPING
+#include "fuse/Dialect/Fuse/Transforms/Passes.h.inc"
+} // namespace mlir::fuse
+
+namespace {
+struct DropTileMappingPass
+    : public fuse::impl::FuseDropTileMappingBase<DropTileMappingPass> {
+  void runOnOperation() override {
+    getOperation()->walk([](scf::ForallOp forall) {
+      std::optional<ArrayAttr> mapping = forall.getMapping();
+      if (mapping && llvm::all_of(*mapping, [](Attribute a) {
+            return isa<gpu::GPUBlockMappingAttr>(a);
+          }))
+        forall.setMappingAttr(ArrayAttr());
+    });
+  }
+};
+} // namespace

@@ -9,6 +9,7 @@
 #include "fuse/Dialect/Fuse/Transforms/FusionEngine.h"
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
@@ -343,6 +344,18 @@ LogicalResult lowerGroup(RewriterBase &rewriter, GroupOp group,
     scf::SCFTilingOptions tiling;
     tiling.setTileSizes(sizes);
     tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+    // Each tile is a block of the kernel. The mapping also keeps the loop
+    // when it has one iteration (canonicalization would otherwise inline
+    // its body into the host code, and the group would launch no kernel).
+    SmallVector<Attribute> blocks;
+    for (OpFoldResult size : sizes)
+      if (!isZeroInteger(size))
+        blocks.push_back(gpu::GPUBlockMappingAttr::get(
+            rewriter.getContext(),
+            static_cast<gpu::MappingId>(
+                static_cast<unsigned>(gpu::MappingId::LinearDim0) +
+                blocks.size())));
+    tiling.setMapping(blocks);
     scf::SCFTileAndFuseOptions options;
     options.setTilingOptions(tiling);
     // A slice of a slice (a merged contraction's output slice, then its

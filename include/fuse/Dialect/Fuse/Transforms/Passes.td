@@ -202,7 +202,14 @@ def FuseFormGroups : Pass<"fuse-form-groups", "::mlir::ModuleOp"> {
            "Try fuse-lower-groups on each planned group (on a copy) and take "
            "back the last merge of a group it refuses (check 'lowering')">,
   ];
-  let dependentDialects = ["::mlir::fuse::FuseDialect"];
+  // The trial lowering of each planned group (check-lowering) tiles it.
+  let dependentDialects = ["::mlir::fuse::FuseDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect"];
 }
 
 def FuseLowerGroups : Pass<"fuse-lower-groups"> {
@@ -251,7 +258,8 @@ def FuseLowerGroups : Pass<"fuse-lower-groups"> {
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect",
-                           "::mlir::linalg::LinalgDialect"];
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::gpu::GPUDialect"];
 }
 
 def FuseOutlineGroups : Pass<"fuse-outline-groups", "::mlir::ModuleOp"> {
@@ -400,6 +408,16 @@ def FuseRelayoutWeights : Pass<"fuse-relayout-weights", "::mlir::func::FuncOp"> 
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::arith::ArithDialect"];
+}
+
+def FuseDropTileMapping : Pass<"fuse-drop-tile-mapping"> {
+  let summary = "Drop the block mapping of fuse-lower-groups' tile loops";
+  let description = [{
+    `fuse-lower-groups` marks each tile loop (`scf.forall`) as mapped to
+    blocks (`#gpu.block<linear_dim_N>`), which also keeps a loop of one
+    iteration through canonicalization. Before `scf-forall-to-parallel` and
+    `gpu-map-parallel-loops` (which assign blocks themselves) the marks go.
+  }];
 }
 
 def FuseVerifyKernels : Pass<"fuse-verify-kernels", "::mlir::ModuleOp"> {
