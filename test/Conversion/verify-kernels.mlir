@@ -1,0 +1,41 @@
+// fuse-verify-kernels: no kernel allocates memory at run time, and each
+// outlined group function launches exactly one kernel (its work must not
+// stay on the host).
+// RUN: fuse-opt %s -split-input-file --fuse-verify-kernels -verify-diagnostics
+
+module attributes {gpu.container_module} {
+  // expected-error @below {{group function 'f__group0' launches 0 kernels; a group must be exactly one (it computes on the host instead)}}
+  func.func private @f__group0(%x: memref<4xf32>) attributes {fuse.kind = "single"} {
+    %c0 = arith.constant 0 : index
+    %c4 = arith.constant 4 : index
+    %c1 = arith.constant 1 : index
+    %z = arith.constant 0.0 : f32
+    scf.for %i = %c0 to %c4 step %c1 {
+      memref.store %z, %x[%i] : memref<4xf32>
+    }
+    return
+  }
+  // A group that only forwards a value launches nothing, which is fine.
+  func.func private @f__group1(%x: memref<4xf32>) -> memref<4xf32> attributes {fuse.kind = "single"} {
+    return %x : memref<4xf32>
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k(%x: memref<4xf32>) kernel {
+      // expected-error @below {{kernel 'k' allocates a buffer of type 'memref<4xf32>' at run time (a device-side malloc); its tile should have a static shape}}
+      %a = memref.alloc() : memref<4xf32>
+      gpu.return
+    }
+  }
+  // expected-error @below {{group function 'g__group0' launches 2 kernels; a group must be exactly one}}
+  func.func private @g__group0(%x: memref<4xf32>) attributes {fuse.kind = "single"} {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%x : memref<4xf32>)
+    gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%x : memref<4xf32>)
+    return
+  }
+}
