@@ -105,6 +105,7 @@ LogicalResult mlir::fuse::buildNvptxPipeline(OpPassManager &pm,
       "fuse-distribute-threads{{block-size={7} shared-bytes={8}},"
       "convert-linalg-to-loops,gpu-launch-sink-index-computations),"
       "canonicalize,gpu-kernel-outlining,fuse-verify-kernels,"
+      "fuse-drop-known-block-size,"
       // The NVVM lowering (as upstream's gpu-lower-to-nvvm-pipeline), with
       // libdevice linked for the math functions.
       "convert-nvgpu-to-nvvm,convert-vector-to-scf,convert-scf-to-cf,"

@@ -383,3 +383,19 @@ struct DropTileMappingPass
   }
 };
 } // namespace
+
+namespace mlir::fuse {
+#define GEN_PASS_DEF_FUSEDROPKNOWNBLOCKSIZE
+#include "fuse/Dialect/Fuse/Transforms/Passes.h.inc"
+} // namespace mlir::fuse
+
+namespace {
+struct DropKnownBlockSizePass
+    : public fuse::impl::FuseDropKnownBlockSizeBase<DropKnownBlockSizePass> {
+  void runOnOperation() override {
+    getOperation()->walk([](gpu::GPUFuncOp kernel) {
+      kernel.removeKnownBlockSizeAttr();
+    });
+  }
+};
+} // namespace
