@@ -65,6 +65,8 @@ LogicalResult mlir::fuse::buildNvptxPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createFuseRelayoutWeights());
   FuseLowerGroupsOptions lower;
   lower.tileSizes.assign(options.tileSizes.begin(), options.tileSizes.end());
+  lower.target = options.target;
+  lower.threads = options.blockSize;
   pm.addNestedPass<func::FuncOp>(createFuseLowerGroups(lower));
   pm.addPass(createFuseOutlineGroups());
   std::string libdevice = options.libdevice;

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fuse/Dialect/Fuse/IR/FuseAttrs.h"
 #include "fuse/Dialect/Fuse/IR/FuseInterfaces.h"
 #include "fuse/Dialect/Fuse/IR/FuseOps.h"
 #include "fuse/Dialect/Fuse/Transforms/FusionEngine.h"
@@ -154,7 +155,7 @@ Value copyIntoNewTensor(RewriterBase &rewriter, Location loc, Value value) {
 
 /// Default tile sizes for `root` (see the pass description).
 SmallVector<OpFoldResult> defaultTileSizes(OpBuilder &b, TilingInterface root,
-                                           bool keepRows) {
+                                           bool keepRows, int64_t threads) {
   SmallVector<utils::IteratorType> iterators = root.getLoopIteratorTypes();
   SmallVector<Range> domain = root.getIterationDomain(b);
   SmallVector<OpFoldResult> sizes(iterators.size(), b.getIndexAttr(0));
@@ -177,6 +178,34 @@ SmallVector<OpFoldResult> defaultTileSizes(OpBuilder &b, TilingInterface root,
         --tile;
     }
     sizes[i] = b.getIndexAttr(tile);
+  }
+  // A tile should give every thread of a block a point: while it has fewer
+  // points than `threads`, the outer tiled loops (inner first) take twice
+  // as many iterations per tile, as long as that still divides them.
+  if (!keepRows && threads > 1) {
+    auto points = [&] {
+      int64_t n = 1;
+      for (auto [i, iterator] : llvm::enumerate(iterators))
+        if (iterator == utils::IteratorType::parallel)
+          if (std::optional<int64_t> size = getConstantIntValue(sizes[i]))
+            n *= *size ? *size
+                       : getConstantIntValue(domain[i].size).value_or(1);
+      return n;
+    };
+    int seen = 0;
+    for (int64_t i = int64_t(iterators.size()) - 1; i >= 0; --i) {
+      if (iterators[i] != utils::IteratorType::parallel || seen++ == 0)
+        continue;
+      std::optional<int64_t> extent = getConstantIntValue(domain[i].size);
+      std::optional<int64_t> tile = getConstantIntValue(sizes[i]);
+      if (!extent || !tile || *tile == 0)
+        continue;
+      while (points() < threads && *tile * 2 <= *extent &&
+             *extent % (*tile * 2) == 0) {
+        *tile *= 2;
+        sizes[i] = b.getIndexAttr(*tile);
+      }
+    }
   }
   // Only one parallel loop, kept whole: tile it by 1 instead, so the nest
   // still runs one tile per row.
@@ -204,7 +233,7 @@ bool sameSpace(scf::ForallOp a, scf::ForallOp b) {
 }
 
 LogicalResult lowerGroup(RewriterBase &rewriter, GroupOp group,
-                         ArrayRef<int64_t> tileOverride) {
+                         ArrayRef<int64_t> tileOverride, int64_t threads) {
   int64_t id = -1;
   if (auto attr = group->getAttrOfType<IntegerAttr>("fuse.id"))
     id = attr.getInt();
@@ -320,7 +349,10 @@ LogicalResult lowerGroup(RewriterBase &rewriter, GroupOp group,
         sizes.push_back(rewriter.getIndexAttr(
             i < tileOverride.size() ? tileOverride[i] : 0));
     } else {
-      sizes = defaultTileSizes(rewriter, root, hasReduction);
+      // Several roots share one loop nest: their tiles stay the plain
+      // defaults, which the roots have in common.
+      sizes = defaultTileSizes(rewriter, root, hasReduction,
+                               roots.size() == 1 ? threads : 0);
     }
     for (auto [d, whole] : llvm::enumerate(keepWhole))
       if (whole && d < sizes.size())
@@ -475,8 +507,23 @@ struct LowerGroupsPass
     IRRewriter rewriter(&getContext());
     SmallVector<int64_t> sizes(tileSizes.begin(), tileSizes.end());
     bool failedAny = false;
+    std::string error;
+    TargetAttr targetAttr =
+        TargetAttr::parseFromOption(&getContext(), target, error);
+    if (!targetAttr) {
+      getOperation()->emitError() << "fuse-lower-groups: " << error;
+      return signalPassFailure();
+    }
+    if (threads < 1) {
+      getOperation()->emitError()
+          << "fuse-lower-groups: threads must be positive, got "
+          << threads.getValue();
+      return signalPassFailure();
+    }
+    int64_t blockThreads =
+        std::min<int64_t>(threads, targetAttr.getMaxThreadsPerBlock());
     for (GroupOp group : groups)
-      failedAny |= failed(lowerGroup(rewriter, group, sizes));
+      failedAny |= failed(lowerGroup(rewriter, group, sizes, blockThreads));
     if (failedAny)
       return signalPassFailure();
     // Fusing a producer into each of its consumers' tiles clones it once per
@@ -491,6 +538,7 @@ struct LowerGroupsPass
 } // namespace
 
 LogicalResult mlir::fuse::lowerFusionGroup(RewriterBase &rewriter, GroupOp group,
-                                           ArrayRef<int64_t> tileSizes) {
-  return lowerGroup(rewriter, group, tileSizes);
+                                           ArrayRef<int64_t> tileSizes,
+                                           int64_t threads) {
+  return lowerGroup(rewriter, group, tileSizes, threads);
 }

@@ -139,7 +139,8 @@ FusionPlan planFusion(Block &block, const FusionPolicy &policy);
 /// diagnostic naming the group and the op when the group cannot be one loop
 /// nest.
 LogicalResult lowerFusionGroup(RewriterBase &rewriter, GroupOp group,
-                               ArrayRef<int64_t> tileSizes = {});
+                               ArrayRef<int64_t> tileSizes = {},
+                               int64_t threads = 128);
 
 /// Wraps every planned group in a `fuse.group` (kind and rule from the plan)
 /// and orders the block topologically. Constants, `tensor.empty`, fills of

@@ -228,6 +228,10 @@ def FuseLowerGroups : Pass<"fuse-lower-groups"> {
     tile); otherwise the innermost parallel loop is tiled by 32, the one
     before it by 8 and the outer ones by 1, each lowered to the largest size
     that divides the loop's extent, so every tile has the same static shape.
+    In a group with one root, a tile with fewer points than `threads`
+    (at most the target's threads per block) takes twice as many iterations
+    of its outer tiled loops, inner first, while that still divides them, so
+    each thread of the kernel's block gets a point.
     `tile-sizes` overrides them for every root (missing trailing sizes count
     as 0: not tiled).
 
@@ -255,6 +259,11 @@ def FuseLowerGroups : Pass<"fuse-lower-groups"> {
   let options = [
     ListOption<"tileSizes", "tile-sizes", "int64_t",
                "Tile sizes for every group root (0: not tiled)">,
+    Option<"target", "target", "std::string", /*default=*/"\"h200\"",
+           "Target preset or #fuse.target attribute: bounds the threads a "
+           "tile is sized for (max_threads_per_block)">,
+    Option<"threads", "threads", "int64_t", /*default=*/"128",
+           "Threads per block the tiles are sized for">,
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect",
