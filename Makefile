@@ -15,7 +15,7 @@ SETUP_STAMP := $(BUILD_DIR)/.setup-done
 FUSE_OPT    := $(BUILD_DIR)/bin/fuse-opt
 
 .PHONY: all setup configure build check demo docs install clean bench-memory bench-models soak \
-        models e2e onnx-conformance fuzz check-asan bench stress
+        models e2e onnx-conformance fuzz check-asan bench bench-gpu stress
 
 all: build
 
@@ -84,6 +84,12 @@ docs: build
 # CPU run times; docs/benchmarks.md, docs/benchmarks/results.json, plots.
 bench: build
 	/usr/bin/python3 bench/run.py
+
+# The GPU half, on a machine with a GPU: fuse's GPU latency (the compiled
+# program, checked against the CPU), PyTorch eager and torch.compile, copy
+# bandwidth, into build/bench-gpu.json (merge: bench/run.py --gpu-json).
+bench-gpu: build
+	/usr/bin/python3 bench/gpu.py --out $(BUILD_DIR)/bench-gpu.json
 
 # The memory planner on the published Arm NN traces (docs/benchmarks/memtraces.md).
 bench-memory: build

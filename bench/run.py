@@ -250,7 +250,8 @@ def write_markdown(rows, pngs, args, commit, gpu):
     else:
         lines.append("Not measured: no GPU was available to this run. fuse's GPU latency, PyTorch eager, "
                      "`torch.compile` and achieved bandwidth of memory-bound groups need a GPU machine "
-                     "(`bench/run.py --gpu-json FILE` merges such a run's results).")
+                     "(`make bench-gpu` there runs bench/gpu.py; `bench/run.py --gpu-json FILE` merges "
+                     "its results).")
     with open(os.path.join(ROOT, "docs", "benchmarks.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
 

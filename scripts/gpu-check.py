@@ -148,11 +148,13 @@ def main():
     lines += ["    return", "  }"]
     cpu_module = "module {\n" + ref + "\n".join(lines) + "\n}\n" + resources
     open(os.path.join(work, "cpu.mlir"), "w").write(cpu_module)
-    cpu_lowered = run([fuse_opt, "--fuse-to-cpu"], stdin=cpu_module, what="fuse-to-cpu").stdout
-    cpu_out = run([os.path.join(LLVM, "bin", "mlir-runner"), "-e", "main", "-entry-point-result=void",
-                   f"-shared-libs={LLVM}/lib/libmlir_runner_utils.so,{LLVM}/lib/libmlir_c_runner_utils.so"],
-                  stdin=cpu_lowered, what="the CPU reference").stdout
-    reference = read_outputs(cpu_out, n)
+
+    def cpu_reference():
+        cpu_lowered = run([fuse_opt, "--fuse-to-cpu"], stdin=cpu_module, what="fuse-to-cpu").stdout
+        cpu_out = run([os.path.join(LLVM, "bin", "mlir-runner"), "-e", "main", "-entry-point-result=void",
+                       f"-shared-libs={LLVM}/lib/libmlir_runner_utils.so,{LLVM}/lib/libmlir_c_runner_utils.so"],
+                      stdin=cpu_lowered, what="the CPU reference").stdout
+        return read_outputs(cpu_out, n)
 
     # The fused function on the GPU: kernels + host code (fuse-to-nvptx).
     gpu_source = "module {\n" + fused + "}\n" + resources
@@ -163,7 +165,9 @@ def main():
     header = re.search(rf"func\.func @{name}__gpu\((.*?)\)(?: -> \(?(.*?)\)?)? (?:attributes|\{{)", proc.stderr)
     if not header:
         fail(f"cannot find the host function @{name}__gpu after fuse-plan-buffers")
-    params = [p.split(":", 1)[1].strip() for p in re.split(r",\s*(?=%)", header.group(1)) if p]
+    # Types only: argument attributes (an ONNX input's name) are dropped.
+    params = [re.sub(r"\s*\{.*?\}", "", p.split(":", 1)[1]).strip()
+              for p in re.split(r",\s*(?=%)", header.group(1)) if p]
     results = re.findall(r"memref<[^>]*>", header.group(2) or "")
     kernels = open(os.path.join(work, "kernels.mlir")).read()
     launches = kernels.count("gpu.launch_func")
@@ -239,6 +243,7 @@ def main():
         print("compiled (not run: --compile-only)")
         return 0
 
+    reference = cpu_reference()
     out = run([exe], what="the GPU run").stdout
     timing = None
     if args.repeat:
