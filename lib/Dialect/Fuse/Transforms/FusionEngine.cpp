@@ -149,6 +149,13 @@ static bool isPrologue(Rule rule) {
          rule == Rule::SlicePrologue;
 }
 
+/// Whether `node` anchors a kernel that reads its inputs tile by tile and
+/// takes epilogues and view prologues: a contraction or a pooling.
+static bool isWindowAnchor(const Node &node) {
+  return node.isContraction() ||
+         node.op->getName().getStringRef().starts_with("linalg.pooling_");
+}
+
 static const FusionRuleInfo &info(Rule rule) {
   return kRules[static_cast<unsigned>(rule)];
 }
@@ -255,8 +262,6 @@ private:
   // Rule drivers, in priority order.
   void formAttention();
   void absorbPads();
-  void absorbTransposes();
-  void absorbSlices();
   /// Ops of type OpTy (transposes, slices) whose readers are all in one
   /// contraction's or pooling's group, read directly, join it by `rule`.
   template <typename OpTy>
@@ -723,9 +728,7 @@ void Engine::growContractionEpilogues() {
   // an average pool's division (or anything elementwise after a pool) is
   // their epilogue.
   for (const Node &node : graph.getNodes())
-    if ((node.isContraction() ||
-         node.op->getName().getStringRef().starts_with("linalg.pooling_")) &&
-        node.hasStaticShape)
+    if (isWindowAnchor(node) && node.hasStaticShape)
       anchors.push_back(node.index);
   llvm::sort(anchors, [&](unsigned x, unsigned y) {
     int64_t fx = graph.node(x).cls.flops.value_or(0);
@@ -903,10 +906,6 @@ void Engine::absorbPads() {
   }
 }
 
-void Engine::absorbTransposes() { absorbViews<linalg::TransposeOp>(Rule::TransposePrologue); }
-
-void Engine::absorbSlices() { absorbViews<tensor::ExtractSliceOp>(Rule::SlicePrologue); }
-
 template <typename OpTy>
 void Engine::absorbViews(Rule rule) {
   for (const Node &t : graph.getNodes()) {
@@ -916,10 +915,10 @@ void Engine::absorbViews(Rule rule) {
     unsigned g = groupOf[t.consumers.front()];
     if (llvm::any_of(t.consumers, [&](unsigned c) { return groupOf[c] != g; }))
       continue;
-    // Read directly: through a pad, the transposed tile would be the pad's
+    // Read directly: through a pad, the view's tile would be the pad's
     // dynamically sized source slice, which a GPU kernel cannot hold
     // without a device-side allocation; through a reshape (the graph sees
-    // through views), the reader's tile loop cannot take the transpose in.
+    // through views), the reader's tile loop cannot take the view in.
     if (llvm::any_of(t.consumers, [&](unsigned c) {
           Operation *reader = graph.node(c).op;
           return isa<tensor::PadOp>(reader) ||
@@ -927,9 +926,7 @@ void Engine::absorbViews(Rule rule) {
                                      t.op->getResult(0));
         }))
       continue;
-    const Node &anchor = graph.node(groups[g].anchor);
-    if (!anchor.isContraction() &&
-        !anchor.op->getName().getStringRef().starts_with("linalg.pooling_"))
+    if (!isWindowAnchor(graph.node(groups[g].anchor)))
       continue;
     tryMerge(g, groupOf[t.index], rule, t.index);
   }
@@ -1115,8 +1112,8 @@ void Engine::mergeSiblings() {
 FusionPlan Engine::run() {
   formAttention();
   absorbPads();
-  absorbTransposes();
-  absorbSlices();
+  absorbViews<linalg::TransposeOp>(Rule::TransposePrologue);
+  absorbViews<tensor::ExtractSliceOp>(Rule::SlicePrologue);
   growContractionEpilogues();
   growRowReductions();
   growContractionRowEpilogues();
