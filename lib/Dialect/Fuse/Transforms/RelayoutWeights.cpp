@@ -14,6 +14,7 @@
 
 #include "ConstantData.h"
 #include "fuse/Dialect/Fuse/IR/FuseOps.h"
+#include "fuse/Dialect/Fuse/Transforms/FusionEngine.h"
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -21,7 +22,6 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/Path.h"
 
 #include <cstring>
 
@@ -34,20 +34,6 @@ using namespace mlir;
 using namespace mlir::fuse;
 
 namespace {
-
-/// "file:line:col" of `loc`, or "?".
-std::string where(Location loc) {
-  if (auto file = dyn_cast<FileLineColLoc>(loc))
-    return llvm::formatv("{0}:{1}:{2}", llvm::sys::path::filename(
-                                            file.getFilename().getValue()),
-                         file.getLine(), file.getColumn())
-        .str();
-  if (auto fused = dyn_cast<FusedLoc>(loc))
-    for (Location inner : fused.getLocations())
-      if (isa<FileLineColLoc>(inner))
-        return where(inner);
-  return "?";
-}
 
 struct RelayoutWeightsPass
     : public fuse::impl::FuseRelayoutWeightsBase<RelayoutWeightsPass> {
@@ -121,8 +107,7 @@ struct RelayoutWeightsPass
         b, conv.getLoc(), conv->getResultTypes(),
         ValueRange{conv.getInputs()[0], newFilter}, conv.getOutputs(),
         conv.getStrides(), conv.getDilations());
-    std::string described =
-        (conv->getName().getStringRef() + "@" + where(conv.getLoc())).str();
+    std::string described = describeOp(conv);
     conv->replaceAllUsesWith(replacement);
     conv->erase();
     if (constant->use_empty())
