@@ -132,6 +132,13 @@ std::string whyNotDistributable(Region &body) {
 /// Static shared memory a kernel may declare without opting in.
 constexpr int64_t kStaticSharedBytes = 48 * 1024;
 
+/// Bytes a tile buffer of `type` takes in shared memory (16-byte aligned).
+int64_t sharedBufferBytes(MemRefType type) {
+  return llvm::alignTo(type.getNumElements() *
+                           llvm::divideCeil(type.getElementTypeBitWidth(), 8),
+                       16);
+}
+
 class Distributor {
 public:
   Distributor(int64_t threads, bool emulate)
@@ -292,9 +299,7 @@ struct DistributeThreadsPass
         why = "a tile-local buffer of dynamic shape or non-identity layout";
         return;
       }
-      int64_t bytes = type.getNumElements() *
-                      llvm::divideCeil(type.getElementTypeBitWidth(), 8);
-      shared += llvm::alignTo(bytes, 16);
+      shared += sharedBufferBytes(type);
     });
     if (why.empty() && shared > sharedBytes)
       why = llvm::formatv("its tile-local buffers take {0} B of shared "
@@ -341,10 +346,7 @@ struct DistributeThreadsPass
         Value shift = arith::ConstantIndexOp::create(b, alloca.getLoc(), offset);
         buffer = memref::ViewOp::create(b, alloca.getLoc(), sharedType,
                                         dynamicBuffer, shift, ValueRange());
-        offset += llvm::alignTo(
-            type.getNumElements() *
-                llvm::divideCeil(type.getElementTypeBitWidth(), 8),
-            16);
+        offset += sharedBufferBytes(type);
         b.setInsertionPoint(alloca);
       } else {
         buffer = launch.addWorkgroupAttribution(sharedType, alloca.getLoc());
