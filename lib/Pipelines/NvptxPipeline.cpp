@@ -39,20 +39,21 @@ LogicalResult mlir::fuse::buildNvptxPipeline(OpPassManager &pm,
   std::string chip = options.chip;
   if (chip.empty())
     chip = target.getArch().str();
-  if (options.blockSize < 1 ||
-      options.blockSize > target.getMaxThreadsPerBlock()) {
-    errors << "fuse-to-nvptx: block-size must be in [1, "
-           << target.getMaxThreadsPerBlock() << "] (max_threads_per_block of '"
-           << target.getName() << "'), got " << options.blockSize << "\n";
+  // An option bounded by a property of the target.
+  auto inRange = [&](StringRef option, int64_t value, int64_t low,
+                     int64_t high, StringRef property) {
+    if (value >= low && value <= high)
+      return true;
+    errors << "fuse-to-nvptx: " << option << " must be in [" << low << ", "
+           << high << "] (" << property << " of '" << target.getName()
+           << "'), got " << value << "\n";
+    return false;
+  };
+  if (!inRange("block-size", options.blockSize, 1,
+               target.getMaxThreadsPerBlock(), "max_threads_per_block") ||
+      !inRange("shared-bytes", options.sharedBytes, 0,
+               target.getSharedMemPerBlock(), "shared memory per block"))
     return failure();
-  }
-  if (options.sharedBytes < 0 ||
-      options.sharedBytes > target.getSharedMemPerBlock()) {
-    errors << "fuse-to-nvptx: shared-bytes must be in [0, "
-           << target.getSharedMemPerBlock() << "] (shared memory per block of '"
-           << target.getName() << "'), got " << options.sharedBytes << "\n";
-    return failure();
-  }
   int64_t sharedBytes = options.sharedBytes ? options.sharedBytes
                                              : target.getSharedMemPerBlock();
   if (options.format != "isa" && options.format != "bin" &&
