@@ -104,11 +104,8 @@ def torch_latency(torch, name, repeat):
     if name not in nets:
         return None, None, f"no PyTorch definition for {name}"
     make, shape, _, _ = nets[name]
-    import zlib
-    seed = zlib.crc32(name.encode()) % 100000
-    torch.manual_seed(seed)
-    model = export.randomise_bn(make(), seed).eval().cuda()
-    x = torch.randn(*shape, generator=torch.Generator().manual_seed(seed + 1)).cuda()
+    model, x = export.build(name, make, shape, export.seed_of(name))
+    model, x = model.cuda(), x.cuda()
     with torch.no_grad():
         eager = time_torch(torch, lambda: model(x), repeat)
         compiled, note = None, None

@@ -61,27 +61,23 @@ def print_bits(value, shape, tag, tensor_level):
     ident = f"affine_map<({dims}) -> ({dims})>"
     iters = ", ".join(['"parallel"'] * rank)
     shape_text = "x".join(str(d) for d in shape) + ("x" if shape else "")
-    if tensor_level:
-        return [
-            f"    %e{tag} = tensor.empty() : tensor<{shape_text}i32>",
-            f"    %b{tag} = linalg.generic {{indexing_maps = [{ident}, {ident}], iterator_types = [{iters}]}} "
-            f"ins({value} : tensor<{shape_text}f32>) outs(%e{tag} : tensor<{shape_text}i32>) {{",
-            "    ^bb0(%x: f32, %unused: i32):",
-            "      %i = arith.bitcast %x : f32 to i32",
-            "      linalg.yield %i : i32",
-            f"    }} -> tensor<{shape_text}i32>",
-            f"    %m{tag} = bufferization.to_buffer %b{tag} : tensor<{shape_text}i32> to memref<{shape_text}i32>",
-            f"    %u{tag} = memref.cast %m{tag} : memref<{shape_text}i32> to memref<*xi32>",
-            f"    call @printMemrefI32(%u{tag}) : (memref<*xi32>) -> ()",
-        ]
-    return [
-        f"    %m{tag} = memref.alloc() : memref<{shape_text}i32>",
-        f"    linalg.generic {{indexing_maps = [{ident}, {ident}], iterator_types = [{iters}]}} "
-        f"ins({value} : memref<{shape_text}f32>) outs(%m{tag} : memref<{shape_text}i32>) {{",
+    kind = "tensor" if tensor_level else "memref"
+    f32, i32 = f"{kind}<{shape_text}f32>", f"{kind}<{shape_text}i32>"
+    # The bitcast, on tensors (a result) or on buffers (written in place).
+    bitcast = lambda out: [
+        f"    {'%b' + str(tag) + ' = ' if tensor_level else ''}linalg.generic "
+        f"{{indexing_maps = [{ident}, {ident}], iterator_types = [{iters}]}} "
+        f"ins({value} : {f32}) outs({out} : {i32}) {{",
         "    ^bb0(%x: f32, %unused: i32):",
         "      %i = arith.bitcast %x : f32 to i32",
         "      linalg.yield %i : i32",
-        "    }",
+        f"    }}{' -> ' + i32 if tensor_level else ''}"]
+    if tensor_level:
+        lines = [f"    %e{tag} = tensor.empty() : {i32}"] + bitcast(f"%e{tag}") + [
+            f"    %m{tag} = bufferization.to_buffer %b{tag} : {i32} to memref<{shape_text}i32>"]
+    else:
+        lines = [f"    %m{tag} = memref.alloc() : {i32}"] + bitcast(f"%m{tag}")
+    return lines + [
         f"    %u{tag} = memref.cast %m{tag} : memref<{shape_text}i32> to memref<*xi32>",
         f"    call @printMemrefI32(%u{tag}) : (memref<*xi32>) -> ()",
     ]

@@ -233,10 +233,21 @@ def networks():
     }
 
 
-def export(name, make, shape, opset, out_dir, seed):
+def seed_of(name):
+    return zlib.crc32(name.encode()) % 100000
+
+
+def build(name, make, shape, seed):
+    """The network `name` in eval mode with its seeded weights, and its
+    seeded input: what export() writes, and what bench/gpu.py times."""
     torch.manual_seed(seed)
     model = randomise_bn(make(), seed).eval()
     x = torch.randn(*shape, generator=torch.Generator().manual_seed(seed + 1))
+    return model, x
+
+
+def export(name, make, shape, opset, out_dir, seed):
+    model, x = build(name, make, shape, seed)
     with torch.no_grad():
         y = model(x)
     os.makedirs(out_dir, exist_ok=True)
@@ -267,7 +278,7 @@ def main():
     out = os.path.join(ROOT, "test", "Models", "onnx") if args.small else args.out
     for name in names:
         make, shape, opset, _ = nets[name]
-        export(name, make, shape, opset, out, zlib.crc32(name.encode()) % 100000)
+        export(name, make, shape, opset, out, seed_of(name))
 
 
 if __name__ == "__main__":
