@@ -34,7 +34,8 @@ def main(path):
         for g in fn["groups"]:
             rule = f" by {g['rule']}" if g["rule"] else ""
             ops = ", ".join(op.split("@")[0] for op in g["ops"])
-            print(f"  group {g['id']}: {g['kind']}{rule}: {ops}")
+            bound = f" [{g['bound']}-bound, {g['intensity']:.1f} FLOP/B]" if "bound" in g else ""
+            print(f"  group {g['id']}: {g['kind']}{rule}: {ops}{bound}")
             if g["bytes_saved"]:
                 print(f"    saves {human_bytes(g['bytes_saved'])} and "
                       f"{len(g['ops']) - 1} launch(es), ~{g['time_saved_us']:.2f} us")

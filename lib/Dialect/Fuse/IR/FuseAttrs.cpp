@@ -463,6 +463,15 @@ std::optional<double> TargetAttr::getPeakFlops(Type elementType) const {
   return std::nullopt;
 }
 
+double TargetAttr::getPeakFlopsOrF32(Type elementType) const {
+  return getPeakFlops(elementType)
+      .value_or(getPeakFlops(Float32Type::get(getContext())).value_or(1e12));
+}
+
+double TargetAttr::getRidgeFlopsPerByte(Type elementType) const {
+  return getPeakFlopsOrF32(elementType) / getDramBytesPerSecond();
+}
+
 bool TargetAttr::supportsElementType(Type elementType,
                                      std::string *reason) const {
   Type type = getElementTypeOrSelf(elementType);

@@ -305,10 +305,7 @@ private:
   /// run once per consumer element.
   double recomputeSeconds(ArrayRef<unsigned> members) const;
   double peakFlops(Type elementType) const {
-    return policy.target.getPeakFlops(elementType)
-        .value_or(policy.target.getPeakFlops(
-                          Float32Type::get(elementType.getContext()))
-                      .value_or(1e12));
+    return policy.target.getPeakFlopsOrF32(elementType);
   }
   void record(Rule rule, StringRef check, std::string reason, unsigned anchor,
               unsigned candidate);
@@ -588,7 +585,6 @@ std::optional<Refusal> Engine::checkIntensity(ArrayRef<unsigned> merged) {
   // Roofline: a contraction is compute-bound when its FLOPs per byte reach
   // the ridge point peak / bandwidth. Two of them in one kernel fight for
   // registers and spill.
-  double bandwidth = policy.target.getDramBytesPerSecond();
   SmallVector<std::pair<unsigned, double>> bound;
   double ridge = 0;
   for (unsigned m : merged) {
@@ -600,7 +596,7 @@ std::optional<Refusal> Engine::checkIntensity(ArrayRef<unsigned> merged) {
     if (bytes <= 0)
       continue;
     Type elem = getElementTypeOrSelf(node.op->getResult(0).getType());
-    ridge = peakFlops(elem) / bandwidth;
+    ridge = policy.target.getRidgeFlopsPerByte(elem);
     double intensity = double(*node.cls.flops) / double(bytes);
     if (intensity >= ridge)
       bound.push_back({m, intensity});

@@ -69,9 +69,8 @@ bool mlir::fuse::mergeRespectsPolicy(GroupOp a, GroupOp b,
       continue;
     int64_t bytes = c.bytesRead.value_or(0) + c.bytesWritten.value_or(0);
     Type elem = getElementTypeOrSelf(op->getResult(0).getType());
-    double peak = policy.target.getPeakFlops(elem).value_or(1e12);
     if (bytes > 0 && double(*c.flops) / double(bytes) >=
-                         peak / policy.target.getDramBytesPerSecond())
+                         policy.target.getRidgeFlopsPerByte(elem))
       ++boundContractions;
   }
   if (boundContractions > 1)

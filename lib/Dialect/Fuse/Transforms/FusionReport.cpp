@@ -12,6 +12,7 @@
 #include "fuse/Support/MemoryPlanner.h"
 #include "llvm/ADT/EquivalenceClasses.h"
 #include "mlir/IR/Operation.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -55,6 +56,29 @@ static bool isElementwiseGroup(const PlannedGroup &group) {
   return llvm::all_of(group.ops, [](Operation *op) {
     return classifyOp(op).category == OpCategory::elementwise;
   });
+}
+
+/// The group's place on the roofline: its FLOPs (the ops' own counts; an op
+/// whose count is unknown adds none), FLOPs per byte of its global traffic,
+/// and whether that is below the target's ridge point for the anchor's
+/// element type (memory-bound) or not (compute-bound).
+struct Roofline {
+  int64_t flops = 0;
+  double intensity = 0;
+  bool memoryBound = true;
+};
+
+static Roofline rooflineOf(const PlannedGroup &group, TargetAttr target) {
+  Roofline r;
+  for (Operation *op : group.ops)
+    r.flops += classifyOp(op).flops.value_or(0);
+  if (group.bytes > 0)
+    r.intensity = double(r.flops) / double(group.bytes);
+  Type elem = group.anchor && group.anchor->getNumResults()
+                  ? getElementTypeOrSelf(group.anchor->getResult(0).getType())
+                  : Float32Type::get(target.getContext());
+  r.memoryBound = r.intensity < target.getRidgeFlopsPerByte(elem);
+  return r;
 }
 
 /// Arena alignment of the estimate (fuse-plan-buffers' default, for GPUs).
@@ -306,6 +330,11 @@ void mlir::fuse::writeFusionReportJSON(raw_ostream &os,
                 json.attribute("bytes", group.bytes);
                 json.attribute("bytes_saved", group.bytesSaved);
                 json.attribute("time_saved_us", group.timeSavedUs);
+                Roofline roofline = rooflineOf(group, target);
+                json.attribute("flops", roofline.flops);
+                json.attribute("intensity", roofline.intensity);
+                json.attribute("bound",
+                               roofline.memoryBound ? "memory" : "compute");
               });
           });
           json.attributeArray("rejected", [&] {

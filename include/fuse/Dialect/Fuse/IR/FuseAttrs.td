@@ -147,6 +147,12 @@ def Fuse_TargetAttr : AttrDef<Fuse_Dialect, "Target"> {
     /// Dense peak FLOP/s for `elementType`, or std::nullopt when the target
     /// does not list it.
     std::optional<double> getPeakFlops(::mlir::Type elementType) const;
+    /// Peak FLOP/s for `elementType`, else f32's, else 1 TFLOP/s: what the
+    /// cost model assumes for a type the target does not list.
+    double getPeakFlopsOrF32(::mlir::Type elementType) const;
+    /// The roofline's ridge point for `elementType`: FLOPs per byte of DRAM
+    /// traffic at which a kernel stops being memory-bound.
+    double getRidgeFlopsPerByte(::mlir::Type elementType) const;
     /// Whether the target's hardware supports arithmetic in `elementType`
     /// (f16 needs sm_53+, bf16 and tf32 sm_80+, fp8 sm_89+). When it does not,
     /// `reason` (if given) says why.
