@@ -87,7 +87,8 @@ bench: build
 
 # The GPU half, on a machine with a GPU: fuse's GPU latency (the compiled
 # program, checked against the CPU), PyTorch eager and torch.compile, copy
-# bandwidth, into build/bench-gpu.json (merge: bench/run.py --gpu-json).
+# bandwidth and each memory-bound group's achieved bandwidth, into
+# build/bench-gpu.json (into docs/benchmarks.md: bench/run.py --merge-gpu).
 bench-gpu: build
 	/usr/bin/python3 bench/gpu.py --out $(BUILD_DIR)/bench-gpu.json
 

@@ -3,6 +3,7 @@
 
 usage: bench/gpu.py [--models a,b] [--models-dir DIR] [--repeat N] [--out FILE]
                     [--compile-only]
+       bench/gpu.py --from-profile REPORT PROFILE --copy-gbps G
 
 For each model of the corpus found in --models-dir (default build/models,
 else the small committed ones in test/Models/onnx), it measures:
@@ -15,6 +16,14 @@ else the small committed ones in test/Models/onnx), it measures:
                      (scripts/models/export.py's definitions), median of
                      --repeat calls
   torch_compile_ms   the same through torch.compile, where this PyTorch has it
+  bandwidth          per memory-bound group (the fusion report's "bound",
+                     on the target's roofline): its kernel's median time
+                     over the --repeat calls, timed on the device per
+                     launch (gpu-check.py --profile), the group's bytes
+                     over that time (GB/s) and that as a fraction of
+                     copy_gbps
+  bandwidth_fraction all memory-bound groups together: their bytes over
+                     their summed median times, as a fraction of copy_gbps
 and, once per run, the device's copy bandwidth (copy_gbps: a device-to-device
 copy of 1 GiB through PyTorch). Everything not measurable here is null, with
 the reason in "notes"; nothing is estimated. The JSON goes to --out; merge it
@@ -22,6 +31,10 @@ with `bench/run.py --gpu-json FILE`.
 
 --compile-only builds every model's GPU program and stops (no GPU needed):
 the check that the script itself works on a machine without one.
+
+--from-profile REPORT PROFILE prints the bandwidth table of one program from
+its fusion report and kernel profile (gpu-check.py --report/--profile, or
+any program run with FUSE_KERNEL_PROFILE), against --copy-gbps.
 """
 import argparse
 import datetime
@@ -78,20 +91,94 @@ def copy_bandwidth(torch):
     return round(2 * src.numel() * 4 / (ms * 1e-3) / 1e9, 1)  # read + write
 
 
+KERNEL = re.compile(r"^(.*?)(?:__gpu)?__group(\d+)_kernel$")
+
+
+def read_profile(path):
+    """The kernel profile the runtime writes (FUSE_KERNEL_PROFILE): kernel
+    name -> launches, median/min/total ms."""
+    kernels = {}
+    with open(path) as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            fields = line.rstrip("\n").split("\t")
+            if len(fields) != 5:
+                raise ValueError(f"{path}: not a kernel profile line: {line!r}")
+            name, launches, median, minimum, total = fields
+            kernels[name] = {"launches": int(launches), "median_ms": float(median),
+                             "min_ms": float(minimum), "total_ms": float(total)}
+    return kernels
+
+
+def group_bandwidth(report, kernels, copy_gbps):
+    """Achieved bandwidth of each memory-bound group: the report's bytes over
+    the kernel's median time. Returns (rows, summary, notes)."""
+    functions = report["functions"]
+    groups = {(fn["name"], g["id"]): g for fn in functions for g in fn["groups"]}
+    rows, notes, seen = [], [], set()
+    for kernel, t in sorted(kernels.items(), key=lambda kv: kv[0]):
+        m = KERNEL.match(kernel)
+        key = (m.group(1), int(m.group(2))) if m else None
+        if key not in groups and m and len(functions) == 1:
+            key = (functions[0]["name"], int(m.group(2)))
+        group = groups.get(key)
+        if group is None:
+            notes.append(f"kernel {kernel} has no group in the report")
+            continue
+        seen.add(key)
+        if group.get("bound") != "memory":
+            continue
+        ms = t["median_ms"]
+        gbps = group["bytes"] / (ms * 1e-3) / 1e9 if ms > 0 else None
+        rows.append({"group": key[1], "kernel": kernel, "rule": group["rule"] or "single",
+                     "bytes": group["bytes"], "intensity": round(group["intensity"], 2),
+                     "median_ms": ms, "gbps": round(gbps, 1) if gbps is not None else None,
+                     "fraction": round(gbps / copy_gbps, 3) if gbps is not None and copy_gbps else None})
+    rows.sort(key=lambda r: (r["kernel"].rsplit("__group", 1)[0], r["group"]))
+    missing = sorted(k for k in groups if k not in seen)
+    if missing:
+        notes.append(f"{len(missing)} group(s) of the report launched no timed kernel: "
+                     + ", ".join(f"{f}#{i}" for f, i in missing[:10]))
+    timed = [r for r in rows if r["median_ms"] > 0]
+    total_bytes = sum(r["bytes"] for r in timed)
+    total_ms = sum(r["median_ms"] for r in timed)
+    summary = None
+    if timed and copy_gbps:
+        summary = round(total_bytes / (total_ms * 1e-3) / 1e9 / copy_gbps, 3)
+    return rows, summary, notes
+
+
+def print_bandwidth(rows, summary, copy_gbps):
+    print(f"{'group':>5} {'rule':<28} {'bytes':>12} {'FLOP/B':>7} {'median ms':>10} {'GB/s':>8} {'of copy':>8}")
+    for r in rows:
+        frac = f"{r['fraction']:.3f}" if r["fraction"] is not None else "-"
+        print(f"{r['group']:>5} {r['rule']:<28} {r['bytes']:>12} {r['intensity']:>7} "
+              f"{r['median_ms']:>10.6f} {r['gbps'] if r['gbps'] is not None else '-':>8} {frac:>8}")
+    print(f"{len(rows)} memory-bound group(s); all together {summary if summary is not None else '-'} "
+          f"of the copy bandwidth ({copy_gbps} GB/s)")
+
+
 def fuse_latency(name, onnx_path, args, work):
     mlir = os.path.join(work, name + ".mlir")
     subprocess.run([os.path.join(args.bin, "fuse-translate"), "--import-onnx", onnx_path, "-o", mlir], check=True)
     cmd = [sys.executable, os.path.join(ROOT, "scripts", "gpu-check.py"), mlir,
            "--fuse-opt", os.path.join(args.bin, "fuse-opt"),
            "--runtime", os.path.join(os.path.dirname(os.path.abspath(args.bin)), "lib", "libfuse_cuda_runtime.so")]
-    cmd += ["--compile-only"] if args.compile_only else ["--repeat", str(args.repeat)]
+    report, profile = os.path.join(work, name + ".report.json"), os.path.join(work, name + ".profile.tsv")
+    cmd += ["--report", report]
+    cmd += ["--compile-only"] if args.compile_only else ["--repeat", str(args.repeat), "--profile", profile]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     out = proc.stdout + proc.stderr
     if args.compile_only:
-        return None, ("compiled" if proc.returncode == 0 else "FAIL: " + out[-500:]), out
+        return None, ("compiled" if proc.returncode == 0 else "FAIL: " + out[-500:]), report, None
     m = re.search(r"gpu ms per run: ([0-9.]+)", out)
-    check = "PASS" if proc.returncode == 0 and out.rstrip().endswith("PASS") else "FAIL"
-    return (float(m.group(1)) if m else None), check, out
+    if proc.returncode == 0 and out.rstrip().endswith("PASS"):
+        check = "PASS"
+    else:  # the outputs that differ, or gpu-check's error
+        lines = [l.strip() for l in out.splitlines() if l.rstrip().endswith("FAIL") or l.startswith("gpu-check:")]
+        check = "FAIL: " + ("; ".join(lines) or out.strip()[-300:])[:500]
+    return (float(m.group(1)) if m else None), check, report, (profile if os.path.exists(profile) else None)
 
 
 def torch_latency(torch, name, repeat):
@@ -128,7 +215,23 @@ def main():
     parser.add_argument("--out", default=os.path.join(ROOT, "build", "bench-gpu.json"))
     parser.add_argument("--compile-only", action="store_true")
     parser.add_argument("--bin", default=BIN, help="the build's bin directory (its lib/ has the runtime)")
+    parser.add_argument("--from-profile", nargs=2, metavar=("REPORT", "PROFILE"),
+                        help="print one program's bandwidth table and stop")
+    parser.add_argument("--copy-gbps", type=float, help="the device's copy bandwidth, for --from-profile")
     args = parser.parse_args()
+    if args.from_profile:
+        if not args.copy_gbps or args.copy_gbps <= 0:
+            sys.exit("bench/gpu.py: --from-profile needs --copy-gbps G (G > 0), the device's measured copy bandwidth")
+        report_path, profile_path = args.from_profile
+        try:
+            report, kernels = json.load(open(report_path)), read_profile(profile_path)
+        except (OSError, ValueError) as e:
+            sys.exit(f"bench/gpu.py: {e}")
+        rows, summary, notes = group_bandwidth(report, kernels, args.copy_gbps)
+        print_bandwidth(rows, summary, args.copy_gbps)
+        for note in notes:
+            print("note:", note)
+        return 0
     names = [n for n in (args.models.split(",") if args.models else MODELS)
              if os.path.exists(os.path.join(args.models_dir, n + ".onnx"))]
     models_dir = args.models_dir
@@ -150,11 +253,18 @@ def main():
     with tempfile.TemporaryDirectory() as work:
         for model in names:
             row = {"fuse_ms": None, "fuse_check": None, "torch_eager_ms": None, "torch_compile_ms": None,
-                   "bandwidth_fraction": None,
-                   "notes": ["achieved bandwidth per memory-bound group needs per-kernel timing, "
-                             "which this script does not take yet"]}
-            row["fuse_ms"], row["fuse_check"], log = fuse_latency(model, os.path.join(models_dir, model + ".onnx"),
-                                                                  args, work)
+                   "bandwidth": None, "bandwidth_fraction": None, "notes": []}
+            row["fuse_ms"], row["fuse_check"], report, profile = fuse_latency(
+                model, os.path.join(models_dir, model + ".onnx"), args, work)
+            if profile:
+                rows, summary, notes = group_bandwidth(json.load(open(report)), read_profile(profile),
+                                                       result["copy_gbps"])
+                row["bandwidth"], row["bandwidth_fraction"] = rows, summary
+                row["notes"] += notes
+                if not result["copy_gbps"]:
+                    row["notes"].append("no copy bandwidth measured (PyTorch with CUDA): fractions not computed")
+            elif not args.compile_only:
+                row["notes"].append("no kernel profile: the GPU run failed")
             if torch:
                 eager, compiled, note = torch_latency(torch, model, args.repeat)
                 row["torch_eager_ms"], row["torch_compile_ms"] = eager, compiled
@@ -162,7 +272,8 @@ def main():
                     row["notes"].append(note)
             result[model] = row
             print(f"{model}: fuse {row['fuse_ms']} ms ({row['fuse_check']}), torch eager "
-                  f"{row['torch_eager_ms']} ms, torch.compile {row['torch_compile_ms']} ms", flush=True)
+                  f"{row['torch_eager_ms']} ms, torch.compile {row['torch_compile_ms']} ms, memory-bound groups at "
+                  f"{row['bandwidth_fraction']} of copy bandwidth", flush=True)
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     with open(args.out, "w") as f:
         json.dump(result, f, indent=2)

@@ -21,7 +21,8 @@ Per model (all numbers measured here, null where not measured):
 Writes docs/benchmarks/results.json, docs/benchmarks.md (the table, the
 per-rule breakdown, the plots and the command) and PNG plots into
 docs/benchmarks/. The GPU section says "not measured" unless a GPU run's
-results are given with --gpu-json.
+results are given with --gpu-json (while measuring) or merged later with
+--merge-gpu FILE (bench/gpu.py's JSON; nothing is measured again).
 
 usage: bench/run.py [--models a,b] [--repeat 3] [--skip-cpu] [--models-dir build/models]
 """
@@ -190,6 +191,47 @@ def fmt(v, spec="{}"):
     return "—" if v is None else spec.format(v)
 
 
+def gpu_lines(gpu):
+    """The GPU section: a GPU run's results (bench/gpu.py), or "not measured"."""
+    if not gpu:
+        return ["Not measured: no GPU was available to this run. fuse's GPU latency, PyTorch eager, "
+                "`torch.compile` and achieved bandwidth of memory-bound groups need a GPU machine "
+                "(`make bench-gpu` there runs bench/gpu.py; `bench/run.py --merge-gpu FILE` puts "
+                "its results here)."]
+    dash = lambda v, fmt="{}": "—" if v is None else fmt.format(v)
+    models = [m for m, v in gpu.items() if isinstance(v, dict)]
+    lines = [f"Measured by `make bench-gpu` (bench/gpu.py) on {gpu.get('gpu')} on {gpu.get('date')} at commit "
+             f"`{gpu.get('commit')}`; device copy bandwidth {dash(gpu.get('copy_gbps'), '{} GB/s')}. "
+             "fuse: the whole compiled program per call (mean over the timing loop), output checked "
+             "against the CPU build; PyTorch: median per call, same weights. Bandwidth: the memory-bound "
+             "groups' bytes over their kernels' median times (timed per launch on the device), as a "
+             "fraction of the copy bandwidth.", "",
+             "| model | fuse ms | fuse output | PyTorch eager ms | torch.compile ms | memory-bound groups | "
+             "their bandwidth / copy |", "|---|---:|---|---:|---:|---:|---:|"]
+    for m in models:
+        r = gpu[m]
+        check = (r.get("fuse_check") or "—").split(":")[0]  # the details go to the notes
+        lines.append(f"| {m} | {dash(r.get('fuse_ms'))} | {check} | {dash(r.get('torch_eager_ms'))} | "
+                     f"{dash(r.get('torch_compile_ms'))} | {dash(len(r['bandwidth']) if r.get('bandwidth') else None)} | "
+                     f"{dash(r.get('bandwidth_fraction'))} |")
+    worst = [(m, b) for m in models for b in sorted((b for b in gpu[m].get("bandwidth") or []
+                                                       if b.get("fraction") is not None),
+                                                      key=lambda b: b["fraction"])[:3]]
+    if worst:
+        lines += ["", "Slowest memory-bound groups (lowest fraction of the copy bandwidth, three per model):", "",
+                  "| model | group | rule | bytes | FLOP/B | median ms | GB/s | fraction |",
+                  "|---|---:|---|---:|---:|---:|---:|---:|"]
+        for m, b in worst:
+            lines.append(f"| {m} | {b['group']} | {b['rule']} | {b['bytes']} | {b['intensity']} | "
+                         f"{b['median_ms']} | {b['gbps']} | {b['fraction']} |")
+    notes = sorted({f"{m}: {n}" for m in models for n in gpu[m].get("notes") or []} | set(gpu.get("notes") or [])
+                   | {f"{m}: fuse output {gpu[m]['fuse_check']}" for m in models
+                      if (gpu[m].get("fuse_check") or "").startswith("FAIL")})
+    if notes:
+        lines += ["", "Notes:", ""] + [f"- {n}" for n in notes]
+    return lines
+
+
 def write_markdown(rows, pngs, args, commit, gpu):
     lines = ["# Benchmarks", "",
              f"Measured by `make bench` (`bench/run.py{' --skip-cpu' if args.skip_cpu else ''} "
@@ -244,14 +286,7 @@ def write_markdown(rows, pngs, args, commit, gpu):
         for rule, v in sorted(r["by_rule"].items(), key=lambda kv: -kv[1]["bytes_saved"]):
             lines.append(f"| {r['model']} | {rule} | {v['groups']} | {v['ops']} | {mib(v['bytes_saved'])} |")
     lines += ["", "## Plots", ""] + [f"![{p}](benchmarks/{p})" for p in pngs]
-    lines += ["", "## GPU", ""]
-    if gpu:
-        lines.append(f"Measured on {gpu.get('gpu')} on {gpu.get('date')}: see results.json (`gpu`).")
-    else:
-        lines.append("Not measured: no GPU was available to this run. fuse's GPU latency, PyTorch eager, "
-                     "`torch.compile` and achieved bandwidth of memory-bound groups need a GPU machine "
-                     "(`make bench-gpu` there runs bench/gpu.py; `bench/run.py --gpu-json FILE` merges "
-                     "its results).")
+    lines += ["", "## GPU", ""] + gpu_lines(gpu)
     with open(os.path.join(ROOT, "docs", "benchmarks.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
 
@@ -262,10 +297,30 @@ def main():
     parser.add_argument("--models-dir", default=os.path.join(ROOT, "build", "models"))
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--skip-cpu", action="store_true")
-    parser.add_argument("--gpu-json", help="results of a GPU run to merge")
+    parser.add_argument("--gpu-json", help="results of a GPU run (bench/gpu.py) to merge")
+    parser.add_argument("--merge-gpu", metavar="FILE",
+                        help="merge a GPU run's results into the committed results.json and "
+                             "docs/benchmarks.md without measuring again")
     parser.add_argument("--update", action="store_true",
                         help="keep the other models' rows of docs/benchmarks/results.json")
     args = parser.parse_args()
+    out_dir = os.path.join(ROOT, "docs", "benchmarks")
+    if args.merge_gpu:
+        try:
+            gpu = json.load(open(args.merge_gpu))
+            rows = json.load(open(os.path.join(out_dir, "results.json")))
+        except (OSError, ValueError) as e:
+            sys.exit(f"bench/run.py: --merge-gpu: {e}")
+        if not isinstance(gpu, dict) or "gpu" not in gpu:
+            sys.exit(f"bench/run.py: --merge-gpu: {args.merge_gpu} is not bench/gpu.py's output (no 'gpu' key)")
+        for row in rows:
+            row["gpu"] = gpu.get(row["model"])
+        with open(os.path.join(out_dir, "results.json"), "w") as f:
+            json.dump(rows, f, indent=2)
+        args.skip_cpu = all(r.get("cpu_ms_fuse") is None for r in rows)
+        write_markdown(rows, plots(rows, out_dir), args, None, gpu)
+        print("merged the GPU results into docs/benchmarks.md and docs/benchmarks/results.json")
+        return
     names = args.models.split(",")
     missing = [n for n in names if not os.path.exists(os.path.join(args.models_dir, n + ".onnx"))]
     if missing:
@@ -288,7 +343,6 @@ def main():
                   f"{row['cpu_ms_unfused']} -> {row['cpu_ms_fuse']} ({time.monotonic() - start:.0f} s)",
                   flush=True)
     gpu = json.load(open(args.gpu_json)) if args.gpu_json else None
-    out_dir = os.path.join(ROOT, "docs", "benchmarks")
     if args.update and os.path.exists(os.path.join(out_dir, "results.json")):
         measured = {r["model"] for r in rows}
         old = [r for r in json.load(open(os.path.join(out_dir, "results.json"))) if r["model"] not in measured]

@@ -3,7 +3,8 @@
 
 usage: gpu-check.py INPUT.mlir [--function F] [--target h200] [--block-size T]
                     [--seed S] [--rtol R] [--atol A] [--repeat N]
-                    [--compile-only] [--keep DIR]
+                    [--compile-only] [--keep DIR] [--report FILE]
+                    [--profile FILE]
 
 The function (tensors of f32, static shapes) is fused and compiled by
 fuse-to-nvptx (workspace=argument) into an object with its kernels; a host
@@ -17,6 +18,11 @@ within rtol (relative to the output's largest magnitude) plus atol.
 and copies the weights) and prints "gpu ms per run".
 --compile-only builds the executable and stops (no GPU needed): it checks
 that the whole host + device program compiles and links.
+--report FILE writes the fusion report of the fused build (its group ids are
+the kernels' names: <function>__gpu__group<id>_kernel).
+--profile FILE runs the program once more with every kernel launch timed on
+the device (FUSE_KERNEL_PROFILE, see lib/Runtime) and writes one line per
+kernel: name, launches, median, minimum and total ms.
 """
 import argparse
 import importlib.util
@@ -108,6 +114,8 @@ def main():
     parser.add_argument("--repeat", type=int, default=0)
     parser.add_argument("--compile-only", action="store_true")
     parser.add_argument("--keep", help="keep the generated files in this directory")
+    parser.add_argument("--report", help="write the fused build's fusion report (JSON) here")
+    parser.add_argument("--profile", help="time every kernel launch of the GPU run into this file")
     parser.add_argument("--fuse-opt", default=os.path.join(ROOT, "build", "bin", "fuse-opt"))
     parser.add_argument("--runtime", default=os.path.join(ROOT, "build", "lib", "libfuse_cuda_runtime.so"))
     args = parser.parse_args()
@@ -122,8 +130,9 @@ def main():
     blobs = {}
     name, arg_types, result_types, ref = ce.compile_variant(
         fuse_opt, args.input, "prune=false disable-rules=" + ",".join(rules), "ref", args.function, blobs=blobs)
-    _, _, _, fused = ce.compile_variant(fuse_opt, args.input, f"target={args.target}", "gpu", args.function,
-                                        blobs=blobs)
+    report = f" report={os.path.abspath(args.report)}" if args.report else ""
+    _, _, _, fused = ce.compile_variant(fuse_opt, args.input, f"target={args.target}{report}", "gpu",
+                                        args.function, blobs=blobs)
     shapes_in = [ce.shape_of(t) for t in arg_types]
     shapes_out = [ce.shape_of(t) for t in result_types]
     rng = random.Random(args.seed)
@@ -241,6 +250,14 @@ def main():
 
     reference = cpu_reference()
     out = run([exe], what="the GPU run").stdout
+    if args.profile:
+        # A second run, timed per launch: the events around every launch
+        # would slow the first one's end-to-end time.
+        env = dict(os.environ, FUSE_KERNEL_PROFILE=os.path.abspath(args.profile))
+        proc = subprocess.run([exe], capture_output=True, text=True, env=env)
+        if proc.returncode != 0:
+            fail(f"the profiled GPU run failed:\n{proc.stderr[-4000:]}")
+        print(f"kernel profile: {args.profile}")
     timing = None
     if args.repeat:
         first = out.split("Unranked Memref", 1)[0]

@@ -12,15 +12,25 @@
 // name and its description, and ends the process, because a kernel that did
 // not run leaves results that only look valid.
 //
+// With FUSE_KERNEL_PROFILE=FILE in the environment, every launch is timed on
+// the device (a pair of CUDA events around it) and FILE gets, at exit, one
+// line per kernel: name, launches, median, minimum and total milliseconds.
+//
 //===----------------------------------------------------------------------===//
 
 #include "cuda.h"
 
+#include <algorithm>
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <map>
 #include <mutex>
+#include <string>
 #include <unordered_map>
+#include <vector>
 
 #define FUSE_EXPORT extern "C" __attribute__((visibility("default")))
 
@@ -63,6 +73,106 @@ CUcontext context() {
   });
   CHECK_CU(cuCtxSetCurrent(primary));
   return primary;
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel profile (FUSE_KERNEL_PROFILE)
+//===----------------------------------------------------------------------===//
+
+/// The launches timed so far. Times are read when the launch's stream is
+/// synchronized (gpu-to-llvm synchronizes after every launch without an
+/// async token), and written out when the library is unloaded.
+struct Profile {
+  std::FILE *file = nullptr;
+  std::mutex lock;
+  std::unordered_map<CUfunction, std::string> names;
+  struct Launch {
+    CUfunction function;
+    CUstream stream;
+    CUevent start, stop;
+  };
+  std::vector<Launch> pending;
+  /// Milliseconds per launch, by kernel name (sorted for the output).
+  std::map<std::string, std::vector<float>> times;
+  /// Launches whose times could not be read at exit.
+  size_t lost = 0;
+
+  /// Reads and releases the events of the pending launches on `stream`
+  /// (every stream when null), which the caller has synchronized.
+  void collect(CUstream stream, bool atExit);
+  void write();
+};
+
+Profile *profile = nullptr;
+
+/// Opens the profile file when the library is loaded, so that a path that
+/// cannot be written is reported before any kernel runs.
+__attribute__((constructor)) void openProfile() {
+  const char *path = std::getenv("FUSE_KERNEL_PROFILE");
+  if (!path || !*path)
+    return;
+  std::FILE *file = std::fopen(path, "w");
+  if (!file) {
+    std::fprintf(stderr,
+                 "fuse-cuda-runtime: cannot write the kernel profile '%s' "
+                 "(FUSE_KERNEL_PROFILE): %s\n",
+                 path, std::strerror(errno));
+    std::_Exit(EXIT_FAILURE);
+  }
+  profile = new Profile();
+  profile->file = file;
+}
+
+__attribute__((destructor)) void closeProfile() {
+  if (!profile)
+    return;
+  profile->collect(nullptr, /*atExit=*/true);
+  profile->write();
+}
+
+void Profile::collect(CUstream stream, bool atExit) {
+  std::lock_guard<std::mutex> guard(lock);
+  auto keep = std::remove_if(pending.begin(), pending.end(), [&](Launch &l) {
+    if (stream && l.stream != stream)
+      return false;
+    float ms = 0;
+    if (atExit) {
+      // The driver may be shutting down: a failure loses this launch's
+      // time instead of ending the process in a destructor.
+      if (cuEventSynchronize(l.stop) != CUDA_SUCCESS ||
+          cuEventElapsedTime(&ms, l.start, l.stop) != CUDA_SUCCESS) {
+        ++lost;
+        return true;
+      }
+    } else {
+      CHECK_CU(cuEventSynchronize(l.stop));
+      CHECK_CU(cuEventElapsedTime(&ms, l.start, l.stop));
+      CHECK_CU(cuEventDestroy(l.start));
+      CHECK_CU(cuEventDestroy(l.stop));
+    }
+    auto name = names.find(l.function);
+    times[name == names.end() ? "?" : name->second].push_back(ms);
+    return true;
+  });
+  pending.erase(keep, pending.end());
+}
+
+void Profile::write() {
+  std::fprintf(file, "# kernel\tlaunches\tmedian_ms\tmin_ms\ttotal_ms\n");
+  for (auto &[name, ms] : times) {
+    std::sort(ms.begin(), ms.end());
+    size_t n = ms.size();
+    double median = n % 2 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2.0;
+    double total = 0;
+    for (float t : ms)
+      total += t;
+    std::fprintf(file, "%s\t%zu\t%.6f\t%.6f\t%.6f\n", name.c_str(), n,
+                 median, double(ms.front()), total);
+  }
+  if (lost)
+    std::fprintf(file, "# %zu launch(es) not timed: their events could not "
+                       "be read at exit\n", lost);
+  std::fclose(file);
 }
 
 } // namespace
@@ -109,6 +219,10 @@ FUSE_EXPORT CUfunction mgpuModuleGetFunction(CUmodule module,
                  name);
     fail("cuModuleGetFunction", result);
   }
+  if (profile) {
+    std::lock_guard<std::mutex> guard(profile->lock);
+    profile->names[function] = name;
+  }
   return function;
 }
 
@@ -124,8 +238,20 @@ FUSE_EXPORT void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
   if (smem > 48 * 1024)
     CHECK_CU(cuFuncSetAttribute(
         function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem));
+  if (!profile) {
+    CHECK_CU(cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY,
+                            blockZ, smem, stream, params, extra));
+    return;
+  }
+  Profile::Launch launch{function, stream, nullptr, nullptr};
+  CHECK_CU(cuEventCreate(&launch.start, CU_EVENT_DEFAULT));
+  CHECK_CU(cuEventCreate(&launch.stop, CU_EVENT_DEFAULT));
+  CHECK_CU(cuEventRecord(launch.start, stream));
   CHECK_CU(cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY,
                           blockZ, smem, stream, params, extra));
+  CHECK_CU(cuEventRecord(launch.stop, stream));
+  std::lock_guard<std::mutex> guard(profile->lock);
+  profile->pending.push_back(launch);
 }
 
 //===----------------------------------------------------------------------===//
@@ -140,6 +266,8 @@ FUSE_EXPORT CUstream mgpuStreamCreate() {
 }
 
 FUSE_EXPORT void mgpuStreamDestroy(CUstream stream) {
+  if (profile)
+    profile->collect(stream, /*atExit=*/false);
   CHECK_CU(cuStreamDestroy(stream));
 }
 
@@ -147,6 +275,8 @@ FUSE_EXPORT void mgpuStreamDestroy(CUstream stream) {
 /// say) here, at the first synchronization after it.
 FUSE_EXPORT void mgpuStreamSynchronize(CUstream stream) {
   CHECK_CU(cuStreamSynchronize(stream));
+  if (profile)
+    profile->collect(stream, /*atExit=*/false);
 }
 
 FUSE_EXPORT void mgpuStreamWaitEvent(CUstream stream, CUevent event) {

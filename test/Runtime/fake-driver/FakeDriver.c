@@ -1,23 +1,183 @@
-/* A stand-in for libcuda.so.1 on machines without a GPU driver: cuInit says
- * there is no device. It lets the tests check what fuse's CUDA runtime
- * library reports when the driver fails. */
-#include <stddef.h>
+/* A stand-in for libcuda.so.1 on machines without a GPU driver, for testing
+ * fuse's CUDA runtime library there.
+ *
+ * By default cuInit says there is no device: the tests check what the
+ * runtime reports when the driver fails.
+ *
+ * With FUSE_FAKE_CUDA_DEVICE=1 there is a device that runs nothing: memory
+ * is host memory, modules and kernels are names, a launch does no work but
+ * advances a device clock by one nanosecond per thread of its grid, and
+ * events read that clock. It lets the tests follow a whole compiled program
+ * through the runtime (launches, streams, events, the kernel profile) with
+ * times that are known in advance. Results are not computed. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 typedef int CUresult;
-enum { kNoDevice = 100 };
+typedef unsigned long long CUdeviceptr;
+enum { kSuccess = 0, kInvalidValue = 1, kNoDevice = 100 };
+
+static int hasDevice(void) {
+  const char *v = getenv("FUSE_FAKE_CUDA_DEVICE");
+  return v && strcmp(v, "1") == 0;
+}
 
 CUresult cuInit(unsigned flags) {
   (void)flags;
-  return kNoDevice;
+  return hasDevice() ? kSuccess : kNoDevice;
 }
 
 CUresult cuGetErrorName(CUresult error, const char **name) {
-  *name = error == kNoDevice ? "CUDA_ERROR_NO_DEVICE" : "CUDA_ERROR_UNKNOWN";
-  return 0;
+  *name = error == kNoDevice        ? "CUDA_ERROR_NO_DEVICE"
+          : error == kInvalidValue ? "CUDA_ERROR_INVALID_VALUE"
+                                   : "CUDA_ERROR_UNKNOWN";
+  return kSuccess;
 }
 
 CUresult cuGetErrorString(CUresult error, const char **text) {
-  *text = error == kNoDevice ? "no CUDA-capable device is detected"
-                             : "unknown error";
-  return 0;
+  *text = error == kNoDevice        ? "no CUDA-capable device is detected"
+          : error == kInvalidValue ? "invalid argument"
+                                   : "unknown error";
+  return kSuccess;
 }
+
+/* Device, context, modules. */
+static int context;
+static int module;
+
+CUresult cuDeviceGet(int *device, int ordinal) {
+  *device = ordinal;
+  return ordinal == 0 ? kSuccess : kInvalidValue;
+}
+CUresult cuDevicePrimaryCtxRetain(void **ctx, int device) {
+  (void)device;
+  *ctx = &context;
+  return kSuccess;
+}
+CUresult cuCtxSetCurrent(void *ctx) {
+  return ctx == &context ? kSuccess : kInvalidValue;
+}
+CUresult cuModuleLoadData(void **m, const void *image) {
+  *m = &module;
+  return image ? kSuccess : kInvalidValue;
+}
+CUresult cuModuleLoadDataEx(void **m, const void *image, unsigned n,
+                            void *options, void **values) {
+  (void)n, (void)options, (void)values;
+  return cuModuleLoadData(m, image);
+}
+CUresult cuModuleUnload(void *m) { return m == &module ? kSuccess : kInvalidValue; }
+
+/* A kernel is its name, interned: the same name gives the same handle. */
+static char *kernels[4096];
+static int numKernels;
+
+CUresult cuModuleGetFunction(void **function, void *m, const char *name) {
+  if (m != &module)
+    return kInvalidValue;
+  for (int i = 0; i < numKernels; ++i)
+    if (strcmp(kernels[i], name) == 0) {
+      *function = kernels[i];
+      return kSuccess;
+    }
+  if (numKernels == 4096)
+    return kInvalidValue;
+  *function = kernels[numKernels++] = strdup(name);
+  return kSuccess;
+}
+CUresult cuFuncSetAttribute(void *function, int attribute, int value) {
+  (void)function, (void)attribute, (void)value;
+  return kSuccess;
+}
+
+/* The device clock, in milliseconds. */
+static double clockMs;
+
+CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
+                        unsigned bx, unsigned by, unsigned bz, unsigned smem,
+                        void *stream, void **params, void **extra) {
+  (void)function, (void)smem, (void)stream, (void)params, (void)extra;
+  clockMs += (double)gx * gy * gz * bx * by * bz * 1e-6;
+  return kSuccess;
+}
+
+/* Streams and events. */
+CUresult cuStreamCreate(void **stream, unsigned flags) {
+  (void)flags;
+  *stream = malloc(1);
+  return kSuccess;
+}
+CUresult cuStreamDestroy_v2(void *stream) {
+  free(stream);
+  return kSuccess;
+}
+CUresult cuStreamSynchronize(void *stream) { (void)stream; return kSuccess; }
+CUresult cuStreamWaitEvent(void *stream, void *event, unsigned flags) {
+  (void)stream, (void)event, (void)flags;
+  return kSuccess;
+}
+
+CUresult cuEventCreate(void **event, unsigned flags) {
+  (void)flags;
+  *event = calloc(1, sizeof(double));
+  return kSuccess;
+}
+CUresult cuEventDestroy_v2(void *event) {
+  free(event);
+  return kSuccess;
+}
+CUresult cuEventRecord(void *event, void *stream) {
+  (void)stream;
+  *(double *)event = clockMs;
+  return kSuccess;
+}
+CUresult cuEventSynchronize(void *event) { (void)event; return kSuccess; }
+CUresult cuEventElapsedTime_v2(float *ms, void *start, void *stop) {
+  *ms = (float)(*(double *)stop - *(double *)start);
+  return kSuccess;
+}
+
+/* Memory: the host's. */
+CUresult cuMemAllocManaged(CUdeviceptr *pointer, size_t bytes, unsigned flags) {
+  (void)flags;
+  void *p = calloc(1, bytes);
+  *pointer = (CUdeviceptr)(uintptr_t)p;
+  return p ? kSuccess : kInvalidValue;
+}
+CUresult cuMemAlloc_v2(CUdeviceptr *pointer, size_t bytes) {
+  return cuMemAllocManaged(pointer, bytes, 0);
+}
+CUresult cuMemFree_v2(CUdeviceptr pointer) {
+  free((void *)(uintptr_t)pointer);
+  return kSuccess;
+}
+CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t bytes) {
+  memcpy((void *)(uintptr_t)dst, src, bytes);
+  return kSuccess;
+}
+CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes,
+                       void *stream) {
+  (void)stream;
+  memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, bytes);
+  return kSuccess;
+}
+CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned value, size_t count,
+                          void *stream) {
+  (void)stream;
+  for (size_t i = 0; i < count; ++i)
+    ((unsigned *)(uintptr_t)dst)[i] = value;
+  return kSuccess;
+}
+CUresult cuMemsetD16Async(CUdeviceptr dst, unsigned short value, size_t count,
+                          void *stream) {
+  (void)stream;
+  for (size_t i = 0; i < count; ++i)
+    ((unsigned short *)(uintptr_t)dst)[i] = value;
+  return kSuccess;
+}
+CUresult cuMemHostRegister_v2(void *p, size_t bytes, unsigned flags) {
+  (void)p, (void)bytes, (void)flags;
+  return kSuccess;
+}
+CUresult cuMemHostUnregister(void *p) { (void)p; return kSuccess; }

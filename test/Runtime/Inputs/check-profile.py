@@ -1,0 +1,20 @@
+"""Checks a kernel profile (FUSE_KERNEL_PROFILE) against the program it came
+from: one line per kernel launched in kernels.mlir, each launched `launches`
+times, total = launches x median when every launch took the same time (the
+fake driver's clock), min <= median."""
+import re
+import sys
+
+profile, kernels_mlir, launches = sys.argv[1], sys.argv[2], int(sys.argv[3])
+launched = set(re.findall(r"gpu\.launch_func\s+@(\w+)::", open(kernels_mlir).read()))
+lines = [l.rstrip("\n").split("\t") for l in open(profile) if not l.startswith("#")]
+names = {l[0] for l in lines}
+if names != launched:
+    sys.exit(f"profile kernels {sorted(names ^ launched)} differ from the program's launches")
+for name, n, median, minimum, total in lines:
+    n, median, minimum, total = int(n), float(median), float(minimum), float(total)
+    if n != launches:
+        sys.exit(f"{name}: {n} launches, expected {launches}")
+    if not (0 < minimum <= median) or abs(total - n * median) > 1e-5 * total:
+        sys.exit(f"{name}: inconsistent times median {median} min {minimum} total {total}")
+print(f"profile consistent: {len(lines)} kernels, {launches} launches each")
