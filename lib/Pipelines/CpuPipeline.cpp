@@ -27,6 +27,9 @@ static constexpr llvm::StringLiteral kCpuBufferize =
     "canonicalize,cse,"
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
+    // Groups updating an input in place (concat branches) return nothing
+    // for it; callers use the input rather than a copy.
+    "drop-equivalent-buffer-results,"
     "buffer-results-to-out-params{hoist-static-allocs},"
     "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
     "canonicalize,cse";

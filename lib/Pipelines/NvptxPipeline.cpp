@@ -89,6 +89,11 @@ LogicalResult mlir::fuse::buildNvptxPipeline(OpPassManager &pm,
       "one-shot-bufferize{{bufferize-function-boundaries "
       "function-boundary-type-conversion=identity-layout-map},"
       "canonicalize,cse,"
+      // A group that updates one of its inputs in place (a concat branch
+      // writing its slice) returns that buffer: its callers use the input
+      // instead of a copy of it (which would be a host loop over device
+      // memory).
+      "drop-equivalent-buffer-results,"
       // Kernels write their results into buffers the host function
       // allocates, and those go into one arena (fuse-plan-buffers).
       "buffer-results-to-out-params{{hoist-static-allocs},{6}"

@@ -39,3 +39,48 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// A kernel plus host code over its buffers (a copy lowered to loops on the
+// CPU): refused, the group is not one kernel.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k(%x: memref<4xf32>) kernel {
+      gpu.return
+    }
+  }
+  // expected-note @below {{the group function is here}}
+  func.func private @h__group0(%x: memref<4xf32>, %y: memref<4xf32>) attributes {fuse.kind = "diagonal"} {
+    %c1 = arith.constant 1 : index
+    %c0 = arith.constant 0 : index
+    %c4 = arith.constant 4 : index
+    gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%x : memref<4xf32>)
+    // expected-error @below {{group function 'h__group0' works on the host besides its kernel: 'scf.for' runs on the CPU over the kernel's buffers}}
+    scf.for %i = %c0 to %c4 step %c1 {
+      %v = memref.load %x[%i] : memref<4xf32>
+      memref.store %v, %y[%i] : memref<4xf32>
+    }
+    return
+  }
+}
+
+// -----
+
+// A kernel given a buffer on the host's stack, directly or through a view.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k(%x: memref<4xf32, strided<[1], offset: ?>>) kernel {
+      gpu.return
+    }
+  }
+  func.func private @s__group0() attributes {fuse.kind = "single"} {
+    %c1 = arith.constant 1 : index
+    %a = memref.alloca() : memref<2x4xf32>
+    %v = memref.subview %a[1, 0] [1, 4] [1, 1] : memref<2x4xf32> to memref<4xf32, strided<[1], offset: 4>>
+    %w = memref.cast %v : memref<4xf32, strided<[1], offset: 4>> to memref<4xf32, strided<[1], offset: ?>>
+    // expected-error @below {{kernel 'k' is given a buffer on the host's stack (memref.alloca of 'memref<2x4xf32>'), which the device cannot reach}}
+    gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%w : memref<4xf32, strided<[1], offset: ?>>)
+    return
+  }
+}

@@ -125,6 +125,11 @@ void writeIntoDestination(RewriterBase &rewriter, Operation *root) {
   if (!insert || insert.getSource() != root->getResult(0))
     return;
   OpOperand *init = dps.getDpsInitOperand(0);
+  // The init is a fresh tensor, or a fill of one that only the root reads
+  // (a max-pool's -inf): then the fill writes the slice.
+  if (auto fill = init->get().getDefiningOp<linalg::FillOp>())
+    if (fill->hasOneUse() && fill.getNumDpsInits() == 1)
+      init = fill.getDpsInitOperand(0);
   if (!init->get().getDefiningOp<tensor::EmptyOp>() ||
       init->get().getType() != insert.getSourceType())
     return;
@@ -133,15 +138,16 @@ void writeIntoDestination(RewriterBase &rewriter, Operation *root) {
   // root writing its own tensor, and the lowering then reports the
   // insertion it could not fuse instead of building IR that uses a value
   // before it is defined.
+  Operation *writer = init->getOwner();
   if (Operation *def = insert.getDest().getDefiningOp())
-    if (def->getBlock() == root->getBlock() && !def->isBeforeInBlock(root))
+    if (def->getBlock() == writer->getBlock() && !def->isBeforeInBlock(writer))
       return;
-  rewriter.setInsertionPoint(root);
+  rewriter.setInsertionPoint(writer);
   Value slice = tensor::ExtractSliceOp::create(
       rewriter, insert.getLoc(), insert.getSourceType(), insert.getDest(),
       insert.getMixedOffsets(), insert.getMixedSizes(),
       insert.getMixedStrides());
-  rewriter.modifyOpInPlace(root, [&] { init->set(slice); });
+  rewriter.modifyOpInPlace(writer, [&] { init->set(slice); });
 }
 
 /// A linalg.copy of `value` into a fresh tensor, at the insertion point: a
@@ -251,8 +257,10 @@ LogicalResult lowerGroup(RewriterBase &rewriter, GroupOp group,
     rewriter.modifyOpInPlace(group.getYield(), [&] { result.set(copy); });
   }
   // A concat branch that no op of the group computes (an input, a reshape
-  // or a slice of a value) gets a copy into its slice as its root: the
-  // kernel stores it there.
+  // or a slice of a value), or that the group also returns or reads
+  // elsewhere (a pooling chain whose every stage joins the concat), gets a
+  // copy into its slice as its root: the kernel stores it there, and
+  // writes the value itself to its own output.
   for (Value value : group.getYield().getValues()) {
     while (auto insert = value.getDefiningOp<tensor::InsertSliceOp>()) {
       value = insert.getDest();
@@ -261,7 +269,7 @@ LogicalResult lowerGroup(RewriterBase &rewriter, GroupOp group,
       Value source = insert.getSource();
       Operation *def = source.getDefiningOp();
       bool direct = def && def->getBlock() == &group.getBodyBlock() &&
-                    isa<TilingInterface>(def);
+                    isa<TilingInterface>(def) && source.hasOneUse();
       if (direct)
         continue;
       rewriter.setInsertionPoint(insert);

@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -41,7 +42,7 @@ struct VerifyKernelsPass
         return;
       unsigned launches = 0;
       Operation *hostWork = nullptr;
-      fn.walk([&](Operation *op) {
+      fn.walk<WalkOrder::PreOrder>([&](Operation *op) {
         if (isa<gpu::LaunchFuncOp>(op))
           ++launches;
         else if (!hostWork && !isa<func::FuncOp>(op) &&
@@ -57,6 +58,41 @@ struct VerifyKernelsPass
                        << (hostWork ? " (it computes on the host instead)"
                                     : "");
         failedAny = true;
+      } else if (hostWork) {
+        // Host code touching the buffers around the launch (a copy lowered
+        // to loops) reads and writes device memory from the CPU: slow at
+        // best, and a race once launches are asynchronous.
+        InFlightDiagnostic diag =
+            hostWork->emitError()
+            << "group function '" << fn.getName()
+            << "' works on the host besides its kernel: '"
+            << hostWork->getName()
+            << "' runs on the CPU over the kernel's buffers";
+        diag.attachNote(fn.getLoc()) << "the group function is here";
+        failedAny = true;
+      }
+    });
+    // A kernel reaches only device-visible memory: a buffer on the host's
+    // stack (an alloca in host code) is not.
+    getOperation()->walk([&](gpu::LaunchFuncOp launch) {
+      for (Value operand : launch.getKernelOperands()) {
+        Value base = operand;
+        while (Operation *def = base.getDefiningOp()) {
+          if (isa<memref::AllocaOp>(def)) {
+            launch.emitError()
+                << "kernel '" << launch.getKernelName().getValue()
+                << "' is given a buffer on the host's stack ("
+                << def->getName() << " of "
+                << cast<MemRefType>(def->getResult(0).getType())
+                << "), which the device cannot reach";
+            failedAny = true;
+            break;
+          }
+          auto view = dyn_cast<ViewLikeOpInterface>(def);
+          if (!view)
+            break;
+          base = view.getViewSource();
+        }
       }
     });
     if (failedAny)
