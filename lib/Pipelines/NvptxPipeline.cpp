@@ -113,7 +113,7 @@ LogicalResult mlir::fuse::buildNvptxPipeline(OpPassManager &pm,
       "fuse-distribute-threads{{block-size={7} shared-bytes={8}},"
       "convert-linalg-to-loops,gpu-launch-sink-index-computations),"
       "canonicalize,gpu-kernel-outlining,fuse-verify-kernels,"
-      "fuse-drop-known-block-size,"
+      "fuse-drop-known-block-size,{10}"
       // The NVVM lowering (as upstream's gpu-lower-to-nvvm-pipeline), with
       // libdevice linked for the math functions.
       "convert-nvgpu-to-nvvm,convert-vector-to-scf,convert-scf-to-cf,"
@@ -128,7 +128,12 @@ LogicalResult mlir::fuse::buildNvptxPipeline(OpPassManager &pm,
       options.maxTileBytes.getValue(), chip, options.features.getValue(),
       options.format.getValue(), options.optLevel.getValue(), link, plan,
       options.blockSize.getValue(), sharedBytes,
-      options.deviceMemory ? "fuse-device-memory," : "");
+      options.deviceMemory ? "fuse-device-memory," : "",
+      // One stream per call: the group functions (each one launch, no host
+      // work, checked above) inline into their caller, whose launches then
+      // chain on one stream; the host waits before anything else touches
+      // memory, and before it returns.
+      options.asyncLaunches ? "inline,func.func(buffer-hoisting,gpu-async-region)," : "");
   return parsePassPipeline(rest, pm, errors);
 }
 

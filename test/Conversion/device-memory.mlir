@@ -22,8 +22,8 @@
 // CHECK-LABEL: gpu.module @kernels
 // CHECK: llvm.call @malloc
 // PIPE-NOT: llvm.call @malloc
-// PIPE: llvm.call @fuseDeviceConstant
-// PIPE: llvm.call @fuseDeviceMalloc
+// PIPE-DAG: llvm.call @fuseDeviceConstant
+// PIPE-DAG: llvm.call @fuseDeviceMalloc
 // OFF-NOT: fuseDevice
 // OFF: llvm.call @malloc
 module attributes {gpu.container_module} {

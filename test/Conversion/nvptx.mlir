@@ -18,8 +18,22 @@
 // 5 launches.
 // BERT-COUNT-5: gpu.binary @bert_layer__group{{[0-4]}}_kernel [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80", link = [{{.*}}libdevice.10.bc"]>, {{.*}}.target sm_90{{.*}}.visible .entry bert_layer__group{{[0-4]}}_kernel(
 // BERT-NOT: gpu.binary
-// LAUNCH-COUNT-5: gpu.launch_func @bert_layer__group{{[0-4]}}_kernel
+// The launches queue on one stream (async-launches): created once, waited
+// for once, after the last launch.
+// LAUNCH: %[[STREAM:.*]] = llvm.call @mgpuStreamCreate()
+// LAUNCH-NOT: mgpuStreamSynchronize
+// LAUNCH-COUNT-5: gpu.launch_func <%[[STREAM]] : !llvm.ptr> @bert_layer__group{{[0-4]}}_kernel
 // LAUNCH-NOT: gpu.launch_func
+// LAUNCH: llvm.call @mgpuStreamSynchronize(%[[STREAM]])
+// LAUNCH-NEXT: llvm.call @mgpuStreamDestroy(%[[STREAM]])
+// LAUNCH-NOT: llvm.call @mgpuStream
+// Without it, each launch is synchronous (gpu-to-llvm's translation gives
+// it its own stream and waits for it), one per group function.
+// RUN: fuse-opt %fuse_src_root/test/Models/bert-layer.mlir --fuse-fusion-pipeline \
+// RUN:   | fuse-opt --fuse-to-nvptx="async-launches=false" | FileCheck %s --check-prefix=SYNC
+// SYNC-NOT: llvm.call @mgpuStream
+// SYNC-COUNT-5: gpu.launch_func @bert_layer__group{{[0-4]}}_kernel
+// SYNC-NOT: llvm.call @mgpuStream
 
 // The kernels write into buffers the host function owns, all in one arena
 // (fuse-plan-buffers): two allocations on the host, the arena and the
@@ -31,7 +45,11 @@
 // ARENA: llvm.mlir.constant(1024 : index)
 // ARENA: llvm.call @fuseDeviceMalloc
 // ARENA-NOT: llvm.call @{{malloc|fuseDeviceMalloc}}
-// ARENA: llvm.func @bert_layer__group0
+// Both before the first launch (the result's allocation moved up), so the
+// host never waits for queued kernels to allocate.
+// ARENA: gpu.launch_func
+// ARENA-NOT: llvm.call @{{malloc|fuseDeviceMalloc}}
+// ARENA: llvm.call @mgpuStreamSynchronize
 // With workspace=argument the caller passes the arena and asks its size.
 // WSARG: llvm.func @bert_layer({{.*}}fuse.memory = {arena = [[SIZE:[0-9]+]] : i64
 // WSARG-NOT: llvm.call @{{malloc|fuseDeviceMalloc}}

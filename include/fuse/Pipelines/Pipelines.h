@@ -159,6 +159,13 @@ struct NvptxPipelineOptions
                      "the target's shared memory per block (above 48 KiB "
                      "as dynamic shared memory)"),
       llvm::cl::init(0)};
+  PassOptions::Option<bool> asyncLaunches{
+      *this, "async-launches",
+      llvm::cl::desc("The kernels of one call queue on one CUDA stream and "
+                     "the host waits once, before it returns (group "
+                     "functions inlined, gpu-async-region); false: each "
+                     "launch on its own stream, waited for at once"),
+      llvm::cl::init(true)};
   PassOptions::Option<std::string> workspace{
       *this, "workspace",
       llvm::cl::desc("Arena of fuse-plan-buffers: alloc (the host function "

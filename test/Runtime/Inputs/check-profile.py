@@ -6,7 +6,7 @@ import re
 import sys
 
 profile, kernels_mlir, launches = sys.argv[1], sys.argv[2], int(sys.argv[3])
-launched = set(re.findall(r"gpu\.launch_func\s+@(\w+)::", open(kernels_mlir).read()))
+launched = set(re.findall(r"gpu\.launch_func\b[^@\n]*@(\w+)::", open(kernels_mlir).read()))
 lines = [l.rstrip("\n").split("\t") for l in open(profile) if not l.startswith("#")]
 names = {l[0] for l in lines}
 if names != launched:

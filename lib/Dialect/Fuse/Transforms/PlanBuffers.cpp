@@ -152,6 +152,7 @@ struct PlanBuffersPass
     // Candidates and their intervals, following views.
     SmallVector<Candidate> candidates;
     llvm::DenseMap<Value, unsigned> candidateOf;
+    SmallVector<memref::AllocOp> results;
     for (Operation &op : block) {
       auto alloc = dyn_cast<memref::AllocOp>(op);
       if (!alloc || !alloc.getType().hasStaticShape() ||
@@ -196,11 +197,18 @@ struct PlanBuffersPass
           }
         }
       }
-      if (escapes)
+      if (escapes) {
+        results.push_back(alloc);
         continue;
+      }
       candidateOf[alloc.getResult()] = candidates.size();
       candidates.push_back(c);
     }
+    // What leaves the function (its results) is allocated before any
+    // kernel runs: an allocation between launches would make the host wait
+    // for the kernels queued before it (gpu-async-region).
+    for (memref::AllocOp alloc : llvm::reverse(results))
+      alloc->moveBefore(&block, block.begin());
     if (candidates.empty())
       return;
 
