@@ -9,8 +9,11 @@
 
 // CHECK-LABEL: func @tile
 // CHECK: %[[T:.*]] = arith.constant 128 : index
-// CHECK: gpu.launch blocks({{.*}}) in ({{.*}}) threads(%[[TX:[^,]*]], {{.*}}) in (%{{[^ ]*}} = %[[T]], {{.*}}) workgroup(%[[ACC:[^ ]*]] : memref<8x32xf32, #gpu.address_space<workgroup>>, %[[ROWS:[^ ]*]] : memref<8xf32, #gpu.address_space<workgroup>>)
+// The row sums have 8 points for 128 threads: 16 lanes share each row,
+// their partials in shared memory too (16x8).
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}}) threads(%[[TX:[^,]*]], {{.*}}) in (%{{[^ ]*}} = %[[T]], {{.*}}) workgroup(%[[PART:[^ ]*]] : memref<16x8xf32, #gpu.address_space<workgroup>>, %[[ACC:[^ ]*]] : memref<8x32xf32, #gpu.address_space<workgroup>>, %[[ROWS:[^ ]*]] : memref<8xf32, #gpu.address_space<workgroup>>)
 // CHECK-NOT: memref.alloca
+// CHECK: %[[P16:.*]] = memref.memory_space_cast %[[PART]] : memref<16x8xf32, #gpu.address_space<workgroup>> to memref<16x8xf32>
 // CHECK: %[[A:.*]] = memref.memory_space_cast %[[ACC]] : memref<8x32xf32, #gpu.address_space<workgroup>> to memref<8x32xf32>
 // The fill: 256 points from the thread id in steps of the block size; the
 // column (contiguous) index is the fastest.
@@ -25,12 +28,43 @@
 // CHECK: scf.for %{{.*}} = %c0{{.*}} to %c256{{.*}} step %c1
 // CHECK: arith.mulf
 // CHECK: gpu.barrier
-// CHECK: memref.memory_space_cast %[[ROWS]]
-// The row sums: 8 points.
+// CHECK: %[[R8:.*]] = memref.memory_space_cast %[[ROWS]]
+// The rows' fill: 8 points.
 // CHECK: scf.for %{{.*}} = %[[TX]] to %c8{{.*}} step %c128
 // CHECK: gpu.barrier
+// The row sums: partials := 0 (the neutral element of addf) ...
+// CHECK: scf.for %{{.*}} = %[[TX]] to %c128{{.*}} step %c128
+// CHECK: memref.store %{{.*}}, %[[P16]][%{{.*}}, %{{.*}}] : memref<16x8xf32>
+// CHECK: gpu.barrier
+// ... lane tx % 16 of row tx / 16 adds columns lane, lane + 16 into its
+// partial ...
+// CHECK: %[[ROW:.*]] = arith.divui %[[TX]], %c16
+// CHECK: %[[LANE:.*]] = arith.remui %[[TX]], %c16
+// CHECK: %[[MINE:.*]] = memref.subview %[[P16]][%[[LANE]], 0] [1, 8] [1, 1]
+// CHECK: scf.for %{{.*}} = %[[ROW]] to %c8{{.*}} step %c8
+// CHECK: scf.for %{{.*}} = %[[LANE]] to %c32{{.*}} step %c16
+// CHECK: memref.load %[[A]]
+// CHECK: memref.load %[[MINE]]
+// CHECK: arith.addf
+// CHECK: memref.store %{{.*}}, %[[MINE]]
+// CHECK: gpu.barrier
+// ... the partials fold pairwise: lanes 8, 4, 2, 1 apart ...
+// CHECK: scf.for %{{.*}} = %[[TX]] to %c64 step %c128
+// CHECK: arith.addi %{{.*}}, %c8
+// CHECK: arith.addf
+// CHECK: gpu.barrier
+// CHECK: scf.for %{{.*}} = %[[TX]] to %c32{{.*}} step %c128
+// CHECK: gpu.barrier
+// CHECK: scf.for %{{.*}} = %[[TX]] to %c16{{.*}} step %c128
+// CHECK: gpu.barrier
 // CHECK: scf.for %{{.*}} = %[[TX]] to %c8{{.*}} step %c128
-// CHECK: scf.for %{{.*}} = %c0{{.*}} to %c32{{.*}} step %c1
+// CHECK: gpu.barrier
+// ... and lane 0's partial joins the row's initial value.
+// CHECK: scf.for %{{.*}} = %[[TX]] to %c8{{.*}} step %c128
+// CHECK: %[[OLD:.*]] = memref.load %[[R8]]
+// CHECK: %[[SUM:.*]] = memref.load %[[P16]][%c0{{.*}}, %{{.*}}]
+// CHECK: arith.addf %[[OLD]], %[[SUM]]
+// CHECK: memref.store %{{.*}}, %[[R8]]
 // CHECK: gpu.barrier
 // The last op writes the output; no barrier before the end of the kernel.
 // CHECK: scf.for %{{.*}} = %[[TX]] to %c256{{.*}} step %c128
@@ -141,6 +175,56 @@ func.func @large_tile(%x: memref<128x128xf32>, %y: memref<32x128xf32>) {
     %s = memref.subview %a[0, 0] [32, 128] [1, 1] : memref<128x128xf32> to memref<32x128xf32, strided<[128, 1]>>
     linalg.copy ins(%s : memref<32x128xf32, strided<[128, 1]>>) outs(%b : memref<32x128xf32>)
     linalg.copy ins(%b : memref<32x128xf32>) outs(%y : memref<32x128xf32>)
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// A whole row reduced to one point (a layernorm's or softmax's statistic):
+// with 128 threads, 64 lanes (no more than the row's 64 elements) share it,
+// starting from the neutral element of maximumf (-inf).
+// CHECK-LABEL: func @row_max
+// CHECK: workgroup(%[[PART:[^ ]*]] : memref<64x1xf32, #gpu.address_space<workgroup>>)
+// CHECK: arith.constant 0xFF800000 : f32
+// CHECK: arith.cmpi ult, %{{.*}}, %c64
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c64{{.*}} step %c64
+// CHECK: arith.maximumf
+// CHECK-COUNT-6: gpu.barrier
+// CHECK: arith.maximumf
+// CHECK: gpu.terminator
+func.func @row_max(%x: memref<1x64xf32>, %y: memref<1xf32>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<1x64xf32>) outs(%y : memref<1xf32>) {
+    ^bb0(%a: f32, %m: f32):
+      %r = arith.maximumf %a, %m : f32
+      linalg.yield %r : f32
+    }
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// A reduction whose combining op has no neutral element (arith.subf) is not
+// shared: its one point stays on one thread (the block keeps one thread).
+// CHECK-LABEL: func @row_difference
+// CHECK: threads(%{{.*}}) in (%{{[^ ]*}} = %c1{{.*}}, %{{[^ ]*}} = %c1{{.*}}, %{{[^ ]*}} = %c1{{.*}})
+// CHECK-NOT: workgroup
+// CHECK: linalg.generic
+func.func @row_difference(%x: memref<1x64xf32>, %y: memref<1xf32>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<1x64xf32>) outs(%y : memref<1xf32>) {
+    ^bb0(%a: f32, %m: f32):
+      %r = arith.subf %m, %a : f32
+      linalg.yield %r : f32
+    }
     gpu.terminator
   }
   return

@@ -12,6 +12,7 @@
 
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -94,6 +95,53 @@ std::optional<int64_t> parallelPoints(linalg::LinalgOp op) {
   return points;
 }
 
+/// A reduction whose output points are fewer than the block's threads (a
+/// row of a layernorm or softmax, a matrix-vector product): several lanes
+/// share each output point, each combining a strided share of the
+/// reduction into its own partial in shared memory (starting from the
+/// combiner's neutral element); the partials then fold pairwise in shared
+/// memory (a tree, log2(lanes) steps), and one thread per point combines the
+/// result with the output's initial value.
+struct Cooperation {
+  int64_t lanes = 0;
+  /// The payload's combining op (arith.addf, arith.maximumf, ...).
+  Operation *combiner = nullptr;
+  TypedAttr neutral;
+};
+
+std::optional<Cooperation> planCooperation(linalg::LinalgOp op,
+                                           int64_t threads) {
+  if (op.getNumDpsInits() != 1 || op.getNumReductionLoops() == 0 ||
+      !ownsItsOutputs(op) || !isa<linalg::GenericOp, linalg::ReduceOp,
+                                  linalg::MatmulOp, linalg::BatchMatmulOp,
+                                  linalg::MatvecOp, linalg::VecmatOp>(op))
+    return std::nullopt;
+  auto outType = dyn_cast<MemRefType>(op.getDpsInitOperand(0)->get().getType());
+  if (!outType || !outType.hasStaticShape())
+    return std::nullopt;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t points = 1, reduced = 1;
+  for (auto [dim, kind] : llvm::enumerate(op.getIteratorTypesArray())) {
+    if (ShapedType::isDynamic(ranges[dim]))
+      return std::nullopt;
+    (kind == utils::IteratorType::parallel ? points : reduced) *= ranges[dim];
+  }
+  int64_t lanes = 1;
+  while (points * lanes * 2 <= threads && lanes * 2 <= reduced)
+    lanes *= 2;
+  if (lanes < 2)
+    return std::nullopt;
+  SmallVector<Operation *> combiners;
+  if (!matchReduction(op.getRegionOutputArgs(), 0, combiners) ||
+      combiners.size() != 1 || combiners.front()->getNumOperands() != 2 ||
+      combiners.front()->getNumResults() != 1)
+    return std::nullopt;
+  std::optional<TypedAttr> neutral = arith::getNeutralElement(combiners[0]);
+  if (!neutral)
+    return std::nullopt;
+  return Cooperation{lanes, combiners.front(), *neutral};
+}
+
 /// Why the ops of `body` cannot be spread over threads, or empty. Allowed:
 /// linalg ops on buffers, ops without memory writes, allocas, and the
 /// uniform control flow of the tile (scf.for, scf.if) around them.
@@ -144,9 +192,64 @@ public:
   Distributor(int64_t threads, bool emulate)
       : threads(threads), emulate(emulate) {}
 
+  /// The reductions under `body` that lanes share, each with its partials
+  /// buffer ([lanes] + the output's shape), allocated at the start of
+  /// `body` (the caller moves allocas to shared memory).
+  void planScratch(Region &body) {
+    OpBuilder b = OpBuilder::atBlockBegin(&body.front());
+    forEachOp(body, [&](linalg::LinalgOp op) {
+      std::optional<Cooperation> c = planCooperation(op, threads);
+      if (!c)
+        return;
+      auto outType = cast<MemRefType>(op.getDpsInitOperand(0)->get().getType());
+      SmallVector<int64_t> shape = {c->lanes};
+      llvm::append_range(shape, outType.getShape());
+      auto alloca = memref::AllocaOp::create(
+          b, op.getLoc(), MemRefType::get(shape, outType.getElementType()));
+      cooperations[op] = {*c, alloca.getResult()};
+    });
+  }
+
+  /// Gives up the shared reductions (their partials do not fit in shared
+  /// memory): erases their buffers, drops them from `allocas`, and returns
+  /// the shared-memory bytes they would have taken.
+  int64_t dropScratch(SmallVectorImpl<memref::AllocaOp> &allocas) {
+    int64_t bytes = 0;
+    for (auto &entry : cooperations) {
+      auto alloca = entry.second.second.getDefiningOp<memref::AllocaOp>();
+      bytes += sharedBufferBytes(alloca.getType());
+      llvm::erase(allocas, alloca);
+      alloca.erase();
+    }
+    cooperations.clear();
+    return bytes;
+  }
+
+  /// The partials buffer of a shared reduction now lives at `replacement`.
+  void replaceScratch(Value old, Value replacement) {
+    for (auto &entry : cooperations)
+      if (entry.second.second == old)
+        entry.second.second = replacement;
+  }
+
   /// Spreads every linalg op under `body` (outside other linalg ops) over
   /// the threads; `tid` is the thread id (unused when emulating).
   void run(Region &body, Value tid) {
+    SmallVector<linalg::LinalgOp> ops;
+    forEachOp(body, [&](linalg::LinalgOp op) { ops.push_back(op); });
+    for (linalg::LinalgOp op : ops) {
+      auto it = cooperations.find(op);
+      if (it != cooperations.end())
+        distributeShared(op, tid, it->second.first, it->second.second);
+      else
+        distribute(op, tid);
+    }
+  }
+
+private:
+  /// The linalg ops under `body`, outside other linalg ops, in order.
+  static void forEachOp(Region &body,
+                        llvm::function_ref<void(linalg::LinalgOp)> fn) {
     SmallVector<linalg::LinalgOp> ops;
     body.walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
@@ -156,10 +259,180 @@ public:
       return WalkResult::advance();
     });
     for (linalg::LinalgOp op : ops)
-      distribute(op, tid);
+      fn(op);
   }
 
-private:
+  /// Emits `phase(builder, thread)` for every thread: on the GPU once, for
+  /// the thread id, followed by a barrier; emulated, as a loop over the
+  /// threads (a barrier's effect: the next phase starts after all of them).
+  void phase(OpBuilder &b, Location loc, Value tid,
+             llvm::function_ref<void(OpBuilder &, Value)> body) {
+    if (emulate) {
+      Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+      Value one = arith::ConstantIndexOp::create(b, loc, 1);
+      Value count = arith::ConstantIndexOp::create(b, loc, threads);
+      auto loop = scf::ForOp::create(b, loc, zero, count, one);
+      OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
+      body(lb, loop.getInductionVar());
+      return;
+    }
+    body(b, tid);
+    gpu::BarrierOp::create(b, loc);
+  }
+
+  /// A reduction several lanes share (see Cooperation): the partials set to
+  /// the neutral element; each lane's strided share of every point's
+  /// reduction into its partial (the op's own payload, writing the
+  /// partial); the partials folded pairwise; lane 0's into the output.
+  void distributeShared(linalg::LinalgOp op, Value tid, const Cooperation &c,
+                        Value scratch) {
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    auto index = [&](OpBuilder &ob, int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(ob, loc, v);
+    };
+    SmallVector<int64_t> sizes = op.getStaticLoopRanges();
+    SmallVector<unsigned> parallel = parallelOrder(op), reductions;
+    for (auto [dim, kind] : llvm::enumerate(op.getIteratorTypesArray()))
+      if (kind != utils::IteratorType::parallel)
+        reductions.push_back(dim);
+    int64_t points = 1, reduced = 1;
+    for (unsigned d : parallel)
+      points *= sizes[d];
+    for (unsigned d : reductions)
+      reduced *= sizes[d];
+    int64_t lanes = c.lanes, groups = std::min(threads / lanes, points);
+    OpOperand *init = op.getDpsInitOperand(0);
+    Value out = init->get();
+    AffineMap outMap = op.getMatchingIndexingMap(init);
+    auto scratchType = cast<MemRefType>(scratch.getType());
+    // Loop indices of `dims` from a linear index (last dim fastest).
+    auto delinearize = [&](OpBuilder &ob, Value linear, ArrayRef<unsigned> dims,
+                           SmallVectorImpl<Value> &ivs) {
+      for (unsigned d : llvm::reverse(dims)) {
+        Value size = index(ob, sizes[d]);
+        ivs[d] = ob.createOrFold<arith::RemUIOp>(loc, linear, size);
+        linear = ob.createOrFold<arith::DivUIOp>(loc, linear, size);
+      }
+    };
+    auto outIndices = [&](ArrayRef<Value> ivs) {
+      SmallVector<Value> indices;
+      for (AffineExpr e : outMap.getResults())
+        indices.push_back(ivs[cast<AffineDimExpr>(e).getPosition()]);
+      return indices;
+    };
+    Value neutral = arith::ConstantOp::create(b, loc, c.neutral);
+
+    // 1. Partials := neutral.
+    phase(b, loc, tid, [&](OpBuilder &ob, Value thread) {
+      auto loop = scf::ForOp::create(ob, loc, thread,
+                                     index(ob, scratchType.getNumElements()),
+                                     index(ob, threads));
+      OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
+      SmallVector<Value> indices;
+      Value linear = loop.getInductionVar();
+      for (int64_t size : llvm::reverse(scratchType.getShape())) {
+        indices.push_back(lb.createOrFold<arith::RemUIOp>(loc, linear,
+                                                          index(lb, size)));
+        linear = lb.createOrFold<arith::DivUIOp>(loc, linear, index(lb, size));
+      }
+      std::reverse(indices.begin(), indices.end());
+      memref::StoreOp::create(lb, loc, neutral, scratch, indices);
+    });
+
+    // 2. Each lane's share: lane l of a point's group takes the reduction
+    //    iterations l, l + lanes, ...; the op's payload writes its partial.
+    phase(b, loc, tid, [&](OpBuilder &ob, Value thread) {
+      Value active = arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::ult,
+                                           thread, index(ob, groups * lanes));
+      auto ifOp = scf::IfOp::create(ob, loc, active, /*withElse=*/false);
+      OpBuilder ib = ifOp.getThenBodyBuilder();
+      Value group = ib.createOrFold<arith::DivUIOp>(loc, thread,
+                                                    index(ib, lanes));
+      Value lane = ib.createOrFold<arith::RemUIOp>(loc, thread,
+                                                   index(ib, lanes));
+      // The lane's partials: [lane, ...] of the buffer, the output's shape.
+      int64_t rank = scratchType.getRank();
+      SmallVector<OpFoldResult> offsets(rank, ib.getIndexAttr(0)),
+          viewSizes, strides(rank, ib.getIndexAttr(1));
+      offsets[0] = lane;
+      viewSizes.push_back(ib.getIndexAttr(1));
+      for (int64_t size : scratchType.getShape().drop_front())
+        viewSizes.push_back(ib.getIndexAttr(size));
+      auto outType = cast<MemRefType>(out.getType());
+      auto viewType = cast<MemRefType>(memref::SubViewOp::inferRankReducedResultType(
+          outType.getShape(), scratchType, offsets, viewSizes, strides));
+      Value partial = memref::SubViewOp::create(ib, loc, viewType, scratch,
+                                                offsets, viewSizes, strides);
+      // The op, writing the lane's partial instead of the output.
+      Operation *clone = ib.clone(*op.getOperation());
+      auto cloned = cast<linalg::LinalgOp>(clone);
+      cloned.getDpsInitOperand(0)->set(partial);
+      auto points_ = scf::ForOp::create(ib, loc, group, index(ib, points),
+                                        index(ib, groups));
+      OpBuilder pb = OpBuilder::atBlockBegin(points_.getBody());
+      SmallVector<Value> ivs(sizes.size());
+      delinearize(pb, points_.getInductionVar(), parallel, ivs);
+      auto iterations = scf::ForOp::create(pb, loc, lane, index(pb, reduced),
+                                           index(pb, lanes));
+      OpBuilder rb = OpBuilder::atBlockBegin(iterations.getBody());
+      delinearize(rb, iterations.getInductionVar(), reductions, ivs);
+      (void)cast<TilingInterface>(clone).generateScalarImplementation(rb, loc,
+                                                                     ivs);
+      clone->erase();
+    });
+
+    // 3. The partials fold pairwise, lane l with lane l + s for s = lanes/2,
+    //    ..., 1 (one phase each), into lane 0's.
+    auto combine = [&](OpBuilder &ob, Value lhs, Value rhs) {
+      OperationState state(loc, c.combiner->getName());
+      state.addOperands({lhs, rhs});
+      state.addTypes(lhs.getType());
+      state.addAttributes(c.combiner->getAttrs());
+      return ob.create(state)->getResult(0);
+    };
+    ArrayRef<int64_t> pointShape = scratchType.getShape().drop_front();
+    for (int64_t half = lanes / 2; half >= 1; half /= 2) {
+      phase(b, loc, tid, [&](OpBuilder &ob, Value thread) {
+        auto loop = scf::ForOp::create(ob, loc, thread,
+                                       index(ob, half * points),
+                                       index(ob, threads));
+        OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
+        Value linear = loop.getInductionVar();
+        SmallVector<Value> at;
+        for (int64_t size : llvm::reverse(pointShape)) {
+          at.push_back(lb.createOrFold<arith::RemUIOp>(loc, linear,
+                                                       index(lb, size)));
+          linear = lb.createOrFold<arith::DivUIOp>(loc, linear,
+                                                   index(lb, size));
+        }
+        at.push_back(linear); // the lane
+        std::reverse(at.begin(), at.end());
+        SmallVector<Value> other = at;
+        other[0] = lb.createOrFold<arith::AddIOp>(loc, at[0], index(lb, half));
+        Value sum = combine(lb, memref::LoadOp::create(lb, loc, scratch, at),
+                            memref::LoadOp::create(lb, loc, scratch, other));
+        memref::StoreOp::create(lb, loc, sum, scratch, at);
+      });
+    }
+
+    // 4. One thread per point adds lane 0's partial to the output.
+    phase(b, loc, tid, [&](OpBuilder &ob, Value thread) {
+      auto loop = scf::ForOp::create(ob, loc, thread, index(ob, points),
+                                     index(ob, threads));
+      OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
+      SmallVector<Value> ivs(sizes.size());
+      delinearize(lb, loop.getInductionVar(), parallel, ivs);
+      SmallVector<Value> indices = outIndices(ivs);
+      SmallVector<Value> at = {index(lb, 0)};
+      llvm::append_range(at, indices);
+      Value acc = combine(lb, memref::LoadOp::create(lb, loc, out, indices),
+                          memref::LoadOp::create(lb, loc, scratch, at));
+      memref::StoreOp::create(lb, loc, acc, out, indices);
+    });
+    op->erase();
+  }
+
   void distribute(linalg::LinalgOp op, Value tid) {
     OpBuilder b(op);
     Location loc = op.getLoc();
@@ -232,6 +505,7 @@ private:
 
   int64_t threads;
   bool emulate;
+  llvm::DenseMap<Operation *, std::pair<Cooperation, Value>> cooperations;
 };
 
 /// Threads for a body: block-size, fewer (a multiple of 32) when no op has
@@ -240,6 +514,9 @@ int64_t threadsFor(Region &body, int64_t blockSize) {
   int64_t most = 0;
   body.walk([&](linalg::LinalgOp op) {
     std::optional<int64_t> points = parallelPoints(op);
+    // A reduction with few points can share its iterations among lanes.
+    if (points && planCooperation(op, blockSize))
+      points = blockSize;
     most = std::max(most, points.value_or(blockSize));
   });
   if (most <= 1)
@@ -275,8 +552,11 @@ struct DistributeThreadsPass
           continue;
         }
         int64_t threads = threadsFor(body, blockSize);
-        if (threads > 1)
-          Distributor(threads, /*emulate=*/true).run(body, Value());
+        if (threads > 1) {
+          Distributor distributor(threads, /*emulate=*/true);
+          distributor.planScratch(body);
+          distributor.run(body, Value());
+        }
       }
       return;
     }
@@ -289,6 +569,11 @@ struct DistributeThreadsPass
   void distributeLaunch(gpu::LaunchOp launch) {
     Region &body = launch.getBody();
     std::string why = whyNotDistributable(body);
+    int64_t threads = threadsFor(body, blockSize);
+    Distributor distributor(threads, /*emulate=*/false);
+    // The partials of shared reductions are tile buffers too.
+    if (why.empty() && threads > 1)
+      distributor.planScratch(body);
     SmallVector<memref::AllocaOp> allocas;
     int64_t shared = 0;
     body.walk([&](memref::AllocaOp alloca) {
@@ -302,6 +587,8 @@ struct DistributeThreadsPass
       shared += sharedBufferBytes(type);
     });
     if (why.empty() && shared > sharedBytes)
+      shared -= distributor.dropScratch(allocas);
+    if (why.empty() && shared > sharedBytes)
       why = llvm::formatv("its tile-local buffers take {0} B of shared "
                           "memory, more than shared-bytes = {1}",
                           shared, sharedBytes.getValue())
@@ -311,7 +598,6 @@ struct DistributeThreadsPass
           << "fuse-distribute-threads: one thread per block: " << why;
       return;
     }
-    int64_t threads = threadsFor(body, blockSize);
     if (threads <= 1)
       return;
     // Tile-local buffers are shared by the block's threads: static shared
@@ -353,14 +639,14 @@ struct DistributeThreadsPass
       }
       Value generic = memref::MemorySpaceCastOp::create(b, alloca.getLoc(),
                                                         type, buffer);
+      distributor.replaceScratch(alloca.getResult(), generic);
       alloca.replaceAllUsesWith(generic);
       alloca.erase();
     }
     Value size = arith::ConstantIndexOp::create(outside, launch.getLoc(),
                                                 threads);
     launch.getBlockSizeXMutable().assign(size);
-    Distributor(threads, /*emulate=*/false)
-        .run(body, launch.getThreadIds().x);
+    distributor.run(body, launch.getThreadIds().x);
   }
 };
 
