@@ -23,30 +23,32 @@
 // CHECK-NEXT: arith.remui %[[R]], %c8
 // CHECK: memref.store %{{.*}}, %[[A]]
 // CHECK: gpu.barrier
-// The matmul: each thread runs the reduction for its own points.
+// The matmul: each thread runs the reduction for its own points, the
+// accumulator in a register (loaded once, stored once).
 // CHECK: scf.for %{{.*}} = %[[TX]] to %c256{{.*}} step %c128
-// CHECK: scf.for %{{.*}} = %c0{{.*}} to %c256{{.*}} step %c1
+// CHECK: %[[INIT:.*]] = memref.load %[[A]]
+// CHECK: %[[DOT:.*]] = scf.for %{{.*}} = %c0{{.*}} to %c256{{.*}} step %c1{{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (f32)
+// CHECK-NOT: memref.store
 // CHECK: arith.mulf
+// CHECK: arith.addf %[[ACC]]
+// CHECK: memref.store %[[DOT]], %[[A]]
 // CHECK: gpu.barrier
 // CHECK: %[[R8:.*]] = memref.memory_space_cast %[[ROWS]]
 // The rows' fill: 8 points.
 // CHECK: scf.for %{{.*}} = %[[TX]] to %c8{{.*}} step %c128
 // CHECK: gpu.barrier
-// The row sums: partials := 0 (the neutral element of addf) ...
-// CHECK: scf.for %{{.*}} = %[[TX]] to %c128{{.*}} step %c128
-// CHECK: memref.store %{{.*}}, %[[P16]][%{{.*}}, %{{.*}}] : memref<16x8xf32>
-// CHECK: gpu.barrier
-// ... lane tx % 16 of row tx / 16 adds columns lane, lane + 16 into its
-// partial ...
+// The row sums: lane tx % 16 of row tx / 16 adds columns lane, lane + 16
+// in a register from 0 (the neutral element of addf) and writes its
+// partial once ...
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: arith.cmpi ult, %[[TX]], %c128
 // CHECK: %[[ROW:.*]] = arith.divui %[[TX]], %c16
 // CHECK: %[[LANE:.*]] = arith.remui %[[TX]], %c16
-// CHECK: %[[MINE:.*]] = memref.subview %[[P16]][%[[LANE]], 0] [1, 8] [1, 1]
-// CHECK: scf.for %{{.*}} = %[[ROW]] to %c8{{.*}} step %c8
-// CHECK: scf.for %{{.*}} = %[[LANE]] to %c32{{.*}} step %c16
+// CHECK: scf.for %[[PT:.*]] = %[[ROW]] to %c8{{.*}} step %c8
+// CHECK: %[[PART_SUM:.*]] = scf.for %{{.*}} = %[[LANE]] to %c32{{.*}} step %c16{{.*}} iter_args(%{{.*}} = %[[ZERO]]) -> (f32)
 // CHECK: memref.load %[[A]]
-// CHECK: memref.load %[[MINE]]
 // CHECK: arith.addf
-// CHECK: memref.store %{{.*}}, %[[MINE]]
+// CHECK: memref.store %[[PART_SUM]], %[[P16]][%[[LANE]], %{{.*}}]
 // CHECK: gpu.barrier
 // ... the partials fold pairwise: lanes 8, 4, 2, 1 apart ...
 // CHECK: scf.for %{{.*}} = %[[TX]] to %c64 step %c128
@@ -189,11 +191,15 @@ func.func @large_tile(%x: memref<128x128xf32>, %y: memref<32x128xf32>) {
 // CHECK: workgroup(%[[PART:[^ ]*]] : memref<64x1xf32, #gpu.address_space<workgroup>>)
 // CHECK: arith.constant 0xFF800000 : f32
 // CHECK: arith.cmpi ult, %{{.*}}, %c64
-// CHECK: scf.for %{{.*}} = %{{.*}} to %c64{{.*}} step %c64
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c64{{.*}} step %c64{{.*}} iter_args
 // CHECK: arith.maximumf
-// CHECK-COUNT-6: gpu.barrier
+// CHECK: gpu.barrier
+// Six folding steps (32, 16, ..., 1 lanes apart), then the output.
+// CHECK-COUNT-6: arith.maximumf
 // CHECK: arith.maximumf
-// CHECK: gpu.terminator
+// CHECK-NEXT: memref.store
+// CHECK: gpu.barrier
+// CHECK-NEXT: gpu.terminator
 func.func @row_max(%x: memref<1x64xf32>, %y: memref<1xf32>) {
   %c1 = arith.constant 1 : index
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)

@@ -14,6 +14,7 @@
 
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -22,6 +23,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/TilingInterface.h"
 #include "llvm/ADT/SmallBitVector.h"
@@ -95,6 +97,70 @@ std::optional<int64_t> parallelPoints(linalg::LinalgOp op) {
   return points;
 }
 
+/// Whether `op`'s reduction can run with its accumulator in a register: one
+/// output, owned per point, a payload yielding one value.
+bool accumulatesInRegister(linalg::LinalgOp op) {
+  return op.getNumDpsInits() == 1 && op.getNumReductionLoops() > 0 &&
+         ownsItsOutputs(op) &&
+         op.getBlock()->getTerminator()->getNumOperands() == 1;
+}
+
+/// Loop indices of `dims` from `linear` (the last of `dims` fastest), into
+/// `ivs`.
+void delinearize(OpBuilder &b, Location loc, Value linear,
+                 ArrayRef<unsigned> dims, ArrayRef<int64_t> sizes,
+                 MutableArrayRef<Value> ivs) {
+  for (unsigned d : llvm::reverse(dims)) {
+    Value size = arith::ConstantIndexOp::create(b, loc, sizes[d]);
+    ivs[d] = b.createOrFold<arith::RemUIOp>(loc, linear, size);
+    linear = b.createOrFold<arith::DivUIOp>(loc, linear, size);
+  }
+}
+
+/// The reduction iterations `first, first + step, ... < total` of one
+/// parallel point of `op` (`ivs` holds its parallel indices; the reduction
+/// loops `reductions` are linearized), accumulated in a register: an
+/// scf.for carrying the value from `start`, the payload cloned with the
+/// output's block argument replaced by it. Returns the final value. Same
+/// operations in the same order as the op's own loops, without a load and a
+/// store of the output per iteration.
+Value accumulate(OpBuilder &b, Location loc, linalg::LinalgOp op,
+                 SmallVector<Value> ivs, ArrayRef<unsigned> reductions,
+                 ArrayRef<int64_t> sizes, Value first, Value total, Value step,
+                 Value start) {
+  Block *payload = op.getBlock();
+  auto loop = scf::ForOp::create(
+      b, loc, first, total, step, ValueRange{start},
+      [&](OpBuilder &nb, Location nl, Value iv, ValueRange carried) {
+        delinearize(nb, nl, iv, reductions, sizes, ivs);
+        IRMapping map;
+        for (OpOperand *input : op.getDpsInputOperands()) {
+          Value value = input->get();
+          if (isa<MemRefType>(value.getType())) {
+            AffineMap m = op.getMatchingIndexingMap(input);
+            SmallVector<Value> indices;
+            for (unsigned r = 0; r < m.getNumResults(); ++r)
+              indices.push_back(affine::makeComposedAffineApply(
+                  nb, nl, m.getSubMap({r}), getAsOpFoldResult(ivs)));
+            value = memref::LoadOp::create(nb, nl, value, indices);
+          }
+          map.map(op.getMatchingBlockArgument(input), value);
+        }
+        map.map(op.getMatchingBlockArgument(op.getDpsInitOperand(0)),
+                carried.front());
+        for (Operation &inner : payload->without_terminator()) {
+          if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+            map.map(index.getResult(), ivs[index.getDim()]);
+            continue;
+          }
+          nb.clone(inner, map);
+        }
+        scf::YieldOp::create(
+            nb, nl, map.lookupOrDefault(payload->getTerminator()->getOperand(0)));
+      });
+  return loop.getResult(0);
+}
+
 /// A reduction whose output points are fewer than the block's threads (a
 /// row of a layernorm or softmax, a matrix-vector product): several lanes
 /// share each output point, each combining a strided share of the
@@ -111,10 +177,9 @@ struct Cooperation {
 
 std::optional<Cooperation> planCooperation(linalg::LinalgOp op,
                                            int64_t threads) {
-  if (op.getNumDpsInits() != 1 || op.getNumReductionLoops() == 0 ||
-      !ownsItsOutputs(op) || !isa<linalg::GenericOp, linalg::ReduceOp,
-                                  linalg::MatmulOp, linalg::BatchMatmulOp,
-                                  linalg::MatvecOp, linalg::VecmatOp>(op))
+  if (!accumulatesInRegister(op) ||
+      !isa<linalg::GenericOp, linalg::ReduceOp, linalg::MatmulOp,
+           linalg::BatchMatmulOp, linalg::MatvecOp, linalg::VecmatOp>(op))
     return std::nullopt;
   auto outType = dyn_cast<MemRefType>(op.getDpsInitOperand(0)->get().getType());
   if (!outType || !outType.hasStaticShape())
@@ -306,15 +371,6 @@ private:
     Value out = init->get();
     AffineMap outMap = op.getMatchingIndexingMap(init);
     auto scratchType = cast<MemRefType>(scratch.getType());
-    // Loop indices of `dims` from a linear index (last dim fastest).
-    auto delinearize = [&](OpBuilder &ob, Value linear, ArrayRef<unsigned> dims,
-                           SmallVectorImpl<Value> &ivs) {
-      for (unsigned d : llvm::reverse(dims)) {
-        Value size = index(ob, sizes[d]);
-        ivs[d] = ob.createOrFold<arith::RemUIOp>(loc, linear, size);
-        linear = ob.createOrFold<arith::DivUIOp>(loc, linear, size);
-      }
-    };
     auto outIndices = [&](ArrayRef<Value> ivs) {
       SmallVector<Value> indices;
       for (AffineExpr e : outMap.getResults())
@@ -323,25 +379,10 @@ private:
     };
     Value neutral = arith::ConstantOp::create(b, loc, c.neutral);
 
-    // 1. Partials := neutral.
-    phase(b, loc, tid, [&](OpBuilder &ob, Value thread) {
-      auto loop = scf::ForOp::create(ob, loc, thread,
-                                     index(ob, scratchType.getNumElements()),
-                                     index(ob, threads));
-      OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
-      SmallVector<Value> indices;
-      Value linear = loop.getInductionVar();
-      for (int64_t size : llvm::reverse(scratchType.getShape())) {
-        indices.push_back(lb.createOrFold<arith::RemUIOp>(loc, linear,
-                                                          index(lb, size)));
-        linear = lb.createOrFold<arith::DivUIOp>(loc, linear, index(lb, size));
-      }
-      std::reverse(indices.begin(), indices.end());
-      memref::StoreOp::create(lb, loc, neutral, scratch, indices);
-    });
-
-    // 2. Each lane's share: lane l of a point's group takes the reduction
-    //    iterations l, l + lanes, ...; the op's payload writes its partial.
+    // 1. Each lane's share: lane l of a point's group takes the reduction
+    //    iterations l, l + lanes, ..., accumulated in a register from the
+    //    neutral element, and writes its partial once (every partial is
+    //    written: each point has a group, each lane an iteration).
     phase(b, loc, tid, [&](OpBuilder &ob, Value thread) {
       Value active = arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::ult,
                                            thread, index(ob, groups * lanes));
@@ -351,38 +392,20 @@ private:
                                                     index(ib, lanes));
       Value lane = ib.createOrFold<arith::RemUIOp>(loc, thread,
                                                    index(ib, lanes));
-      // The lane's partials: [lane, ...] of the buffer, the output's shape.
-      int64_t rank = scratchType.getRank();
-      SmallVector<OpFoldResult> offsets(rank, ib.getIndexAttr(0)),
-          viewSizes, strides(rank, ib.getIndexAttr(1));
-      offsets[0] = lane;
-      viewSizes.push_back(ib.getIndexAttr(1));
-      for (int64_t size : scratchType.getShape().drop_front())
-        viewSizes.push_back(ib.getIndexAttr(size));
-      auto outType = cast<MemRefType>(out.getType());
-      auto viewType = cast<MemRefType>(memref::SubViewOp::inferRankReducedResultType(
-          outType.getShape(), scratchType, offsets, viewSizes, strides));
-      Value partial = memref::SubViewOp::create(ib, loc, viewType, scratch,
-                                                offsets, viewSizes, strides);
-      // The op, writing the lane's partial instead of the output.
-      Operation *clone = ib.clone(*op.getOperation());
-      auto cloned = cast<linalg::LinalgOp>(clone);
-      cloned.getDpsInitOperand(0)->set(partial);
-      auto points_ = scf::ForOp::create(ib, loc, group, index(ib, points),
-                                        index(ib, groups));
-      OpBuilder pb = OpBuilder::atBlockBegin(points_.getBody());
+      auto pointLoop = scf::ForOp::create(ib, loc, group, index(ib, points),
+                                          index(ib, groups));
+      OpBuilder pb = OpBuilder::atBlockBegin(pointLoop.getBody());
       SmallVector<Value> ivs(sizes.size());
-      delinearize(pb, points_.getInductionVar(), parallel, ivs);
-      auto iterations = scf::ForOp::create(pb, loc, lane, index(pb, reduced),
-                                           index(pb, lanes));
-      OpBuilder rb = OpBuilder::atBlockBegin(iterations.getBody());
-      delinearize(rb, iterations.getInductionVar(), reductions, ivs);
-      (void)cast<TilingInterface>(clone).generateScalarImplementation(rb, loc,
-                                                                     ivs);
-      clone->erase();
+      delinearize(pb, loc, pointLoop.getInductionVar(), parallel, sizes, ivs);
+      Value partial =
+          accumulate(pb, loc, op, ivs, reductions, sizes, lane,
+                     index(pb, reduced), index(pb, lanes), neutral);
+      SmallVector<Value> at = {lane};
+      llvm::append_range(at, outIndices(ivs));
+      memref::StoreOp::create(pb, loc, partial, scratch, at);
     });
 
-    // 3. The partials fold pairwise, lane l with lane l + s for s = lanes/2,
+    // 2. The partials fold pairwise, lane l with lane l + s for s = lanes/2,
     //    ..., 1 (one phase each), into lane 0's.
     auto combine = [&](OpBuilder &ob, Value lhs, Value rhs) {
       OperationState state(loc, c.combiner->getName());
@@ -416,13 +439,13 @@ private:
       });
     }
 
-    // 4. One thread per point adds lane 0's partial to the output.
+    // 3. One thread per point adds lane 0's partial to the output.
     phase(b, loc, tid, [&](OpBuilder &ob, Value thread) {
       auto loop = scf::ForOp::create(ob, loc, thread, index(ob, points),
                                      index(ob, threads));
       OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
       SmallVector<Value> ivs(sizes.size());
-      delinearize(lb, loop.getInductionVar(), parallel, ivs);
+      delinearize(lb, loc, loop.getInductionVar(), parallel, sizes, ivs);
       SmallVector<Value> indices = outIndices(ivs);
       SmallVector<Value> at = {index(lb, 0)};
       llvm::append_range(at, indices);
@@ -464,6 +487,25 @@ private:
       for (auto [dim, kind] : llvm::enumerate(op.getIteratorTypesArray()))
         if (kind != utils::IteratorType::parallel)
           reductions.push_back(dim);
+      SmallVector<int64_t> staticSizes = op.getStaticLoopRanges();
+      if (owns && accumulatesInRegister(op) &&
+          llvm::none_of(staticSizes, ShapedType::isDynamic)) {
+        // The point's accumulator in a register across the reduction.
+        OpOperand *init = op.getDpsInitOperand(0);
+        AffineMap outMap = op.getMatchingIndexingMap(init);
+        SmallVector<Value> indices;
+        for (AffineExpr e : outMap.getResults())
+          indices.push_back(ivs[cast<AffineDimExpr>(e).getPosition()]);
+        int64_t reduced = 1;
+        for (unsigned d : reductions)
+          reduced *= staticSizes[d];
+        Value start = memref::LoadOp::create(lb2, loc, init->get(), indices);
+        Value acc = accumulate(
+            lb2, loc, op, ivs, reductions, staticSizes, zero,
+            arith::ConstantIndexOp::create(lb2, loc, reduced), one, start);
+        memref::StoreOp::create(lb2, loc, acc, init->get(), indices);
+        return;
+      }
       SmallVector<Value> lbs(reductions.size(), zero), ubs, steps;
       for (unsigned dim : reductions) {
         ubs.push_back(sizes[dim]);
