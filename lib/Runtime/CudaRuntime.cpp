@@ -43,6 +43,7 @@ namespace {
     name = "unknown CUresult";
   if (cuGetErrorString(result, &text) != CUDA_SUCCESS)
     text = "no description";
+  std::fflush(nullptr); // what the program printed comes first
   std::fprintf(stderr, "fuse-cuda-runtime: %s failed: %s (%d): %s\n", call,
                name, static_cast<int>(result), text);
   // Ends without running destructors: the module unload registered at
@@ -406,14 +407,82 @@ FUSE_EXPORT void mgpuSetDefaultDevice(int32_t device) {
 // Host buffers of fuse-to-nvptx's code (fuse-device-memory)
 //===----------------------------------------------------------------------===//
 
-/// The buffers between kernels and the results: managed memory, written by
-/// the kernels, readable by the host.
-FUSE_EXPORT void *fuseDeviceMalloc(uint64_t sizeBytes) {
-  return mgpuMemAlloc(sizeBytes ? sizeBytes : 1, nullptr,
-                      /*isHostShared=*/true);
+namespace {
+/// Freed buffers kept for the next allocation of the same rounded size, as
+/// a program that calls a compiled model again and again allocates the same
+/// results each time (cudaMalloc-class calls cost tens of microseconds and
+/// synchronize the device). FUSE_DEVICE_MEMORY_CACHE=0 returns every free
+/// to the driver instead.
+struct MemoryCache {
+  std::mutex lock;
+  bool enabled = true;
+  /// Live buffers and their rounded sizes.
+  std::unordered_map<void *, uint64_t> live;
+  /// Free buffers by rounded size.
+  std::unordered_map<uint64_t, std::vector<void *>> free;
+};
+
+MemoryCache &memoryCache() {
+  static MemoryCache *cache = [] {
+    auto *c = new MemoryCache();
+    const char *setting = std::getenv("FUSE_DEVICE_MEMORY_CACHE");
+    c->enabled = !(setting && std::strcmp(setting, "0") == 0);
+    return c;
+  }();
+  return *cache;
 }
 
+/// Sizes round up to 512 bytes, so that nearly equal buffers share entries.
+constexpr uint64_t kCacheGranule = 512;
+} // namespace
+
+/// The buffers between kernels and the results: managed memory, written by
+/// the kernels, readable by the host; a freed buffer of the same rounded
+/// size is reused.
+FUSE_EXPORT void *fuseDeviceMalloc(uint64_t sizeBytes) {
+  uint64_t bytes = (std::max<uint64_t>(sizeBytes, 1) + kCacheGranule - 1) /
+                   kCacheGranule * kCacheGranule;
+  MemoryCache &cache = memoryCache();
+  {
+    std::lock_guard<std::mutex> guard(cache.lock);
+    auto it = cache.free.find(bytes);
+    if (it != cache.free.end() && !it->second.empty()) {
+      void *pointer = it->second.back();
+      it->second.pop_back();
+      cache.live[pointer] = bytes;
+      return pointer;
+    }
+  }
+  void *pointer = mgpuMemAlloc(bytes, nullptr, /*isHostShared=*/true);
+  std::lock_guard<std::mutex> guard(cache.lock);
+  cache.live[pointer] = bytes;
+  return pointer;
+}
+
+/// Releases a buffer of fuseDeviceMalloc: into the cache, or to the driver.
+/// Any other pointer is an error (a double free, say).
 FUSE_EXPORT void fuseDeviceFree(void *pointer) {
+  if (!pointer)
+    return;
+  MemoryCache &cache = memoryCache();
+  std::unique_lock<std::mutex> guard(cache.lock);
+  auto it = cache.live.find(pointer);
+  if (it == cache.live.end()) {
+    std::fflush(nullptr); // what the program printed comes first
+    std::fprintf(stderr,
+                 "fuse-cuda-runtime: fuseDeviceFree(%p): not a live buffer of "
+                 "fuseDeviceMalloc (freed twice?)\n",
+                 pointer);
+    std::fflush(nullptr);
+    std::_Exit(EXIT_FAILURE);
+  }
+  uint64_t bytes = it->second;
+  cache.live.erase(it);
+  if (cache.enabled) {
+    cache.free[bytes].push_back(pointer);
+    return;
+  }
+  guard.unlock();
   mgpuMemFree(pointer, nullptr);
 }
 
