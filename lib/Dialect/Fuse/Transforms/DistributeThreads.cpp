@@ -98,11 +98,18 @@ std::optional<int64_t> parallelPoints(linalg::LinalgOp op) {
 }
 
 /// Whether `op`'s reduction can run with its accumulator in a register: one
-/// output, owned per point, a payload yielding one value.
+/// output, owned per point, a payload yielding one value, and no input that
+/// is the output buffer itself (its loads would see the output's memory,
+/// not the accumulator).
 bool accumulatesInRegister(linalg::LinalgOp op) {
-  return op.getNumDpsInits() == 1 && op.getNumReductionLoops() > 0 &&
-         ownsItsOutputs(op) &&
-         op.getBlock()->getTerminator()->getNumOperands() == 1;
+  if (op.getNumDpsInits() != 1 || op.getNumReductionLoops() == 0 ||
+      !ownsItsOutputs(op) ||
+      op.getBlock()->getTerminator()->getNumOperands() != 1)
+    return false;
+  Value out = op.getDpsInitOperand(0)->get();
+  return llvm::none_of(op.getDpsInputOperands(), [&](OpOperand *input) {
+    return input->get() == out;
+  });
 }
 
 /// Loop indices of `dims` from `linear` (the last of `dims` fastest), into
