@@ -23,15 +23,20 @@
 // CHECK-NEXT: arith.remui %[[R]], %c8
 // CHECK: memref.store %{{.*}}, %[[A]]
 // CHECK: gpu.barrier
-// The matmul: each thread runs the reduction for its own points, the
-// accumulator in a register (loaded once, stored once).
-// CHECK: scf.for %{{.*}} = %[[TX]] to %c256{{.*}} step %c128
-// CHECK: %[[INIT:.*]] = memref.load %[[A]]
-// CHECK: %[[DOT:.*]] = scf.for %{{.*}} = %c0{{.*}} to %c256{{.*}} step %c1{{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (f32)
+// The matmul: each thread runs the reduction for its own points, 256 / 128
+// = 2 (t and t + 128) through one K loop, their accumulators in registers
+// (each loaded once, stored once).
+// CHECK: %[[I0:.*]] = memref.load %[[A]]
+// CHECK: arith.addi %[[TX]], %c128
+// CHECK: %[[I1:.*]] = memref.load %[[A]]
+// CHECK: %[[DOT:.*]]:2 = scf.for %{{.*}} = %c0{{.*}} to %c256{{.*}} step %c1{{.*}} iter_args(%[[ACC0:.*]] = %[[I0]], %[[ACC1:.*]] = %[[I1]]) -> (f32, f32)
 // CHECK-NOT: memref.store
 // CHECK: arith.mulf
-// CHECK: arith.addf %[[ACC]]
-// CHECK: memref.store %[[DOT]], %[[A]]
+// CHECK: arith.addf %[[ACC0]]
+// CHECK: arith.mulf
+// CHECK: arith.addf %[[ACC1]]
+// CHECK: memref.store %[[DOT]]#0, %[[A]]
+// CHECK: memref.store %[[DOT]]#1, %[[A]]
 // CHECK: gpu.barrier
 // CHECK: %[[R8:.*]] = memref.memory_space_cast %[[ROWS]]
 // The rows' fill: 8 points.

@@ -124,48 +124,59 @@ void delinearize(OpBuilder &b, Location loc, Value linear,
   }
 }
 
-/// The reduction iterations `first, first + step, ... < total` of one
-/// parallel point of `op` (`ivs` holds its parallel indices; the reduction
-/// loops `reductions` are linearized), accumulated in a register: an
-/// scf.for carrying the value from `start`, the payload cloned with the
-/// output's block argument replaced by it. Returns the final value. Same
-/// operations in the same order as the op's own loops, without a load and a
-/// store of the output per iteration.
-Value accumulate(OpBuilder &b, Location loc, linalg::LinalgOp op,
-                 SmallVector<Value> ivs, ArrayRef<unsigned> reductions,
-                 ArrayRef<int64_t> sizes, Value first, Value total, Value step,
-                 Value start) {
+/// The reduction iterations `first, first + step, ... < total` of parallel
+/// points of `op` (`points[m]` holds point m's parallel indices; the
+/// reduction loops `reductions` are linearized), each accumulated in a
+/// register: one scf.for carrying a value per point from `starts[m]`, the
+/// payload cloned per point with the output's block argument replaced by
+/// it. Returns the final values. Same operations in the same order as the
+/// op's own loops for each point, without a load and a store of the output
+/// per iteration; several points interleave independent chains, and loads
+/// they share are one load after CSE.
+SmallVector<Value> accumulate(OpBuilder &b, Location loc, linalg::LinalgOp op,
+                              ArrayRef<SmallVector<Value>> points,
+                              ArrayRef<unsigned> reductions,
+                              ArrayRef<int64_t> sizes, Value first, Value total,
+                              Value step, ValueRange starts) {
   Block *payload = op.getBlock();
   auto loop = scf::ForOp::create(
-      b, loc, first, total, step, ValueRange{start},
+      b, loc, first, total, step, starts,
       [&](OpBuilder &nb, Location nl, Value iv, ValueRange carried) {
-        delinearize(nb, nl, iv, reductions, sizes, ivs);
-        IRMapping map;
-        for (OpOperand *input : op.getDpsInputOperands()) {
-          Value value = input->get();
-          if (isa<MemRefType>(value.getType())) {
-            AffineMap m = op.getMatchingIndexingMap(input);
-            SmallVector<Value> indices;
-            for (unsigned r = 0; r < m.getNumResults(); ++r)
-              indices.push_back(affine::makeComposedAffineApply(
-                  nb, nl, m.getSubMap({r}), getAsOpFoldResult(ivs)));
-            value = memref::LoadOp::create(nb, nl, value, indices);
+        SmallVector<Value> reductionIvs(sizes.size());
+        delinearize(nb, nl, iv, reductions, sizes, reductionIvs);
+        SmallVector<Value> results;
+        for (auto [m, point] : llvm::enumerate(points)) {
+          SmallVector<Value> ivs = point;
+          for (unsigned d : reductions)
+            ivs[d] = reductionIvs[d];
+          IRMapping map;
+          for (OpOperand *input : op.getDpsInputOperands()) {
+            Value value = input->get();
+            if (isa<MemRefType>(value.getType())) {
+              AffineMap im = op.getMatchingIndexingMap(input);
+              SmallVector<Value> indices;
+              for (unsigned r = 0; r < im.getNumResults(); ++r)
+                indices.push_back(affine::makeComposedAffineApply(
+                    nb, nl, im.getSubMap({r}), getAsOpFoldResult(ivs)));
+              value = memref::LoadOp::create(nb, nl, value, indices);
+            }
+            map.map(op.getMatchingBlockArgument(input), value);
           }
-          map.map(op.getMatchingBlockArgument(input), value);
-        }
-        map.map(op.getMatchingBlockArgument(op.getDpsInitOperand(0)),
-                carried.front());
-        for (Operation &inner : payload->without_terminator()) {
-          if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
-            map.map(index.getResult(), ivs[index.getDim()]);
-            continue;
+          map.map(op.getMatchingBlockArgument(op.getDpsInitOperand(0)),
+                  carried[m]);
+          for (Operation &inner : payload->without_terminator()) {
+            if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+              map.map(index.getResult(), ivs[index.getDim()]);
+              continue;
+            }
+            nb.clone(inner, map);
           }
-          nb.clone(inner, map);
+          results.push_back(
+              map.lookupOrDefault(payload->getTerminator()->getOperand(0)));
         }
-        scf::YieldOp::create(
-            nb, nl, map.lookupOrDefault(payload->getTerminator()->getOperand(0)));
+        scf::YieldOp::create(nb, nl, results);
       });
-  return loop.getResult(0);
+  return SmallVector<Value>(loop.getResults());
 }
 
 /// A reduction whose output points are fewer than the block's threads (a
@@ -248,6 +259,10 @@ std::string whyNotDistributable(Region &body) {
   });
   return why;
 }
+
+/// At most this many output points of a reduction per thread carry their
+/// accumulators through one reduction loop together.
+constexpr int64_t kPointsPerThread = 8;
 
 /// Static shared memory a kernel may declare without opting in.
 constexpr int64_t kStaticSharedBytes = 48 * 1024;
@@ -405,8 +420,9 @@ private:
       SmallVector<Value> ivs(sizes.size());
       delinearize(pb, loc, pointLoop.getInductionVar(), parallel, sizes, ivs);
       Value partial =
-          accumulate(pb, loc, op, ivs, reductions, sizes, lane,
-                     index(pb, reduced), index(pb, lanes), neutral);
+          accumulate(pb, loc, op, {ivs}, reductions, sizes, lane,
+                     index(pb, reduced), index(pb, lanes), neutral)
+              .front();
       SmallVector<Value> at = {lane};
       llvm::append_range(at, outIndices(ivs));
       memref::StoreOp::create(pb, loc, partial, scratch, at);
@@ -470,7 +486,49 @@ private:
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
     Value count = arith::ConstantIndexOp::create(b, loc, threads);
     bool owns = ownsItsOutputs(op);
+    // The output's indices of a point (`ivs`: its parallel indices).
+    auto outIndices = [&](ArrayRef<Value> ivs) {
+      AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+      SmallVector<Value> indices;
+      for (AffineExpr e : outMap.getResults())
+        indices.push_back(ivs[cast<AffineDimExpr>(e).getPosition()]);
+      return indices;
+    };
     auto emitPoints = [&](OpBuilder &ob, Value thread) {
+      SmallVector<int64_t> staticSizes = op.getStaticLoopRanges();
+      SmallVector<unsigned> reductions;
+      for (auto [dim, kind] : llvm::enumerate(op.getIteratorTypesArray()))
+        if (kind != utils::IteratorType::parallel)
+          reductions.push_back(dim);
+      std::optional<int64_t> points = parallelPoints(op);
+      bool inRegister = owns && accumulatesInRegister(op) &&
+                        llvm::none_of(staticSizes, ShapedType::isDynamic);
+      if (inRegister && *points % threads == 0 &&
+          *points / threads >= 2 && *points / threads <= kPointsPerThread) {
+        // Each thread's points t, t + T, ... all at once: one reduction
+        // loop carrying an accumulator per point.
+        SmallVector<unsigned> order = parallelOrder(op);
+        SmallVector<SmallVector<Value>> batch;
+        SmallVector<Value> starts;
+        Value out = op.getDpsInitOperand(0)->get();
+        for (int64_t m = 0; m < *points / threads; ++m) {
+          Value linear = ob.createOrFold<arith::AddIOp>(
+              loc, thread, arith::ConstantIndexOp::create(ob, loc, m * threads));
+          SmallVector<Value> ivs(staticSizes.size());
+          delinearize(ob, loc, linear, order, staticSizes, ivs);
+          starts.push_back(memref::LoadOp::create(ob, loc, out, outIndices(ivs)));
+          batch.push_back(std::move(ivs));
+        }
+        int64_t reduced = 1;
+        for (unsigned d : reductions)
+          reduced *= staticSizes[d];
+        SmallVector<Value> sums = accumulate(
+            ob, loc, op, batch, reductions, staticSizes, zero,
+            arith::ConstantIndexOp::create(ob, loc, reduced), one, starts);
+        for (auto [ivs, sum] : llvm::zip(batch, sums))
+          memref::StoreOp::create(ob, loc, sum, out, outIndices(ivs));
+        return;
+      }
       SmallVector<Range> ranges = op.createLoopRanges(ob, loc);
       SmallVector<Value> sizes;
       for (Range &r : ranges)
@@ -490,27 +548,20 @@ private:
         ivs[dim] = lb2.createOrFold<arith::RemUIOp>(loc, rest, sizes[dim]);
         rest = lb2.createOrFold<arith::DivUIOp>(loc, rest, sizes[dim]);
       }
-      SmallVector<unsigned> reductions;
-      for (auto [dim, kind] : llvm::enumerate(op.getIteratorTypesArray()))
-        if (kind != utils::IteratorType::parallel)
-          reductions.push_back(dim);
-      SmallVector<int64_t> staticSizes = op.getStaticLoopRanges();
-      if (owns && accumulatesInRegister(op) &&
-          llvm::none_of(staticSizes, ShapedType::isDynamic)) {
+      if (inRegister) {
         // The point's accumulator in a register across the reduction.
-        OpOperand *init = op.getDpsInitOperand(0);
-        AffineMap outMap = op.getMatchingIndexingMap(init);
-        SmallVector<Value> indices;
-        for (AffineExpr e : outMap.getResults())
-          indices.push_back(ivs[cast<AffineDimExpr>(e).getPosition()]);
+        Value out = op.getDpsInitOperand(0)->get();
+        SmallVector<Value> indices = outIndices(ivs);
         int64_t reduced = 1;
         for (unsigned d : reductions)
           reduced *= staticSizes[d];
-        Value start = memref::LoadOp::create(lb2, loc, init->get(), indices);
+        Value start = memref::LoadOp::create(lb2, loc, out, indices);
         Value acc = accumulate(
-            lb2, loc, op, ivs, reductions, staticSizes, zero,
-            arith::ConstantIndexOp::create(lb2, loc, reduced), one, start);
-        memref::StoreOp::create(lb2, loc, acc, init->get(), indices);
+                        lb2, loc, op, {ivs}, reductions, staticSizes, zero,
+                        arith::ConstantIndexOp::create(lb2, loc, reduced), one,
+                        start)
+                        .front();
+        memref::StoreOp::create(lb2, loc, acc, out, indices);
         return;
       }
       SmallVector<Value> lbs(reductions.size(), zero), ubs, steps;
