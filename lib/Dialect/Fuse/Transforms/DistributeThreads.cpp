@@ -112,6 +112,16 @@ bool accumulatesInRegister(linalg::LinalgOp op) {
   });
 }
 
+/// The indices of a point's element of `op`'s (owned) output, from the
+/// point's loop indices `ivs`.
+SmallVector<Value> outputIndices(linalg::LinalgOp op, ArrayRef<Value> ivs) {
+  AffineMap map = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  SmallVector<Value> indices;
+  for (AffineExpr e : map.getResults())
+    indices.push_back(ivs[cast<AffineDimExpr>(e).getPosition()]);
+  return indices;
+}
+
 /// Loop indices of `dims` from `linear` (the last of `dims` fastest), into
 /// `ivs`.
 void delinearize(OpBuilder &b, Location loc, Value linear,
@@ -391,14 +401,7 @@ private:
     int64_t lanes = c.lanes, groups = std::min(threads / lanes, points);
     OpOperand *init = op.getDpsInitOperand(0);
     Value out = init->get();
-    AffineMap outMap = op.getMatchingIndexingMap(init);
     auto scratchType = cast<MemRefType>(scratch.getType());
-    auto outIndices = [&](ArrayRef<Value> ivs) {
-      SmallVector<Value> indices;
-      for (AffineExpr e : outMap.getResults())
-        indices.push_back(ivs[cast<AffineDimExpr>(e).getPosition()]);
-      return indices;
-    };
     Value neutral = arith::ConstantOp::create(b, loc, c.neutral);
 
     // 1. Each lane's share: lane l of a point's group takes the reduction
@@ -424,7 +427,7 @@ private:
                      index(pb, reduced), index(pb, lanes), neutral)
               .front();
       SmallVector<Value> at = {lane};
-      llvm::append_range(at, outIndices(ivs));
+      llvm::append_range(at, outputIndices(op, ivs));
       memref::StoreOp::create(pb, loc, partial, scratch, at);
     });
 
@@ -469,7 +472,7 @@ private:
       OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
       SmallVector<Value> ivs(sizes.size());
       delinearize(lb, loc, loop.getInductionVar(), parallel, sizes, ivs);
-      SmallVector<Value> indices = outIndices(ivs);
+      SmallVector<Value> indices = outputIndices(op, ivs);
       SmallVector<Value> at = {index(lb, 0)};
       llvm::append_range(at, indices);
       Value acc = combine(lb, memref::LoadOp::create(lb, loc, out, indices),
@@ -486,14 +489,6 @@ private:
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
     Value count = arith::ConstantIndexOp::create(b, loc, threads);
     bool owns = ownsItsOutputs(op);
-    // The output's indices of a point (`ivs`: its parallel indices).
-    auto outIndices = [&](ArrayRef<Value> ivs) {
-      AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-      SmallVector<Value> indices;
-      for (AffineExpr e : outMap.getResults())
-        indices.push_back(ivs[cast<AffineDimExpr>(e).getPosition()]);
-      return indices;
-    };
     auto emitPoints = [&](OpBuilder &ob, Value thread) {
       SmallVector<int64_t> staticSizes = op.getStaticLoopRanges();
       SmallVector<unsigned> reductions;
@@ -516,7 +511,7 @@ private:
               loc, thread, arith::ConstantIndexOp::create(ob, loc, m * threads));
           SmallVector<Value> ivs(staticSizes.size());
           delinearize(ob, loc, linear, order, staticSizes, ivs);
-          starts.push_back(memref::LoadOp::create(ob, loc, out, outIndices(ivs)));
+          starts.push_back(memref::LoadOp::create(ob, loc, out, outputIndices(op, ivs)));
           batch.push_back(std::move(ivs));
         }
         int64_t reduced = 1;
@@ -526,7 +521,7 @@ private:
             ob, loc, op, batch, reductions, staticSizes, zero,
             arith::ConstantIndexOp::create(ob, loc, reduced), one, starts);
         for (auto [ivs, sum] : llvm::zip(batch, sums))
-          memref::StoreOp::create(ob, loc, sum, out, outIndices(ivs));
+          memref::StoreOp::create(ob, loc, sum, out, outputIndices(op, ivs));
         return;
       }
       SmallVector<Range> ranges = op.createLoopRanges(ob, loc);
@@ -551,7 +546,7 @@ private:
       if (inRegister) {
         // The point's accumulator in a register across the reduction.
         Value out = op.getDpsInitOperand(0)->get();
-        SmallVector<Value> indices = outIndices(ivs);
+        SmallVector<Value> indices = outputIndices(op, ivs);
         int64_t reduced = 1;
         for (unsigned d : reductions)
           reduced *= staticSizes[d];
