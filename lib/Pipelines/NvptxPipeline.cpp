@@ -133,7 +133,7 @@ LogicalResult mlir::fuse::buildNvptxPipeline(OpPassManager &pm,
       // work, checked above) inline into their caller, whose launches then
       // chain on one stream; the host waits before anything else touches
       // memory, and before it returns.
-      options.asyncLaunches ? "inline,func.func(buffer-hoisting,gpu-async-region)," : "");
+      options.asyncLaunches ? "inline,func.func(gpu-async-region)," : "");
   return parsePassPipeline(rest, pm, errors);
 }
 
