@@ -165,12 +165,16 @@ void mlir::fuse::registerNvptxPipeline() {
         MLIRContext scratch;
         std::string errors;
         llvm::raw_string_ostream os(errors);
+        // Options are checked on a scratch pass manager first, so that a
+        // wrong one adds only the error; the passes then go after whatever
+        // `pm` already holds (`--fuse-fusion-pipeline --fuse-to-nvptx` in
+        // one run).
         OpPassManager candidate(pm.getOpAnchorName(), pm.getNesting());
         if (failed(buildNvptxPipeline(candidate, options, &scratch, os))) {
           pm.addPass(std::make_unique<PipelineErrorPass>(
               StringRef(errors).trim().str()));
           return;
         }
-        pm = std::move(candidate);
+        (void)buildNvptxPipeline(pm, options, &scratch, os);
       });
 }

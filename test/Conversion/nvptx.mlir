@@ -58,6 +58,12 @@
 // WSARG: llvm.func @bert_layer_workspace_bytes() -> i64
 // WSARG-NEXT: llvm.mlir.constant([[SIZE]] : index) : i64
 
+// Both pipelines in one run: fuse-to-nvptx's passes go after the fusion
+// pipeline's (they used to replace them, and bufferization then met the
+// unlowered TOSA).
+// RUN: fuse-opt %fuse_src_root/test/Models/inception.mlir --fuse-fusion-pipeline="target=a100" \
+// RUN:   --fuse-to-nvptx="target=a100" | FileCheck %s --check-prefix=INCEPTION
+
 // The target's arch is the chip: an A100 is sm_80.
 // INCEPTION-COUNT-5: gpu.launch_func
 // INCEPTION-NOT: gpu.launch_func
