@@ -8,6 +8,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -32,6 +33,44 @@ struct RemoveTosaIdentity : OpRewritePattern<tosa::IdentityOp> {
     if (op.getInput1().getType() != op.getType())
       return failure();
     rewriter.replaceOp(op, op.getInput1());
+    return success();
+  }
+};
+
+/// A depthwise convolution with channel multiplier 1 whose result is only
+/// collapsed from [N, H, W, C, 1] to [N, H, W, C] (what TOSA's lowering
+/// writes) becomes `depthwise_conv_2d_nhwc_hwc` on the collapsed filter and
+/// init: the reshape between the convolution and its bias and activation
+/// goes, so they fuse into its kernel as an epilogue.
+struct DropDepthwiseMultiplier
+    : OpRewritePattern<linalg::DepthwiseConv2DNhwcHwcmOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::DepthwiseConv2DNhwcHwcmOp op,
+                                PatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    if (!resultType || !resultType.hasStaticShape() ||
+        resultType.getDimSize(4) != 1 || !op->hasOneUse())
+      return failure();
+    auto collapse =
+        dyn_cast<tensor::CollapseShapeOp>(*op->getUsers().begin());
+    SmallVector<ReassociationIndices> channels = {{0}, {1}, {2}, {3, 4}};
+    if (!collapse || collapse.getReassociationIndices() != channels)
+      return failure();
+    Location loc = op.getLoc();
+    Value filter = op.getDpsInputOperand(1)->get();
+    auto filterType = dyn_cast<RankedTensorType>(filter.getType());
+    if (!filterType || filterType.getRank() != 4)
+      return failure();
+    Value filter3d = tensor::CollapseShapeOp::create(
+        rewriter, loc, filter, SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}});
+    Value init = tensor::CollapseShapeOp::create(
+        rewriter, loc, op.getDpsInitOperand(0)->get(), channels);
+    auto conv = linalg::DepthwiseConv2DNhwcHwcOp::create(
+        rewriter, loc, collapse.getResultType(),
+        ValueRange{op.getDpsInputOperand(0)->get(), filter3d}, ValueRange{init},
+        op.getStrides(), op.getDilations());
+    rewriter.replaceOp(collapse, conv->getResults());
+    rewriter.eraseOp(op);
     return success();
   }
 };
@@ -149,7 +188,7 @@ struct PrunePass : public fuse::impl::FusePruneBase<PrunePass> {
     // tensor.concat becomes insertions into one tensor, so that each branch
     // can write its slice (the concat_slices rule).
     tensor::populateDecomposeTensorConcatPatterns(owning);
-    owning.add<RemoveTosaIdentity>(context);
+    owning.add<RemoveTosaIdentity, DropDepthwiseMultiplier>(context);
     patterns = std::make_shared<FrozenRewritePatternSet>(std::move(owning));
     return success();
   }

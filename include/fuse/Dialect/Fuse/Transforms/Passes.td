@@ -45,7 +45,11 @@ def FusePrune : Pass<"fuse-prune"> {
     Cleans the graph before fusion so that no group is spent on work that
     cancels out: dead ops, identity leftovers (`tosa.identity`, ONNX
     Identity/Dropout imported as identities, copy-only `linalg.generic`s),
-    transpose∘transpose and reshape∘reshape pairs that cancel, and constant
+    transpose∘transpose and reshape∘reshape pairs that cancel, depthwise
+    convolutions with channel multiplier 1 whose result is only collapsed
+    (`depthwise_conv_2d_nhwc_hwcm` + `tensor.collapse_shape` becomes
+    `depthwise_conv_2d_nhwc_hwc`, so nothing separates them from their
+    epilogue), and constant
     subgraphs, folded at compile time (linalg ops on constants up to
     `max-constant-fold-elements` result elements; broadcasts that would
     turn a small constant into a larger one are kept).
