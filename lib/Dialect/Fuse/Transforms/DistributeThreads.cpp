@@ -122,6 +122,23 @@ SmallVector<Value> outputIndices(linalg::LinalgOp op, ArrayRef<Value> ivs) {
   return indices;
 }
 
+/// The reduction loops of `op`, in order.
+SmallVector<unsigned> reductionDims(linalg::LinalgOp op) {
+  SmallVector<unsigned> dims;
+  for (auto [dim, kind] : llvm::enumerate(op.getIteratorTypesArray()))
+    if (kind != utils::IteratorType::parallel)
+      dims.push_back(dim);
+  return dims;
+}
+
+/// The number of points of the loops `dims` (static `sizes`).
+int64_t extentOf(ArrayRef<unsigned> dims, ArrayRef<int64_t> sizes) {
+  int64_t extent = 1;
+  for (unsigned d : dims)
+    extent *= sizes[d];
+  return extent;
+}
+
 /// Loop indices of `dims` from `linear` (the last of `dims` fastest), into
 /// `ivs`.
 void delinearize(OpBuilder &b, Location loc, Value linear,
@@ -187,6 +204,32 @@ SmallVector<Value> accumulate(OpBuilder &b, Location loc, linalg::LinalgOp op,
         scf::YieldOp::create(nb, nl, results);
       });
   return SmallVector<Value>(loop.getResults());
+}
+
+/// The whole reduction of `count` points of `op` (`pointAt(b, m)` emits
+/// point m's parallel indices), with static loop `sizes`: each output
+/// element loaded once, accumulated in a register (`accumulate`), stored
+/// once.
+void reduceInRegisters(
+    OpBuilder &b, Location loc, linalg::LinalgOp op, int64_t count,
+    llvm::function_ref<SmallVector<Value>(OpBuilder &, int64_t)> pointAt,
+    ArrayRef<int64_t> sizes) {
+  Value out = op.getDpsInitOperand(0)->get();
+  SmallVector<unsigned> reductions = reductionDims(op);
+  SmallVector<SmallVector<Value>> points;
+  SmallVector<Value> starts;
+  for (int64_t m = 0; m < count; ++m) {
+    points.push_back(pointAt(b, m));
+    starts.push_back(
+        memref::LoadOp::create(b, loc, out, outputIndices(op, points.back())));
+  }
+  SmallVector<Value> sums = accumulate(
+      b, loc, op, points, reductions, sizes,
+      arith::ConstantIndexOp::create(b, loc, 0),
+      arith::ConstantIndexOp::create(b, loc, extentOf(reductions, sizes)),
+      arith::ConstantIndexOp::create(b, loc, 1), starts);
+  for (auto [ivs, sum] : llvm::zip(points, sums))
+    memref::StoreOp::create(b, loc, sum, out, outputIndices(op, ivs));
 }
 
 /// A reduction whose output points are fewer than the block's threads (a
@@ -359,11 +402,13 @@ private:
       fn(op);
   }
 
-  /// Emits `phase(builder, thread)` for every thread: on the GPU once, for
-  /// the thread id, followed by a barrier; emulated, as a loop over the
-  /// threads (a barrier's effect: the next phase starts after all of them).
+  /// Emits `body(builder, thread)` for every thread: on the GPU once, for
+  /// the thread id, followed by a barrier (unless `barrier` is false);
+  /// emulated, as a loop over the threads (a barrier's effect: the next
+  /// phase starts after all of them).
   void phase(OpBuilder &b, Location loc, Value tid,
-             llvm::function_ref<void(OpBuilder &, Value)> body) {
+             llvm::function_ref<void(OpBuilder &, Value)> body,
+             bool barrier = true) {
     if (emulate) {
       Value zero = arith::ConstantIndexOp::create(b, loc, 0);
       Value one = arith::ConstantIndexOp::create(b, loc, 1);
@@ -374,13 +419,13 @@ private:
       return;
     }
     body(b, tid);
-    gpu::BarrierOp::create(b, loc);
+    if (barrier)
+      gpu::BarrierOp::create(b, loc);
   }
 
-  /// A reduction several lanes share (see Cooperation): the partials set to
-  /// the neutral element; each lane's strided share of every point's
-  /// reduction into its partial (the op's own payload, writing the
-  /// partial); the partials folded pairwise; lane 0's into the output.
+  /// A reduction several lanes share (see Cooperation): each lane's strided
+  /// share of every point's reduction, from the neutral element, into its
+  /// partial; the partials folded pairwise; lane 0's into the output.
   void distributeShared(linalg::LinalgOp op, Value tid, const Cooperation &c,
                         Value scratch) {
     OpBuilder b(op);
@@ -389,15 +434,10 @@ private:
       return arith::ConstantIndexOp::create(ob, loc, v);
     };
     SmallVector<int64_t> sizes = op.getStaticLoopRanges();
-    SmallVector<unsigned> parallel = parallelOrder(op), reductions;
-    for (auto [dim, kind] : llvm::enumerate(op.getIteratorTypesArray()))
-      if (kind != utils::IteratorType::parallel)
-        reductions.push_back(dim);
-    int64_t points = 1, reduced = 1;
-    for (unsigned d : parallel)
-      points *= sizes[d];
-    for (unsigned d : reductions)
-      reduced *= sizes[d];
+    SmallVector<unsigned> parallel = parallelOrder(op),
+                          reductions = reductionDims(op);
+    int64_t points = extentOf(parallel, sizes),
+            reduced = extentOf(reductions, sizes);
     int64_t lanes = c.lanes, groups = std::min(threads / lanes, points);
     OpOperand *init = op.getDpsInitOperand(0);
     Value out = init->get();
@@ -491,10 +531,7 @@ private:
     bool owns = ownsItsOutputs(op);
     auto emitPoints = [&](OpBuilder &ob, Value thread) {
       SmallVector<int64_t> staticSizes = op.getStaticLoopRanges();
-      SmallVector<unsigned> reductions;
-      for (auto [dim, kind] : llvm::enumerate(op.getIteratorTypesArray()))
-        if (kind != utils::IteratorType::parallel)
-          reductions.push_back(dim);
+      SmallVector<unsigned> reductions = reductionDims(op);
       std::optional<int64_t> points = parallelPoints(op);
       bool inRegister = owns && accumulatesInRegister(op) &&
                         llvm::none_of(staticSizes, ShapedType::isDynamic);
@@ -503,25 +540,17 @@ private:
         // Each thread's points t, t + T, ... all at once: one reduction
         // loop carrying an accumulator per point.
         SmallVector<unsigned> order = parallelOrder(op);
-        SmallVector<SmallVector<Value>> batch;
-        SmallVector<Value> starts;
-        Value out = op.getDpsInitOperand(0)->get();
-        for (int64_t m = 0; m < *points / threads; ++m) {
-          Value linear = ob.createOrFold<arith::AddIOp>(
-              loc, thread, arith::ConstantIndexOp::create(ob, loc, m * threads));
-          SmallVector<Value> ivs(staticSizes.size());
-          delinearize(ob, loc, linear, order, staticSizes, ivs);
-          starts.push_back(memref::LoadOp::create(ob, loc, out, outputIndices(op, ivs)));
-          batch.push_back(std::move(ivs));
-        }
-        int64_t reduced = 1;
-        for (unsigned d : reductions)
-          reduced *= staticSizes[d];
-        SmallVector<Value> sums = accumulate(
-            ob, loc, op, batch, reductions, staticSizes, zero,
-            arith::ConstantIndexOp::create(ob, loc, reduced), one, starts);
-        for (auto [ivs, sum] : llvm::zip(batch, sums))
-          memref::StoreOp::create(ob, loc, sum, out, outputIndices(op, ivs));
+        reduceInRegisters(
+            ob, loc, op, *points / threads,
+            [&](OpBuilder &pb, int64_t m) {
+              Value linear = pb.createOrFold<arith::AddIOp>(
+                  loc, thread,
+                  arith::ConstantIndexOp::create(pb, loc, m * threads));
+              SmallVector<Value> ivs(staticSizes.size());
+              delinearize(pb, loc, linear, order, staticSizes, ivs);
+              return ivs;
+            },
+            staticSizes);
         return;
       }
       SmallVector<Range> ranges = op.createLoopRanges(ob, loc);
@@ -545,18 +574,9 @@ private:
       }
       if (inRegister) {
         // The point's accumulator in a register across the reduction.
-        Value out = op.getDpsInitOperand(0)->get();
-        SmallVector<Value> indices = outputIndices(op, ivs);
-        int64_t reduced = 1;
-        for (unsigned d : reductions)
-          reduced *= staticSizes[d];
-        Value start = memref::LoadOp::create(lb2, loc, out, indices);
-        Value acc = accumulate(
-                        lb2, loc, op, {ivs}, reductions, staticSizes, zero,
-                        arith::ConstantIndexOp::create(lb2, loc, reduced), one,
-                        start)
-                        .front();
-        memref::StoreOp::create(lb2, loc, acc, out, indices);
+        reduceInRegisters(
+            lb2, loc, op, 1, [&](OpBuilder &, int64_t) { return ivs; },
+            staticSizes);
         return;
       }
       SmallVector<Value> lbs(reductions.size(), zero), ubs, steps;
@@ -583,18 +603,10 @@ private:
       OpBuilder ib = ifOp.getThenBodyBuilder();
       emitPoints(ib, thread);
     };
-    if (emulate) {
-      // One phase: every thread's share, one thread after the other.
-      auto threadsLoop = scf::ForOp::create(b, loc, zero, count, one);
-      OpBuilder tb = OpBuilder::atBlockBegin(threadsLoop.getBody());
-      guarded(tb, threadsLoop.getInductionVar());
-    } else {
-      guarded(b, tid);
-      // The next op reads complete results.
-      Operation *next = op->getNextNode();
-      if (!next || !isa<gpu::TerminatorOp>(next))
-        gpu::BarrierOp::create(b, loc);
-    }
+    // One phase; the next op reads complete results (no barrier before the
+    // end of the kernel).
+    Operation *next = op->getNextNode();
+    phase(b, loc, tid, guarded, !next || !isa<gpu::TerminatorOp>(next));
     op->erase();
   }
 
