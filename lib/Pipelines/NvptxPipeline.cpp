@@ -62,6 +62,12 @@ LogicalResult mlir::fuse::buildNvptxPipeline(OpPassManager &pm,
            << options.format << "'\n";
     return failure();
   }
+  if (options.workspace != "alloc" && options.workspace != "argument") {
+    errors << "fuse-to-nvptx: workspace must be alloc or argument, got '"
+           << options.workspace << "'\n";
+    return failure();
+  }
+  // Every option is checked above, before the first pass is added.
   if (options.relayoutWeights)
     pm.addNestedPass<func::FuncOp>(createFuseRelayoutWeights());
   FuseLowerGroupsOptions lower;
@@ -72,11 +78,6 @@ LogicalResult mlir::fuse::buildNvptxPipeline(OpPassManager &pm,
   pm.addPass(createFuseOutlineGroups());
   std::string libdevice = options.libdevice;
   std::string link = libdevice.empty() ? "" : " l=" + libdevice;
-  if (options.workspace != "alloc" && options.workspace != "argument") {
-    errors << "fuse-to-nvptx: workspace must be alloc or argument, got '"
-           << options.workspace << "'\n";
-    return failure();
-  }
   std::string plan =
       options.planBuffers
           ? "fuse-plan-buffers{workspace=" + options.workspace + "},"
@@ -165,16 +166,11 @@ void mlir::fuse::registerNvptxPipeline() {
         MLIRContext scratch;
         std::string errors;
         llvm::raw_string_ostream os(errors);
-        // Options are checked on a scratch pass manager first, so that a
-        // wrong one adds only the error; the passes then go after whatever
-        // `pm` already holds (`--fuse-fusion-pipeline --fuse-to-nvptx` in
-        // one run).
-        OpPassManager candidate(pm.getOpAnchorName(), pm.getNesting());
-        if (failed(buildNvptxPipeline(candidate, options, &scratch, os))) {
+        // The passes go after whatever `pm` already holds
+        // (`--fuse-fusion-pipeline --fuse-to-nvptx` in one run); a wrong
+        // option adds nothing but the error.
+        if (failed(buildNvptxPipeline(pm, options, &scratch, os)))
           pm.addPass(std::make_unique<PipelineErrorPass>(
               StringRef(errors).trim().str()));
-          return;
-        }
-        (void)buildNvptxPipeline(pm, options, &scratch, os);
       });
 }

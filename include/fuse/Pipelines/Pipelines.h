@@ -174,8 +174,9 @@ struct NvptxPipelineOptions
 };
 
 /// fuse-lower-groups, one function per group, bufferization, the tile loop
-/// to the grid, kernel outlining, NVVM and binary serialization. Fails (and
-/// says why on `errors`) for an unknown target or format.
+/// to the grid, kernel outlining, NVVM and binary serialization, appended to
+/// `pm`. Fails (and says why on `errors`) for a wrong option (an unknown
+/// target or format, a bound the target sets), before adding any pass.
 LogicalResult buildNvptxPipeline(OpPassManager &pm,
                                  const NvptxPipelineOptions &options,
                                  MLIRContext *context, raw_ostream &errors);
