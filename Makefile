@@ -75,9 +75,9 @@ demo: build
 # Generated dialect/op/attribute/interface/pass docs, copied into docs/generated.
 docs: build
 	cmake --build $(BUILD_DIR) --target fuse-doc
-	mkdir -p docs/generated
-	cp $(BUILD_DIR)/docs/Dialects/FuseDialect.md $(BUILD_DIR)/docs/Interfaces/FuseInterfaces.md \
-	   $(BUILD_DIR)/docs/Passes/FusePasses.md docs/generated/
+	rm -rf docs/generated && mkdir -p docs/generated
+	cp $(BUILD_DIR)/docs/Dialects/*.md $(BUILD_DIR)/docs/Interfaces/*.md \
+	   $(BUILD_DIR)/docs/Passes/*.md docs/generated/
 
 # The benchmark suite over the model corpus: kernels (unfused / upstream
 # MLIR / fuse), bytes, activation memory, compile time, ptxas registers,

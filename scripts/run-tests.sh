@@ -2,8 +2,10 @@
 # Runs fuse's whole test suite against a build directory and ends with one
 # summary line, "fuse: N passed, M failed, K skipped":
 #   1. the lit suite (test/), FileCheck and -verify-diagnostics tests;
-#   2. the install check: `cmake --install`, then an out-of-tree driver
-#      (examples/embed) built with find_package(Fuse) and run;
+#   2. the install check: `cmake --install`, then the out-of-tree drivers
+#      of examples/embed built with find_package(Fuse) and run (one with
+#      every stage, one with the fusion stage alone); docs/generated
+#      compared with what the .td files generate;
 #   3. differential testing on a fixed-seed batch of random graphs
 #      (scripts/soak.py): each graph's check counts as one test;
 #   4. the ONNX backend node tests of the ops the importer claims
@@ -54,19 +56,56 @@ install_check() {
     -DCMAKE_CXX_COMPILER="$LLVM_PREFIX/bin/clang++" \
     -DCMAKE_EXE_LINKER_FLAGS="-fuse-ld=lld ${FUSE_EMBED_LDFLAGS:-}" >/dev/null || return 1
   cmake --build "$embed" >/dev/null || return 1
-  local out
-  out=$(printf '%s\n' \
+  local input out tool
+  input=$(printf '%s\n' \
     'func.func @f(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>, %c: tensor<4x2xf32>) -> tensor<4x2xf32> {' \
     '  %0 = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x2xf32>) outs(%c : tensor<4x2xf32>) -> tensor<4x2xf32>' \
-    '  return %0 : tensor<4x2xf32>' '}' | "$embed/my-opt" --fuse-test-classify) || return 1
-  grep -q 'fuse.category = #fuse.category<contraction>' <<<"$out" || { echo "$out"; return 1; }
+    '  %e = tensor.empty() : tensor<4x2xf32>' \
+    '  %1 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],' \
+    '      iterator_types = ["parallel", "parallel"]} ins(%0 : tensor<4x2xf32>) outs(%e : tensor<4x2xf32>) {' \
+    '  ^bb0(%x: f32, %y: f32):' \
+    '    %r = arith.maximumf %x, %x : f32' \
+    '    linalg.yield %r : f32' \
+    '  } -> tensor<4x2xf32>' \
+    '  return %1 : tensor<4x2xf32>' '}')
+  # my-opt: everything; fusion-opt: the fusion stage alone (its CMake
+  # configuration refuses a link closure with GPU or LLVM-dialect code).
+  for tool in my-opt fusion-opt; do
+    out=$("$embed/$tool" --fuse-form-groups <<<"$input") || return 1
+    grep -q 'fuse.group vertical rule "contraction_epilogue"' <<<"$out" || { echo "$tool: $out"; return 1; }
+  done
+  "$embed/my-opt" --help | grep -q -- '--fuse-to-nvptx' || { echo "my-opt: no fuse-to-nvptx"; return 1; }
+  if "$embed/fusion-opt" --help | grep -q -- '--fuse-to-nvptx'; then
+    echo "fusion-opt registers GPU code generation"; return 1
+  fi
 }
 if install_output=$(install_check 2>&1); then
-  echo "PASS: install: find_package(Fuse) + downstream driver (examples/embed)"
+  echo "PASS: install: find_package(Fuse) + downstream drivers (examples/embed: all stages, fusion only)"
   passed=$((passed + 1))
 else
-  echo "FAIL: install: find_package(Fuse) + downstream driver (examples/embed)"
+  echo "FAIL: install: find_package(Fuse) + downstream drivers (examples/embed: all stages, fusion only)"
   echo "$install_output"
+  failed=$((failed + 1))
+fi
+
+# --- 2b. docs/generated is what the .td files generate now ---
+docs_check() {
+  cmake --build "$BUILD_DIR" --target fuse-doc >/dev/null || return 1
+  local gen="$BUILD_DIR/docs" stale=0 f
+  for f in "$gen"/Dialects/*.md "$gen"/Interfaces/*.md "$gen"/Passes/*.md; do
+    cmp -s "$f" "docs/generated/$(basename "$f")" || { echo "stale: docs/generated/$(basename "$f")"; stale=1; }
+  done
+  for f in docs/generated/*.md; do
+    ls "$gen"/*/"$(basename "$f")" >/dev/null 2>&1 || { echo "no longer generated: $f"; stale=1; }
+  done
+  [ "$stale" -eq 0 ] || { echo "run 'make docs' and commit docs/generated"; return 1; }
+}
+if docs_output=$(docs_check 2>&1); then
+  echo "PASS: docs/generated is up to date"
+  passed=$((passed + 1))
+else
+  echo "FAIL: docs/generated is up to date"
+  echo "$docs_output"
   failed=$((failed + 1))
 fi
 

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fuse/Support/MemoryPlanner.h"
+#include "fuse/Memory/MemoryPlanner.h"
 
 #include <cstdio>
 #include <random>

@@ -28,6 +28,12 @@ function(add_fuse_library name)
   if(ARG_MLIR_LIBS)
     mlir_target_link_libraries(${name} PUBLIC ${ARG_MLIR_LIBS})
   endif()
+  # The MLIR libraries the library declares, kept on the exported target:
+  # with libMLIR.so its link line alone does not say which parts of MLIR a
+  # stage needs (examples/embed checks the fusion stage's closure).
+  set_target_properties(${name} PROPERTIES
+    FUSE_MLIR_LIBS "${ARG_MLIR_LIBS}"
+    EXPORT_PROPERTIES FUSE_MLIR_LIBS)
   target_include_directories(${name} PUBLIC
     $<BUILD_INTERFACE:${FUSE_MAIN_SRC_DIR}/include>
     $<BUILD_INTERFACE:${PROJECT_BINARY_DIR}/include>

@@ -7,7 +7,12 @@
 #ifndef FUSE_INITALLPASSES_H
 #define FUSE_INITALLPASSES_H
 
+#include "fuse/Codegen/GPU/Passes.h"
+#include "fuse/Codegen/Tiling/Passes.h"
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
+#include "fuse/Fusion/Passes.h"
+#include "fuse/Memory/Passes.h"
+#include "fuse/Preprocessing/Passes.h"
 #include "fuse/Pipelines/Pipelines.h"
 
 namespace mlir::fuse {
@@ -15,7 +20,12 @@ namespace mlir::fuse {
 /// Registers every fuse pass and pipeline with the global registry, so
 /// `fuse-opt` and any embedding driver can run them from pipeline strings.
 inline void registerAllPasses() {
-  registerFusePasses();
+  registerFuseDialectTransformsPasses();
+  registerFusePreprocessingPasses();
+  registerFuseFusionPasses();
+  registerFuseTilingPasses();
+  registerFuseGPUPasses();
+  registerFuseMemoryPasses();
   registerFusePipelines();
 }
 

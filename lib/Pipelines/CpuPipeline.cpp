@@ -10,7 +10,9 @@
 
 #include "fuse/Pipelines/Pipelines.h"
 
+#include "fuse/Codegen/GPU/Passes.h"
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
+#include "fuse/Memory/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"

@@ -6,7 +6,8 @@
 
 #include "fuse/Pipelines/Pipelines.h"
 
-#include "fuse/Dialect/Fuse/Transforms/Passes.h"
+#include "fuse/Fusion/Passes.h"
+#include "fuse/Preprocessing/Passes.h"
 #include "mlir/Conversion/TosaToArith/TosaToArith.h"
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
 #include "mlir/Conversion/TosaToTensor/TosaToTensor.h"

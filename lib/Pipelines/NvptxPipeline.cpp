@@ -12,7 +12,10 @@
 #include "fuse/Pipelines/Pipelines.h"
 
 #include "fuse/Dialect/Fuse/IR/FuseAttrs.h"
+#include "fuse/Codegen/GPU/Passes.h"
+#include "fuse/Codegen/Tiling/Passes.h"
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
+#include "fuse/Memory/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"

@@ -10,7 +10,7 @@
 // RUN: %check_equivalence %fuse_src_root/test/Models/inception.mlir --lower-groups --distribute-threads 128 | FileCheck %s
 // RUN: %check_equivalence %fuse_src_root/test/Models/yolo-c3.mlir --lower-groups --distribute-threads 128 | FileCheck %s
 // RUN: %check_equivalence %fuse_src_root/test/Models/yolo-sppf.mlir --lower-groups --distribute-threads 100 | FileCheck %s
-// RUN: %check_equivalence %fuse_src_root/test/Dialect/Fuse/Transforms/attention.mlir --function attention --lower-groups --distribute-threads 128 | FileCheck %s
+// RUN: %check_equivalence %fuse_src_root/test/Fusion/attention.mlir --function attention --lower-groups --distribute-threads 128 | FileCheck %s
 // Every tile of these blocks is spread: the CPU build says which is not.
 // RUN: fuse-opt %fuse_src_root/test/Models/bert-layer.mlir --fuse-fusion-pipeline | fuse-opt --fuse-lower-groups | fuse-opt --fuse-to-cpu=emulate-threads=128 -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPREAD --allow-empty
 // SPREAD-NOT: remark

@@ -10,7 +10,7 @@
 
 #include "fuse/InitAllDialects.h"
 #include "fuse/InitAllPasses.h"
-#include "fuse/Dialect/Fuse/Transforms/FusionEngine.h"
+#include "fuse/Fusion/FusionEngine.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -20,6 +20,10 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
+
+namespace mlir::fuse::test {
+void registerTestPasses();
+} // namespace mlir::fuse::test
 
 static llvm::cl::opt<bool>
     listRules("fuse-list-rules",
@@ -37,6 +41,7 @@ int main(int argc, char **argv) {
 
   mlir::registerAllPasses();
   mlir::fuse::registerAllPasses();
+  mlir::fuse::test::registerTestPasses();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

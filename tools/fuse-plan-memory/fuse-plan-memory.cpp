@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fuse/Support/MemoryPlanner.h"
+#include "fuse/Memory/MemoryPlanner.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/JSON.h"

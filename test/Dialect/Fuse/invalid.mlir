@@ -144,3 +144,11 @@ func.func @captures_value(%x: tensor<4xf32>) {
   }
   return
 }
+
+// -----
+
+func.func @negative_tile_dim(%x: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{#fuse.tile: the tile dimension must be non-negative, got -1}}
+  %r = "test.op"() {mapping = #fuse.tile<-1>} : () -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}

@@ -72,3 +72,15 @@ func.func @kinds(%x: tensor<4xf32>) {
 func.func @enum_attrs() attributes {kind = #fuse.kind<vertical>, category = #fuse.category<contraction>} {
   return
 }
+
+// A group's tile loop carries #fuse.tile mappings (fuse-lower-groups).
+// CHECK-LABEL: func @tile_mapping
+// CHECK: scf.forall
+// CHECK: } {mapping = [#fuse.tile<0>, #fuse.tile<1>]}
+func.func @tile_mapping(%x: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %r = scf.forall (%i, %j) in (2, 2) shared_outs(%o = %x) -> (tensor<8x8xf32>) {
+    scf.forall.in_parallel {
+    }
+  } {mapping = [#fuse.tile<0>, #fuse.tile<1>]}
+  return %r : tensor<8x8xf32>
+}

@@ -502,3 +502,23 @@ bool TargetAttr::supportsElementType(Type elementType,
   }
   return false;
 }
+
+//===----------------------------------------------------------------------===//
+// TileMappingAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+TileMappingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                        int64_t dim) {
+  if (dim < 0)
+    return emitError() << "#fuse.tile: the tile dimension must be "
+                          "non-negative, got "
+                       << dim;
+  return success();
+}
+
+int64_t TileMappingAttr::getMappingId() const { return getDim(); }
+
+bool TileMappingAttr::isLinearMapping() const { return false; }
+
+int64_t TileMappingAttr::getRelativeIndex() const { return getDim(); }

@@ -7,6 +7,7 @@
 #ifndef FUSE_DIALECT_FUSE_IR_FUSEATTRS_H
 #define FUSE_DIALECT_FUSE_IR_FUSEATTRS_H
 
+#include "mlir/Dialect/SCF/IR/DeviceMappingInterface.h"
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectImplementation.h"

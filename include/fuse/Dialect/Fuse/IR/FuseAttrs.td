@@ -10,6 +10,7 @@
 include "fuse/Dialect/Fuse/IR/FuseDialect.td"
 include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/EnumAttr.td"
+include "mlir/Dialect/SCF/IR/DeviceMappingInterface.td"
 
 //===----------------------------------------------------------------------===//
 // Enums
@@ -159,6 +160,33 @@ def Fuse_TargetAttr : AttrDef<Fuse_Dialect, "Target"> {
     bool supportsElementType(::mlir::Type elementType,
                              std::string *reason = nullptr) const;
   }];
+}
+
+//===----------------------------------------------------------------------===//
+// #fuse.tile
+//===----------------------------------------------------------------------===//
+
+def Fuse_TileMappingAttr : AttrDef<Fuse_Dialect, "TileMapping",
+    [DeclareAttrInterfaceMethods<DeviceMappingAttrInterface>]> {
+  let mnemonic = "tile";
+  let summary = "a tile loop dimension of one fusion group's kernel";
+  let description = [{
+    The mapping `fuse-lower-groups` gives the `scf.forall` of a group's
+    tiles: dimension `dim` of the tile grid. It says only that the loop is a
+    kernel's tile loop, whatever the back end: the mapping keeps a loop of
+    one iteration from being folded into host code, the GPU build drops it
+    before mapping the loop to blocks (`fuse-drop-tile-mapping`), and the
+    CPU build runs the loop as it is.
+
+    ```mlir
+    scf.forall (%i, %j) in (4, 2) shared_outs(...) {
+      ...
+    } {mapping = [#fuse.tile<0>, #fuse.tile<1>]}
+    ```
+  }];
+  let parameters = (ins "int64_t":$dim);
+  let assemblyFormat = "`<` $dim `>`";
+  let genVerifyDecl = 1;
 }
 
 #endif // FUSE_DIALECT_FUSE_IR_FUSEATTRS_TD

@@ -1,4 +1,4 @@
-//===- Passes.h - fuse dialect passes ---------------------------*- C++ -*-===//
+//===- Passes.h - fuse.group transforms -------------------------*- C++ -*-===//
 //
 // Part of fuse, an MLIR-based operator-fusion compiler.
 //

@@ -1,0 +1,159 @@
+//===- Passes.td - GPU kernel generation -------------------*- tablegen -*-===//
+//
+// Part of fuse, an MLIR-based operator-fusion compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSE_CODEGEN_GPU_PASSES_TD
+#define FUSE_CODEGEN_GPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def FuseRelayoutWeights : Pass<"fuse-relayout-weights", "::mlir::func::FuncOp"> {
+  let summary = "Constant convolution filters in the order the kernels read them";
+  let description = [{
+    A GPU kernel spreads a convolution's output channels over neighbouring
+    threads (`fuse-distribute-threads` puts the output's contiguous dimension
+    fastest). With the filter as `[F, KH, KW, C]` (ONNX's and TOSA's order)
+    neighbouring threads read elements `KH*KW*C` apart; as `[KH, KW, C, F]`
+    they read neighbouring ones, so the loads coalesce.
+
+    Each `linalg.conv_2d_nhwc_fhwc` whose filter is a constant (dense or
+    `dense_resource`) used by it alone, directly or through one `fuse.group`
+    input, becomes a `linalg.conv_2d_nhwc_hwcf` with the filter permuted at
+    compile time (a resource blob stays a blob). The function records each
+    re-layout in `fuse.relayouts`: the op, the layouts, the bytes and the
+    group id; `scripts/ptx-stats.py --report` copies them into the fusion
+    report. `fuse-to-nvptx` runs it first (option `relayout-weights`).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def FuseCopyToLinalg : Pass<"fuse-copy-to-linalg"> {
+  let summary = "Rewrite memref.copy as linalg.copy, which lowers to loops";
+  let description = [{
+    Bufferization expresses copies (of a padded tile into its buffer, say)
+    as `memref.copy`, which the LLVM lowering turns into a call to a host
+    runtime function. Inside a GPU kernel there is no such function: as a
+    `linalg.copy` the copy lowers to loops like the rest of the kernel.
+
+    ```mlir
+    memref.copy %src, %dst : memref<4x4xf32> to memref<4x4xf32, strided<[8, 1]>>
+    // becomes
+    linalg.copy ins(%src : memref<4x4xf32>) outs(%dst : memref<4x4xf32, strided<[8, 1]>>)
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def FuseDropTileMapping : Pass<"fuse-drop-tile-mapping"> {
+  let summary = "Drop the block mapping of fuse-lower-groups' tile loops";
+  let description = [{
+    `fuse-lower-groups` marks each tile loop (`scf.forall`) as mapped to
+    blocks (`#gpu.block<linear_dim_N>`), which also keeps a loop of one
+    iteration through canonicalization. Before `scf-forall-to-parallel` and
+    `gpu-map-parallel-loops` (which assign blocks themselves) the marks go.
+  }];
+}
+
+def FuseDistributeThreads : Pass<"fuse-distribute-threads"> {
+  let summary = "Spread the work of each kernel over the threads of its block";
+  let description = [{
+    Runs on buffers, on the `gpu.launch` ops that the tile loops of
+    `fuse-lower-groups` became (one block per tile, one thread so far). In
+    each launch:
+
+    - every linalg op is spread over the block's threads: the points of its
+      parallel loops, linearized with the dimension that is contiguous in
+      its output fastest, go round-robin to the threads (thread t takes
+      points t, t + T, t + 2T, ...), so neighbouring threads write
+      neighbouring addresses and loads and stores coalesce; each thread runs
+      the op's reduction loops for its own points. An op whose output map
+      does not give each parallel point its own element (a broadcast write)
+      runs on thread 0;
+    - a `gpu.barrier` follows each op, so the next one reads complete
+      results;
+    - the tile-local buffers the ops share (the allocas of
+      `promote-buffers-to-stack`) move to workgroup (shared) memory: static
+      workgroup attributions up to 48 KiB, above that views into one
+      dynamic shared buffer whose size the launch passes (the runtime opts
+      the kernel in).
+
+    The block has `block-size` threads, fewer when no op of the launch has
+    that many parallel points (rounded up to a multiple of 32). A launch
+    whose tile-local buffers exceed `shared-bytes`, have a dynamic shape,
+    or whose body writes memory other than through linalg ops keeps one
+    thread per block (correct, slow) and is named in a remark.
+
+    With `emulate`, the same distribution runs on the CPU: it applies to
+    the outermost `scf.forall` of every function instead of a launch, each
+    op's thread loop becomes a sequential loop over the T threads (the
+    barrier is implicit), and buffers stay where they are. The CPU build
+    then executes exactly the index arithmetic of the GPU kernels
+    (`scripts/check-equivalence.py --distribute-threads`).
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"128",
+           "Threads per block (at most)">,
+    Option<"sharedBytes", "shared-bytes", "int64_t", /*default=*/"232448",
+           "Shared memory a block may use for tile-local buffers (default: "
+           "227 KiB, the most an H100/H200 block can opt in to; "
+           "fuse-to-nvptx passes its target's)">,
+    Option<"emulate", "emulate", "bool", /*default=*/"false",
+           "Distribute the outermost scf.forall of each function for a CPU "
+           "run, with a loop over the threads instead of thread ids">,
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+def FuseVerifyKernels : Pass<"fuse-verify-kernels", "::mlir::ModuleOp"> {
+  let summary = "Check that no GPU kernel allocates memory";
+  let description = [{
+    Runs after kernel outlining. A `memref.alloc` inside a `gpu.func`
+    becomes a per-thread device `malloc` in the PTX: it compiles, runs
+    slowly and leaks. Every such allocation is an error naming the kernel
+    and the buffer's type (usually a tile of dynamic shape). Allocations of
+    static shape should have been promoted to the stack before this pass.
+  }];
+}
+
+def FuseDropKnownBlockSize : Pass<"fuse-drop-known-block-size", "::mlir::ModuleOp"> {
+  let summary = "Drop the known block size of outlined kernels";
+  let description = [{
+    `gpu-kernel-outlining` records a launch's constant block size on the
+    kernel (`known_block_size`), which the NVVM lowering turns into
+    `.maxntid`. ptxas then budgets registers for as many such blocks per SM
+    as fit (32 registers for 128 threads) and spills where the kernel needs
+    a few more. Without it, ptxas allocates what the kernel needs (a YOLO
+    residual kernel: 37 registers and no spill instead of 32 and 16 bytes
+    spilled). Grid sizes stay.
+  }];
+}
+
+def FuseDeviceMemory : Pass<"fuse-device-memory", "::mlir::ModuleOp"> {
+  let summary = "Host buffers and constants the GPU kernels can reach";
+  let description = [{
+    Runs on the LLVM dialect after `gpu-to-llvm` (the end of
+    `fuse-to-nvptx`). In the host functions (the module's own LLVM
+    functions, not those of its `gpu.module`s):
+
+    - `malloc(n)` becomes `fuseDeviceMalloc(n)`: CUDA managed memory, which
+      the kernels write and the host reads (the arena between kernels, the
+      results);
+    - `free(p)` becomes `fuseDeviceFree(p)`;
+    - the address of a constant global (weights passed to a kernel) becomes
+      `fuseDeviceConstant(address, bytes)`: a managed copy, made on first
+      use and kept for the process.
+
+    The three functions are in fuse's CUDA runtime library
+    (`libfuse_cuda_runtime.so`). The caller's own arguments must already be
+    device-accessible (device or managed memory).
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+#endif // FUSE_CODEGEN_GPU_PASSES_TD

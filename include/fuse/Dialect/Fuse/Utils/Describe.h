@@ -1,0 +1,24 @@
+//===- Describe.h - how reports and diagnostics name an op ------*- C++ -*-===//
+//
+// Part of fuse, an MLIR-based operator-fusion compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSE_DIALECT_FUSE_UTILS_DESCRIBE_H
+#define FUSE_DIALECT_FUSE_UTILS_DESCRIBE_H
+
+#include <string>
+
+namespace mlir {
+class Operation;
+namespace fuse {
+
+/// A human-readable identifier of an op for reports: "linalg.matmul@file:3:5"
+/// or "linalg.matmul" when there is no file location (names, fused and
+/// call-site locations are looked through).
+std::string describeOp(Operation *op);
+
+} // namespace fuse
+} // namespace mlir
+
+#endif // FUSE_DIALECT_FUSE_UTILS_DESCRIBE_H

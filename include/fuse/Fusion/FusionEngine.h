@@ -1,0 +1,164 @@
+//===- FusionEngine.h - group formation for fuse ----------------*- C++ -*-===//
+//
+// Part of fuse, an MLIR-based operator-fusion compiler.
+//
+// The fusion engine decides which compute ops of a block run together as one
+// kernel. It works in two steps that embedders can drive separately:
+//
+//   FusionPlan plan = planFusion(block, policy);    // analysis, IR unchanged
+//   materializeFusionPlan(block, plan);             // wraps groups in fuse.group
+//
+// Rules are applied by priority, compute-heavy anchors first; every candidate
+// merge passes the feasibility checks (dependency, memory, arithmetic
+// intensity, hardware, resources) and the cost model, or is recorded in the
+// plan with the check that said no and its numbers.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSE_FUSION_FUSIONENGINE_H
+#define FUSE_FUSION_FUSIONENGINE_H
+
+#include "fuse/Dialect/Fuse/IR/FuseAttrs.h"
+#include "fuse/Dialect/Fuse/IR/FuseOps.h"
+#include "fuse/Dialect/Fuse/Utils/Describe.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/Block.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <string>
+
+namespace mlir::fuse {
+
+/// The target and the limits a fusion decision respects.
+struct FusionPolicy {
+  /// The GPU the decisions are made for.
+  TargetAttr target;
+  /// Most compute ops in one group.
+  int64_t maxOpsPerGroup = 64;
+  /// Most bytes of kernel parameters (CUDA allows 4 KB): each input and
+  /// result is passed as a memref descriptor of 8 * (3 + 2 * rank) bytes.
+  int64_t maxKernelParamBytes = 4096;
+  /// Most reductions (not counting contractions) in one group.
+  int64_t maxReductionsPerGroup = 2;
+  /// Rules switched off by name.
+  llvm::StringSet<> disabledRules;
+  /// Merges the lowering cannot turn into one kernel, found by trying it
+  /// (fuse-form-groups): the candidate op, the rule, and the lowering's
+  /// diagnostic. The engine refuses them with the check "lowering".
+  struct LoweringVeto {
+    std::string rule;
+    std::string reason;
+  };
+  llvm::DenseMap<Operation *, SmallVector<LoweringVeto, 1>> loweringVetoes;
+};
+
+/// A named fusion rule, as `fuse-opt --fuse-list-rules` prints it.
+struct FusionRuleInfo {
+  llvm::StringLiteral name;
+  FusionKind kind;
+  int priority;
+  llvm::StringLiteral pattern;
+  llvm::StringLiteral constraints;
+};
+
+/// Every rule the engine knows, highest priority first.
+ArrayRef<FusionRuleInfo> getFusionRules();
+
+/// Prints the rule table (name, kind, priority, pattern, constraints).
+void printFusionRules(raw_ostream &os);
+
+/// Location metadata that marks a contraction merged from same-input
+/// siblings by fuse-merge-sibling-contractions.
+inline constexpr llvm::StringLiteral kSharedInputContractionsMarker =
+    "fuse.shared_input_contractions";
+
+/// The names of the feasibility checks, as reports use them.
+namespace check {
+inline constexpr llvm::StringLiteral kDependency = "dependency";
+inline constexpr llvm::StringLiteral kMemory = "memory";
+inline constexpr llvm::StringLiteral kIntensity = "arithmetic_intensity";
+inline constexpr llvm::StringLiteral kHardware = "hardware";
+inline constexpr llvm::StringLiteral kResource = "resource";
+inline constexpr llvm::StringLiteral kCost = "cost";
+inline constexpr llvm::StringLiteral kRuleDisabled = "rule_disabled";
+inline constexpr llvm::StringLiteral kLowering = "lowering";
+} // namespace check
+
+/// One group the engine formed (possibly a single op).
+struct PlannedGroup {
+  unsigned id = 0;
+  /// Compute ops, in program order.
+  SmallVector<Operation *> ops;
+  Operation *anchor = nullptr;
+  FusionKind kind = FusionKind::single;
+  /// The rule that formed the group ("" for single ops).
+  std::string rule;
+  /// The rules applied, one entry per merge: "rule: op".
+  SmallVector<std::string> steps;
+  /// The last merge: its rule and the op it took in (null for single ops).
+  std::string lastRule;
+  Operation *lastCandidate = nullptr;
+  /// Bytes of global memory the group reads and writes as one kernel.
+  int64_t bytes = 0;
+  /// Bytes its ops would move as separate kernels, minus `bytes`.
+  int64_t bytesSaved = 0;
+  /// Estimated time saved against running its ops as separate kernels.
+  double timeSavedUs = 0;
+};
+
+/// A candidate merge that a feasibility check or the cost model refused.
+struct FusionRejection {
+  std::string rule;
+  /// One of the check:: names.
+  std::string check;
+  /// Human-readable reason with the numbers that decided it.
+  std::string reason;
+  /// The op that anchored the group, and the op it tried to take in.
+  Operation *anchor = nullptr;
+  Operation *candidate = nullptr;
+};
+
+/// What the engine decided for one block.
+struct FusionPlan {
+  SmallVector<PlannedGroup> groups;
+  SmallVector<FusionRejection> rejections;
+  /// Every compute op its own kernel, and after fusion.
+  int64_t kernelsBefore = 0, kernelsAfter = 0;
+  /// Global-memory bytes of all kernels, unfused and fused.
+  int64_t bytesBefore = 0, bytesAfter = 0;
+};
+
+/// Decides the fusion groups of the top-level ops of `block`. The IR is not
+/// changed. Deterministic: the same input and policy give the same plan.
+FusionPlan planFusion(Block &block, const FusionPolicy &policy);
+
+/// Wraps every planned group in a `fuse.group` (kind and rule from the plan)
+/// and orders the block topologically. Constants, `tensor.empty`, fills of
+/// constants and reshapes are cloned into the groups that use them.
+LogicalResult materializeFusionPlan(Block &block, const FusionPlan &plan);
+
+/// The plan of one function, for reports.
+struct FunctionPlan {
+  std::string name;
+  FusionPlan plan;
+};
+
+/// Writes the fusion report as JSON: per function every group (id, kind,
+/// rule, ops, steps, bytes, bytes saved, time saved), every rejected
+/// candidate with its failing check and numbers, every op left alone with
+/// the reasons, and totals (kernels and bytes between kernels, before and
+/// after).
+void writeFusionReportJSON(raw_ostream &os, const FusionPolicy &policy,
+                           ArrayRef<FunctionPlan> plans);
+
+/// Writes the fused graph as Graphviz DOT: one cluster per group, coloured
+/// by kind, with the dataflow edges between ops. Must be called before the
+/// plan is materialized.
+void writeFusionGraphDOT(raw_ostream &os, ArrayRef<FunctionPlan> plans);
+
+} // namespace mlir::fuse
+
+#endif // FUSE_FUSION_FUSIONENGINE_H

@@ -1,0 +1,80 @@
+//===- Passes.td - fusion: the groups and their report -----*- tablegen -*-===//
+//
+// Part of fuse, an MLIR-based operator-fusion compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSE_FUSION_PASSES_TD
+#define FUSE_FUSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def FuseFormGroups : Pass<"fuse-form-groups", "::mlir::ModuleOp"> {
+  let summary = "Decide the fusion groups and wrap each in a fuse.group";
+  let description = [{
+    The fusion engine. For every function it builds the dataflow graph of
+    the compute ops, applies the fusion rules by priority (contraction
+    epilogues and residual joins first, then row reductions, elementwise
+    chains and sibling merges), checks every candidate against the target
+    (dependency/cycles, shared memory, arithmetic intensity, hardware
+    capability, resource caps) and the cost model, and wraps each resulting
+    group, one future kernel, in a `fuse.group` with its `kind` and `rule`.
+    Every compute op ends up in exactly one group; constants, `tensor.empty`,
+    fills and reshapes are cloned into the groups that use them.
+
+    `fuse-opt --fuse-list-rules` prints the rules. The JSON report
+    (`report=`) lists every group, every refused candidate with the check
+    that refused it and its numbers, every op left alone with the reasons,
+    and kernel and byte totals; `graph=` writes a Graphviz picture.
+
+    Before:
+    ```mlir
+    %m = linalg.matmul ins(%a, %b : ...) outs(%fill : ...) -> tensor<16x64xf32>
+    %y = linalg.generic {...} ins(%m, %bias : ...) outs(%e : ...) {  // + bias, relu
+      ...
+    } -> tensor<16x64xf32>
+    ```
+    After:
+    ```mlir
+    %y = fuse.group vertical rule "contraction_epilogue"
+        (%arg0 = %a : ..., %arg1 = %b : ..., %arg2 = %bias : ...) -> tensor<16x64xf32>
+        attributes {fuse.id = 0 : i64} {
+      %fill = linalg.fill ...
+      %m = linalg.matmul ...
+      %y = linalg.generic ...
+      fuse.yield %y : tensor<16x64xf32>
+    }
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"h200\"",
+           "The GPU to fuse for: a preset name (t4, v100, a100, h100, h200, "
+           "orin, jetson-nano) or a #fuse.target<...> attribute">,
+    Option<"reportFile", "report", "std::string", /*default=*/"\"\"",
+           "Write the fusion report as JSON to this file ('-' for stdout)">,
+    Option<"graphFile", "graph", "std::string", /*default=*/"\"\"",
+           "Write the fused graph as Graphviz DOT to this file ('-' for "
+           "stdout)">,
+    ListOption<"disabledRules", "disable-rules", "std::string",
+               "Fusion rules to switch off, by name">,
+    Option<"maxOpsPerGroup", "max-ops-per-group", "int64_t",
+           /*default=*/"64", "Most compute ops in one group">,
+    Option<"maxKernelParamBytes", "max-kernel-param-bytes", "int64_t",
+           /*default=*/"4096",
+           "Most bytes of kernel parameters (memref descriptors) per group">,
+    Option<"maxReductionsPerGroup", "max-reductions-per-group", "int64_t",
+           /*default=*/"2", "Most reductions (not contractions) per group">,
+    Option<"checkLowering", "check-lowering", "bool", /*default=*/"true",
+           "Try fuse-lower-groups on each planned group (on a copy) and take "
+           "back the last merge of a group it refuses (check 'lowering')">,
+  ];
+  // The trial lowering of each planned group (check-lowering) tiles it.
+  let dependentDialects = ["::mlir::fuse::FuseDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+#endif // FUSE_FUSION_PASSES_TD

@@ -1,0 +1,120 @@
+//===- Passes.td - graph rewrites before fusion ------------*- tablegen -*-===//
+//
+// Part of fuse, an MLIR-based operator-fusion compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSE_PREPROCESSING_PASSES_TD
+#define FUSE_PREPROCESSING_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def FusePrune : Pass<"fuse-prune"> {
+  let summary = "Remove what no kernel should compute before fusion";
+  let description = [{
+    Cleans the graph before fusion so that no group is spent on work that
+    cancels out: dead ops, identity leftovers (`tosa.identity`, ONNX
+    Identity/Dropout imported as identities, copy-only `linalg.generic`s),
+    transpose∘transpose and reshape∘reshape pairs that cancel, depthwise
+    convolutions with channel multiplier 1 whose result is only collapsed
+    (`depthwise_conv_2d_nhwc_hwcm` + `tensor.collapse_shape` becomes
+    `depthwise_conv_2d_nhwc_hwc`, so nothing separates them from their
+    epilogue), and constant
+    subgraphs, folded at compile time (linalg ops on constants up to
+    `max-constant-fold-elements` result elements; broadcasts that would
+    turn a small constant into a larger one are kept).
+
+    It runs the canonicalization patterns of every loaded dialect and op
+    plus linalg's constant folding; the fusion pipeline runs CSE after it.
+
+    Before:
+    ```mlir
+    %t = linalg.transpose ins(%x : tensor<4x8xf32>) outs(%e : tensor<8x4xf32>) permutation = [1, 0]
+    %u = linalg.transpose ins(%t : tensor<8x4xf32>) outs(%f : tensor<4x8xf32>) permutation = [1, 0]
+    return %u : tensor<4x8xf32>
+    ```
+    After:
+    ```mlir
+    return %x : tensor<4x8xf32>
+    ```
+  }];
+  let options = [
+    Option<"maxConstantFoldElements", "max-constant-fold-elements",
+           "int64_t", /*default=*/"65536",
+           "Fold linalg ops on constants only up to this many result "
+           "elements">,
+  ];
+}
+
+def FuseFoldAffine : Pass<"fuse-fold-affine"> {
+  let summary = "Fold per-channel scale and shift (inference BatchNorm) into "
+                "the contraction before it";
+  let description = [{
+    A graph rewrite on TOSA. When a convolution, depthwise convolution,
+    transpose convolution or matmul is followed by a multiplication, addition
+    or subtraction with a constant that varies only along the output channel
+    (the last dimension), and nothing else reads the contraction's result,
+    the constant is folded into the contraction:
+
+    * `conv(x, W, b) * s`  becomes `conv(x, W * s, b * s)`;
+    * `conv(x, W, b) + t`  becomes `conv(x, W, b + t)` (likewise `- t`, and
+      `t - conv` negates the weights);
+    * `matmul(a, B) * s`   becomes `matmul(a, B * s)` (a matmul has no bias,
+      so an addition stays and fuses as an epilogue).
+
+    Inference BatchNorm, `(y - mean) * gamma / sqrt(var + eps) + beta`, is a
+    chain of these, so Conv+BN becomes one convolution with rescaled weights
+    and bias: the BN costs nothing at run time. Only f32 constants given as
+    dense elements are folded.
+
+    Before:
+    ```mlir
+    %y = tosa.conv2d %x, %w, %b, %zp, %zp {...} : (...) -> tensor<1x8x8x16xf32>
+    %z = tosa.mul %y, %scale, %shift : (tensor<1x8x8x16xf32>, tensor<1x1x1x16xf32>, tensor<1xi8>) -> tensor<1x8x8x16xf32>
+    ```
+    After:
+    ```mlir
+    %w2 = "tosa.const"() <{values = dense<...> : tensor<16x3x3x4xf32>}>   // w * scale
+    %b2 = "tosa.const"() <{values = dense<...> : tensor<16xf32>}>         // b * scale
+    %z = tosa.conv2d %x, %w2, %b2, %zp, %zp {...} : (...) -> tensor<1x8x8x16xf32>
+    ```
+  }];
+}
+
+def FuseMergeSiblingContractions : Pass<"fuse-merge-sibling-contractions"> {
+  let summary = "Merge contractions that read the same input into one on "
+                "concatenated weights";
+  let description = [{
+    A graph rewrite on TOSA (the `shared_input_contractions` rule).
+    Contractions that read the same input with constant weights and the same
+    attributes become ONE contraction on weights concatenated along the
+    output channels, followed by a slice per original contraction:
+
+    * `tosa.matmul` with the same left operand (the Q, K and V projections
+      of attention);
+    * `tosa.conv2d` with the same input, kernel size, stride, padding and
+      dilation (Inception's same-input 1x1 convolutions; a ResNet
+      downsample 1x1 conv and the block's first 1x1 conv when their strides
+      agree).
+
+    One large GEMM instead of several smaller ones reads the input once and
+    keeps the GPU busy. The merged op's location carries the metadata
+    `fuse.shared_input_contractions`, so the fusion engine and its report
+    name the rule.
+
+    Before:
+    ```mlir
+    %q = tosa.matmul %x, %wq, %zp, %zp : (tensor<1x128x768xf32>, tensor<1x768x768xf32>, ...) -> tensor<1x128x768xf32>
+    %k = tosa.matmul %x, %wk, %zp, %zp : (...) -> tensor<1x128x768xf32>
+    ```
+    After:
+    ```mlir
+    %w = "tosa.const"() <{values = dense<...> : tensor<1x768x1536xf32>}>
+    %qk = tosa.matmul %x, %w, %zp, %zp : (...) -> tensor<1x128x1536xf32>
+    %q = tosa.slice %qk, %start0, %size : (...) -> tensor<1x128x768xf32>
+    %k = tosa.slice %qk, %start1, %size : (...) -> tensor<1x128x768xf32>
+    ```
+  }];
+}
+
+#endif // FUSE_PREPROCESSING_PASSES_TD

@@ -1,0 +1,115 @@
+//===- DeviceMemory.cpp - host buffers that the kernels can reach ---------===//
+//
+// Part of fuse, an MLIR-based operator-fusion compiler.
+//
+// The host side of fuse-to-nvptx allocates the buffers between kernels and
+// the results with malloc, and passes constant weights as pointers to host
+// globals. A kernel cannot read either (without system-wide unified
+// memory). This pass, on the LLVM dialect after gpu-to-llvm, points them at
+// memory the device reaches, through fuse's CUDA runtime library:
+//   malloc(n)            -> fuseDeviceMalloc(n)   (CUDA managed memory: the
+//                                                  host reads results too)
+//   free(p)              -> fuseDeviceFree(p)
+//   addressof @constant  -> fuseDeviceConstant(@constant, bytes)
+//                           (a copy in managed memory, made once per
+//                            constant and process)
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuse/Codegen/GPU/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
+
+namespace mlir::fuse {
+#define GEN_PASS_DEF_FUSEDEVICEMEMORY
+#include "fuse/Codegen/GPU/Passes.h.inc"
+} // namespace mlir::fuse
+
+using namespace mlir;
+
+namespace {
+
+/// Declares `name` with `type` at the start of `module` unless it exists.
+LLVM::LLVMFuncOp declare(ModuleOp module, StringRef name,
+                         LLVM::LLVMFunctionType type) {
+  if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+    return existing;
+  OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+  return LLVM::LLVMFuncOp::create(b, module.getLoc(), name, type);
+}
+
+struct DeviceMemoryPass
+    : public fuse::impl::FuseDeviceMemoryBase<DeviceMemoryPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = module.getContext();
+    auto ptr = LLVM::LLVMPointerType::get(ctx);
+    auto i64 = IntegerType::get(ctx, 64);
+    auto voidType = LLVM::LLVMVoidType::get(ctx);
+    DataLayout layout(module);
+
+    // Host functions: the LLVM functions of the module itself, not those of
+    // its gpu.modules.
+    SmallVector<LLVM::LLVMFuncOp> hosts;
+    for (auto fn : module.getOps<LLVM::LLVMFuncOp>())
+      if (!fn.isExternal())
+        hosts.push_back(fn);
+
+    SmallVector<LLVM::CallOp> mallocs, frees;
+    SmallVector<LLVM::AddressOfOp> constants;
+    for (LLVM::LLVMFuncOp fn : hosts) {
+      fn.walk([&](Operation *op) {
+        if (auto call = dyn_cast<LLVM::CallOp>(op)) {
+          std::optional<StringRef> callee = call.getCallee();
+          if (callee == "malloc")
+            mallocs.push_back(call);
+          else if (callee == "free")
+            frees.push_back(call);
+        } else if (auto address = dyn_cast<LLVM::AddressOfOp>(op)) {
+          auto global = dyn_cast_or_null<LLVM::GlobalOp>(
+              module.lookupSymbol(address.getGlobalNameAttr()));
+          if (global && global.getConstant())
+            constants.push_back(address);
+        }
+      });
+    }
+    for (LLVM::CallOp call : mallocs) {
+      LLVM::LLVMFuncOp deviceMalloc = declare(
+          module, "fuseDeviceMalloc", LLVM::LLVMFunctionType::get(ptr, {i64}));
+      OpBuilder b(call);
+      auto replacement = LLVM::CallOp::create(b, call.getLoc(), deviceMalloc,
+                                              call.getArgOperands());
+      call.replaceAllUsesWith(replacement.getResults());
+      call.erase();
+    }
+    for (LLVM::CallOp call : frees) {
+      LLVM::LLVMFuncOp deviceFree = declare(
+          module, "fuseDeviceFree", LLVM::LLVMFunctionType::get(voidType, {ptr}));
+      OpBuilder b(call);
+      LLVM::CallOp::create(b, call.getLoc(), deviceFree,
+                           call.getArgOperands());
+      call.erase();
+    }
+    for (LLVM::AddressOfOp address : constants) {
+      LLVM::LLVMFuncOp deviceConstant =
+          declare(module, "fuseDeviceConstant",
+                  LLVM::LLVMFunctionType::get(ptr, {ptr, i64}));
+      auto global =
+          cast<LLVM::GlobalOp>(module.lookupSymbol(address.getGlobalNameAttr()));
+      int64_t bytes = layout.getTypeSize(global.getGlobalType());
+      OpBuilder b(address->getBlock(), std::next(address->getIterator()));
+      Value size = LLVM::ConstantOp::create(b, address.getLoc(), i64,
+                                            b.getI64IntegerAttr(bytes));
+      auto copy =
+          LLVM::CallOp::create(b, address.getLoc(), deviceConstant,
+                               ValueRange{address.getResult(), size});
+      address.getResult().replaceAllUsesExcept(copy.getResult(), copy);
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,797 @@
+//===- DistributeThreads.cpp - the work of a kernel over its threads ------===//
+//
+// Part of fuse, an MLIR-based operator-fusion compiler.
+//
+// After fuse-lower-groups, bufferization and the mapping of each group's
+// tile loop to the grid, a kernel runs one tile per block, on one thread.
+// This pass spreads each linalg op of a tile over the block's threads,
+// contiguous dimension fastest, with a barrier between ops and the tile's
+// intermediates in shared memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuse/Codegen/GPU/Passes.h"
+#include "fuse/Dialect/Fuse/IR/FuseAttrs.h"
+
+#include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/TilingInterface.h"
+#include "llvm/ADT/SmallBitVector.h"
+#include "llvm/Support/FormatVariadic.h"
+
+namespace mlir::fuse {
+#define GEN_PASS_DEF_FUSEDISTRIBUTETHREADS
+#include "fuse/Codegen/GPU/Passes.h.inc"
+} // namespace mlir::fuse
+
+using namespace mlir;
+
+namespace {
+
+/// Whether each parallel point of `op` writes its own output elements: every
+/// output map is a projected permutation of all the parallel loops and of no
+/// reduction loop. Then threads that own disjoint points never write the same
+/// element.
+bool ownsItsOutputs(linalg::LinalgOp op) {
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    AffineMap map = op.getMatchingIndexingMap(&init);
+    if (!map.isProjectedPermutation())
+      return false;
+    llvm::SmallBitVector seen(iterators.size());
+    for (AffineExpr expr : map.getResults()) {
+      unsigned dim = cast<AffineDimExpr>(expr).getPosition();
+      if (iterators[dim] != utils::IteratorType::parallel)
+        return false;
+      seen.set(dim);
+    }
+    for (auto [dim, kind] : llvm::enumerate(iterators))
+      if (kind == utils::IteratorType::parallel && !seen.test(dim))
+        return false;
+  }
+  return true;
+}
+
+/// The parallel loops of `op`, slowest first: in the order of the first
+/// output's dimensions (its last dimension is contiguous in memory), then
+/// any the output does not index.
+SmallVector<unsigned> parallelOrder(linalg::LinalgOp op) {
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  SmallVector<unsigned> order;
+  if (op.getNumDpsInits() > 0) {
+    AffineMap map = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+    for (AffineExpr expr : map.getResults())
+      if (auto dim = dyn_cast<AffineDimExpr>(expr))
+        if (iterators[dim.getPosition()] == utils::IteratorType::parallel &&
+            !llvm::is_contained(order, dim.getPosition()))
+          order.push_back(dim.getPosition());
+  }
+  for (auto [dim, kind] : llvm::enumerate(iterators))
+    if (kind == utils::IteratorType::parallel &&
+        !llvm::is_contained(order, dim))
+      order.push_back(dim);
+  return order;
+}
+
+/// The number of parallel points of `op`, or nullopt when one is dynamic.
+std::optional<int64_t> parallelPoints(linalg::LinalgOp op) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t points = 1;
+  for (auto [dim, kind] : llvm::enumerate(op.getIteratorTypesArray())) {
+    if (kind != utils::IteratorType::parallel)
+      continue;
+    if (ShapedType::isDynamic(ranges[dim]))
+      return std::nullopt;
+    points *= ranges[dim];
+  }
+  return points;
+}
+
+/// Whether `op`'s reduction can run with its accumulator in a register: one
+/// output, owned per point, a payload yielding one value, and no input that
+/// is the output buffer itself (its loads would see the output's memory,
+/// not the accumulator).
+bool accumulatesInRegister(linalg::LinalgOp op) {
+  if (op.getNumDpsInits() != 1 || op.getNumReductionLoops() == 0 ||
+      !ownsItsOutputs(op) ||
+      op.getBlock()->getTerminator()->getNumOperands() != 1)
+    return false;
+  Value out = op.getDpsInitOperand(0)->get();
+  return llvm::none_of(op.getDpsInputOperands(), [&](OpOperand *input) {
+    return input->get() == out;
+  });
+}
+
+/// The indices of a point's element of `op`'s (owned) output, from the
+/// point's loop indices `ivs`.
+SmallVector<Value> outputIndices(linalg::LinalgOp op, ArrayRef<Value> ivs) {
+  AffineMap map = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  SmallVector<Value> indices;
+  for (AffineExpr e : map.getResults())
+    indices.push_back(ivs[cast<AffineDimExpr>(e).getPosition()]);
+  return indices;
+}
+
+/// The reduction loops of `op`, in order.
+SmallVector<unsigned> reductionDims(linalg::LinalgOp op) {
+  SmallVector<unsigned> dims;
+  for (auto [dim, kind] : llvm::enumerate(op.getIteratorTypesArray()))
+    if (kind != utils::IteratorType::parallel)
+      dims.push_back(dim);
+  return dims;
+}
+
+/// The number of points of the loops `dims` (static `sizes`).
+int64_t extentOf(ArrayRef<unsigned> dims, ArrayRef<int64_t> sizes) {
+  int64_t extent = 1;
+  for (unsigned d : dims)
+    extent *= sizes[d];
+  return extent;
+}
+
+/// Loop indices of `dims` from `linear` (the last of `dims` fastest), into
+/// `ivs`.
+void delinearize(OpBuilder &b, Location loc, Value linear,
+                 ArrayRef<unsigned> dims, ArrayRef<int64_t> sizes,
+                 MutableArrayRef<Value> ivs) {
+  for (unsigned d : llvm::reverse(dims)) {
+    Value size = arith::ConstantIndexOp::create(b, loc, sizes[d]);
+    ivs[d] = b.createOrFold<arith::RemUIOp>(loc, linear, size);
+    linear = b.createOrFold<arith::DivUIOp>(loc, linear, size);
+  }
+}
+
+/// The reduction iterations `first, first + step, ... < total` of parallel
+/// points of `op` (`points[m]` holds point m's parallel indices; the
+/// reduction loops `reductions` are linearized), each accumulated in a
+/// register: one scf.for carrying a value per point from `starts[m]`, the
+/// payload cloned per point with the output's block argument replaced by
+/// it. Returns the final values. Same operations in the same order as the
+/// op's own loops for each point, without a load and a store of the output
+/// per iteration; several points interleave independent chains, and loads
+/// they share are one load after CSE.
+SmallVector<Value> accumulate(OpBuilder &b, Location loc, linalg::LinalgOp op,
+                              ArrayRef<SmallVector<Value>> points,
+                              ArrayRef<unsigned> reductions,
+                              ArrayRef<int64_t> sizes, Value first, Value total,
+                              Value step, ValueRange starts) {
+  Block *payload = op.getBlock();
+  auto loop = scf::ForOp::create(
+      b, loc, first, total, step, starts,
+      [&](OpBuilder &nb, Location nl, Value iv, ValueRange carried) {
+        SmallVector<Value> reductionIvs(sizes.size());
+        delinearize(nb, nl, iv, reductions, sizes, reductionIvs);
+        SmallVector<Value> results;
+        for (auto [m, point] : llvm::enumerate(points)) {
+          SmallVector<Value> ivs = point;
+          for (unsigned d : reductions)
+            ivs[d] = reductionIvs[d];
+          IRMapping map;
+          for (OpOperand *input : op.getDpsInputOperands()) {
+            Value value = input->get();
+            if (isa<MemRefType>(value.getType())) {
+              AffineMap im = op.getMatchingIndexingMap(input);
+              SmallVector<Value> indices;
+              for (unsigned r = 0; r < im.getNumResults(); ++r)
+                indices.push_back(affine::makeComposedAffineApply(
+                    nb, nl, im.getSubMap({r}), getAsOpFoldResult(ivs)));
+              value = memref::LoadOp::create(nb, nl, value, indices);
+            }
+            map.map(op.getMatchingBlockArgument(input), value);
+          }
+          map.map(op.getMatchingBlockArgument(op.getDpsInitOperand(0)),
+                  carried[m]);
+          for (Operation &inner : payload->without_terminator()) {
+            if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+              map.map(index.getResult(), ivs[index.getDim()]);
+              continue;
+            }
+            nb.clone(inner, map);
+          }
+          results.push_back(
+              map.lookupOrDefault(payload->getTerminator()->getOperand(0)));
+        }
+        scf::YieldOp::create(nb, nl, results);
+      });
+  return SmallVector<Value>(loop.getResults());
+}
+
+/// The whole reduction of `count` points of `op` (`pointAt(b, m)` emits
+/// point m's parallel indices), with static loop `sizes`: each output
+/// element loaded once, accumulated in a register (`accumulate`), stored
+/// once.
+void reduceInRegisters(
+    OpBuilder &b, Location loc, linalg::LinalgOp op, int64_t count,
+    llvm::function_ref<SmallVector<Value>(OpBuilder &, int64_t)> pointAt,
+    ArrayRef<int64_t> sizes) {
+  Value out = op.getDpsInitOperand(0)->get();
+  SmallVector<unsigned> reductions = reductionDims(op);
+  SmallVector<SmallVector<Value>> points;
+  SmallVector<Value> starts;
+  for (int64_t m = 0; m < count; ++m) {
+    points.push_back(pointAt(b, m));
+    starts.push_back(
+        memref::LoadOp::create(b, loc, out, outputIndices(op, points.back())));
+  }
+  SmallVector<Value> sums = accumulate(
+      b, loc, op, points, reductions, sizes,
+      arith::ConstantIndexOp::create(b, loc, 0),
+      arith::ConstantIndexOp::create(b, loc, extentOf(reductions, sizes)),
+      arith::ConstantIndexOp::create(b, loc, 1), starts);
+  for (auto [ivs, sum] : llvm::zip(points, sums))
+    memref::StoreOp::create(b, loc, sum, out, outputIndices(op, ivs));
+}
+
+/// A reduction whose output points are fewer than the block's threads (a
+/// row of a layernorm or softmax, a matrix-vector product): several lanes
+/// share each output point, each combining a strided share of the
+/// reduction into its own partial in shared memory (starting from the
+/// combiner's neutral element); the partials then fold pairwise in shared
+/// memory (a tree, log2(lanes) steps), and one thread per point combines the
+/// result with the output's initial value.
+struct Cooperation {
+  int64_t lanes = 0;
+  /// The payload's combining op (arith.addf, arith.maximumf, ...).
+  Operation *combiner = nullptr;
+  TypedAttr neutral;
+};
+
+std::optional<Cooperation> planCooperation(linalg::LinalgOp op,
+                                           int64_t threads) {
+  if (!accumulatesInRegister(op) ||
+      !isa<linalg::GenericOp, linalg::ReduceOp, linalg::MatmulOp,
+           linalg::BatchMatmulOp, linalg::MatvecOp, linalg::VecmatOp>(op))
+    return std::nullopt;
+  auto outType = dyn_cast<MemRefType>(op.getDpsInitOperand(0)->get().getType());
+  if (!outType || !outType.hasStaticShape())
+    return std::nullopt;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t points = 1, reduced = 1;
+  for (auto [dim, kind] : llvm::enumerate(op.getIteratorTypesArray())) {
+    if (ShapedType::isDynamic(ranges[dim]))
+      return std::nullopt;
+    (kind == utils::IteratorType::parallel ? points : reduced) *= ranges[dim];
+  }
+  int64_t lanes = 1;
+  while (points * lanes * 2 <= threads && lanes * 2 <= reduced)
+    lanes *= 2;
+  if (lanes < 2)
+    return std::nullopt;
+  SmallVector<Operation *> combiners;
+  if (!matchReduction(op.getRegionOutputArgs(), 0, combiners) ||
+      combiners.size() != 1 || combiners.front()->getNumOperands() != 2 ||
+      combiners.front()->getNumResults() != 1)
+    return std::nullopt;
+  std::optional<TypedAttr> neutral = arith::getNeutralElement(combiners[0]);
+  if (!neutral)
+    return std::nullopt;
+  return Cooperation{lanes, combiners.front(), *neutral};
+}
+
+/// Why the ops of `body` cannot be spread over threads, or empty. Allowed:
+/// linalg ops on buffers, ops without memory writes, allocas, and the
+/// uniform control flow of the tile (scf.for, scf.if) around them.
+std::string whyNotDistributable(Region &body) {
+  std::string why;
+  body.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isa<linalg::LinalgOp>(op)) {
+      if (!cast<linalg::LinalgOp>(op).hasPureBufferSemantics()) {
+        why = "a linalg op on tensors";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::skip();
+    }
+    // Allocation and release of tile-local buffers (the CPU build's) do not
+    // write data.
+    if (isa<scf::ForOp, scf::IfOp, scf::YieldOp, memref::AllocaOp,
+            memref::AllocOp, memref::DeallocOp, gpu::TerminatorOp>(op))
+      return WalkResult::advance();
+    if (op->getNumRegions() > 0 && !isPure(op)) {
+      why = ("'" + op->getName().getStringRef() + "' with regions").str();
+      return WalkResult::interrupt();
+    }
+    if (!isMemoryEffectFree(op)) {
+      auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+      if (!effects || effects.hasEffect<MemoryEffects::Write>() ||
+          effects.hasEffect<MemoryEffects::Free>()) {
+        why = ("'" + op->getName().getStringRef() + "' writes memory").str();
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return why;
+}
+
+/// At most this many output points of a reduction per thread carry their
+/// accumulators through one reduction loop together.
+constexpr int64_t kPointsPerThread = 8;
+
+/// Static shared memory a kernel may declare without opting in.
+constexpr int64_t kStaticSharedBytes = 48 * 1024;
+
+/// Bytes a tile buffer of `type` takes in shared memory (16-byte aligned).
+int64_t sharedBufferBytes(MemRefType type) {
+  return llvm::alignTo(type.getNumElements() *
+                           llvm::divideCeil(type.getElementTypeBitWidth(), 8),
+                       16);
+}
+
+class Distributor {
+public:
+  Distributor(int64_t threads, bool emulate)
+      : threads(threads), emulate(emulate) {}
+
+  /// The reductions under `body` that lanes share, each with its partials
+  /// buffer ([lanes] + the output's shape), allocated at the start of
+  /// `body` (the caller moves allocas to shared memory).
+  void planScratch(Region &body) {
+    OpBuilder b = OpBuilder::atBlockBegin(&body.front());
+    forEachOp(body, [&](linalg::LinalgOp op) {
+      std::optional<Cooperation> c = planCooperation(op, threads);
+      if (!c)
+        return;
+      auto outType = cast<MemRefType>(op.getDpsInitOperand(0)->get().getType());
+      SmallVector<int64_t> shape = {c->lanes};
+      llvm::append_range(shape, outType.getShape());
+      auto alloca = memref::AllocaOp::create(
+          b, op.getLoc(), MemRefType::get(shape, outType.getElementType()));
+      cooperations[op] = {*c, alloca.getResult()};
+    });
+  }
+
+  /// Gives up the shared reductions (their partials do not fit in shared
+  /// memory): erases their buffers, drops them from `allocas`, and returns
+  /// the shared-memory bytes they would have taken.
+  int64_t dropScratch(SmallVectorImpl<memref::AllocaOp> &allocas) {
+    int64_t bytes = 0;
+    for (auto &entry : cooperations) {
+      auto alloca = entry.second.second.getDefiningOp<memref::AllocaOp>();
+      bytes += sharedBufferBytes(alloca.getType());
+      llvm::erase(allocas, alloca);
+      alloca.erase();
+    }
+    cooperations.clear();
+    return bytes;
+  }
+
+  /// The partials buffer of a shared reduction now lives at `replacement`.
+  void replaceScratch(Value old, Value replacement) {
+    for (auto &entry : cooperations)
+      if (entry.second.second == old)
+        entry.second.second = replacement;
+  }
+
+  /// Spreads every linalg op under `body` (outside other linalg ops) over
+  /// the threads; `tid` is the thread id (unused when emulating).
+  void run(Region &body, Value tid) {
+    SmallVector<linalg::LinalgOp> ops;
+    forEachOp(body, [&](linalg::LinalgOp op) { ops.push_back(op); });
+    for (linalg::LinalgOp op : ops) {
+      auto it = cooperations.find(op);
+      if (it != cooperations.end())
+        distributeShared(op, tid, it->second.first, it->second.second);
+      else
+        distribute(op, tid);
+    }
+  }
+
+private:
+  /// The linalg ops under `body`, outside other linalg ops, in order.
+  static void forEachOp(Region &body,
+                        llvm::function_ref<void(linalg::LinalgOp)> fn) {
+    SmallVector<linalg::LinalgOp> ops;
+    body.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+        ops.push_back(linalgOp);
+        return WalkResult::skip();
+      }
+      return WalkResult::advance();
+    });
+    for (linalg::LinalgOp op : ops)
+      fn(op);
+  }
+
+  /// Emits `body(builder, thread)` for every thread: on the GPU once, for
+  /// the thread id, followed by a barrier (unless `barrier` is false);
+  /// emulated, as a loop over the threads (a barrier's effect: the next
+  /// phase starts after all of them).
+  void phase(OpBuilder &b, Location loc, Value tid,
+             llvm::function_ref<void(OpBuilder &, Value)> body,
+             bool barrier = true) {
+    if (emulate) {
+      Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+      Value one = arith::ConstantIndexOp::create(b, loc, 1);
+      Value count = arith::ConstantIndexOp::create(b, loc, threads);
+      auto loop = scf::ForOp::create(b, loc, zero, count, one);
+      OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
+      body(lb, loop.getInductionVar());
+      return;
+    }
+    body(b, tid);
+    if (barrier)
+      gpu::BarrierOp::create(b, loc);
+  }
+
+  /// A reduction several lanes share (see Cooperation): each lane's strided
+  /// share of every point's reduction, from the neutral element, into its
+  /// partial; the partials folded pairwise; lane 0's into the output.
+  void distributeShared(linalg::LinalgOp op, Value tid, const Cooperation &c,
+                        Value scratch) {
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    auto index = [&](OpBuilder &ob, int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(ob, loc, v);
+    };
+    SmallVector<int64_t> sizes = op.getStaticLoopRanges();
+    SmallVector<unsigned> parallel = parallelOrder(op),
+                          reductions = reductionDims(op);
+    int64_t points = extentOf(parallel, sizes),
+            reduced = extentOf(reductions, sizes);
+    int64_t lanes = c.lanes, groups = std::min(threads / lanes, points);
+    OpOperand *init = op.getDpsInitOperand(0);
+    Value out = init->get();
+    auto scratchType = cast<MemRefType>(scratch.getType());
+    Value neutral = arith::ConstantOp::create(b, loc, c.neutral);
+
+    // 1. Each lane's share: lane l of a point's group takes the reduction
+    //    iterations l, l + lanes, ..., accumulated in a register from the
+    //    neutral element, and writes its partial once (every partial is
+    //    written: each point has a group, each lane an iteration).
+    phase(b, loc, tid, [&](OpBuilder &ob, Value thread) {
+      Value active = arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::ult,
+                                           thread, index(ob, groups * lanes));
+      auto ifOp = scf::IfOp::create(ob, loc, active, /*withElse=*/false);
+      OpBuilder ib = ifOp.getThenBodyBuilder();
+      Value group = ib.createOrFold<arith::DivUIOp>(loc, thread,
+                                                    index(ib, lanes));
+      Value lane = ib.createOrFold<arith::RemUIOp>(loc, thread,
+                                                   index(ib, lanes));
+      auto pointLoop = scf::ForOp::create(ib, loc, group, index(ib, points),
+                                          index(ib, groups));
+      OpBuilder pb = OpBuilder::atBlockBegin(pointLoop.getBody());
+      SmallVector<Value> ivs(sizes.size());
+      delinearize(pb, loc, pointLoop.getInductionVar(), parallel, sizes, ivs);
+      Value partial =
+          accumulate(pb, loc, op, {ivs}, reductions, sizes, lane,
+                     index(pb, reduced), index(pb, lanes), neutral)
+              .front();
+      SmallVector<Value> at = {lane};
+      llvm::append_range(at, outputIndices(op, ivs));
+      memref::StoreOp::create(pb, loc, partial, scratch, at);
+    });
+
+    // 2. The partials fold pairwise, lane l with lane l + s for s = lanes/2,
+    //    ..., 1 (one phase each), into lane 0's.
+    auto combine = [&](OpBuilder &ob, Value lhs, Value rhs) {
+      OperationState state(loc, c.combiner->getName());
+      state.addOperands({lhs, rhs});
+      state.addTypes(lhs.getType());
+      state.addAttributes(c.combiner->getAttrs());
+      return ob.create(state)->getResult(0);
+    };
+    ArrayRef<int64_t> pointShape = scratchType.getShape().drop_front();
+    for (int64_t half = lanes / 2; half >= 1; half /= 2) {
+      phase(b, loc, tid, [&](OpBuilder &ob, Value thread) {
+        auto loop = scf::ForOp::create(ob, loc, thread,
+                                       index(ob, half * points),
+                                       index(ob, threads));
+        OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
+        Value linear = loop.getInductionVar();
+        SmallVector<Value> at;
+        for (int64_t size : llvm::reverse(pointShape)) {
+          at.push_back(lb.createOrFold<arith::RemUIOp>(loc, linear,
+                                                       index(lb, size)));
+          linear = lb.createOrFold<arith::DivUIOp>(loc, linear,
+                                                   index(lb, size));
+        }
+        at.push_back(linear); // the lane
+        std::reverse(at.begin(), at.end());
+        SmallVector<Value> other = at;
+        other[0] = lb.createOrFold<arith::AddIOp>(loc, at[0], index(lb, half));
+        Value sum = combine(lb, memref::LoadOp::create(lb, loc, scratch, at),
+                            memref::LoadOp::create(lb, loc, scratch, other));
+        memref::StoreOp::create(lb, loc, sum, scratch, at);
+      });
+    }
+
+    // 3. One thread per point adds lane 0's partial to the output.
+    phase(b, loc, tid, [&](OpBuilder &ob, Value thread) {
+      auto loop = scf::ForOp::create(ob, loc, thread, index(ob, points),
+                                     index(ob, threads));
+      OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
+      SmallVector<Value> ivs(sizes.size());
+      delinearize(lb, loc, loop.getInductionVar(), parallel, sizes, ivs);
+      SmallVector<Value> indices = outputIndices(op, ivs);
+      SmallVector<Value> at = {index(lb, 0)};
+      llvm::append_range(at, indices);
+      Value acc = combine(lb, memref::LoadOp::create(lb, loc, out, indices),
+                          memref::LoadOp::create(lb, loc, scratch, at));
+      memref::StoreOp::create(lb, loc, acc, out, indices);
+    });
+    op->erase();
+  }
+
+  void distribute(linalg::LinalgOp op, Value tid) {
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    Value count = arith::ConstantIndexOp::create(b, loc, threads);
+    bool owns = ownsItsOutputs(op);
+    auto emitPoints = [&](OpBuilder &ob, Value thread) {
+      SmallVector<int64_t> staticSizes = op.getStaticLoopRanges();
+      SmallVector<unsigned> reductions = reductionDims(op);
+      std::optional<int64_t> points = parallelPoints(op);
+      bool inRegister = owns && accumulatesInRegister(op) &&
+                        llvm::none_of(staticSizes, ShapedType::isDynamic);
+      if (inRegister && *points % threads == 0 &&
+          *points / threads >= 2 && *points / threads <= kPointsPerThread) {
+        // Each thread's points t, t + T, ... all at once: one reduction
+        // loop carrying an accumulator per point.
+        SmallVector<unsigned> order = parallelOrder(op);
+        reduceInRegisters(
+            ob, loc, op, *points / threads,
+            [&](OpBuilder &pb, int64_t m) {
+              Value linear = pb.createOrFold<arith::AddIOp>(
+                  loc, thread,
+                  arith::ConstantIndexOp::create(pb, loc, m * threads));
+              SmallVector<Value> ivs(staticSizes.size());
+              delinearize(pb, loc, linear, order, staticSizes, ivs);
+              return ivs;
+            },
+            staticSizes);
+        return;
+      }
+      SmallVector<Range> ranges = op.createLoopRanges(ob, loc);
+      SmallVector<Value> sizes;
+      for (Range &r : ranges)
+        sizes.push_back(getValueOrCreateConstantIndexOp(ob, loc, r.size));
+      SmallVector<unsigned> order = parallelOrder(op);
+      Value total = one;
+      for (unsigned dim : order)
+        total = ob.createOrFold<arith::MulIOp>(loc, total, sizes[dim]);
+      // Owned points: t, t + T, ...; otherwise every point on thread 0.
+      Value lb = owns ? thread : zero;
+      Value step = owns ? count : one;
+      auto loop = scf::ForOp::create(ob, loc, lb, total, step);
+      OpBuilder lb2 = OpBuilder::atBlockBegin(loop.getBody());
+      SmallVector<Value> ivs(ranges.size());
+      Value rest = loop.getInductionVar();
+      for (unsigned dim : llvm::reverse(order)) {
+        ivs[dim] = lb2.createOrFold<arith::RemUIOp>(loc, rest, sizes[dim]);
+        rest = lb2.createOrFold<arith::DivUIOp>(loc, rest, sizes[dim]);
+      }
+      if (inRegister) {
+        // The point's accumulator in a register across the reduction.
+        reduceInRegisters(
+            lb2, loc, op, 1, [&](OpBuilder &, int64_t) { return ivs; },
+            staticSizes);
+        return;
+      }
+      SmallVector<Value> lbs(reductions.size(), zero), ubs, steps;
+      for (unsigned dim : reductions) {
+        ubs.push_back(sizes[dim]);
+        steps.push_back(one);
+      }
+      scf::buildLoopNest(lb2, loc, lbs, ubs, steps,
+                         [&](OpBuilder &nb, Location nl, ValueRange red) {
+                           for (auto [dim, iv] : llvm::zip(reductions, red))
+                             ivs[dim] = iv;
+                           (void)cast<TilingInterface>(op.getOperation())
+                               .generateScalarImplementation(nb, nl, ivs);
+                         });
+    };
+    auto guarded = [&](OpBuilder &ob, Value thread) {
+      if (owns) {
+        emitPoints(ob, thread);
+        return;
+      }
+      Value first = arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::eq,
+                                          thread, zero);
+      auto ifOp = scf::IfOp::create(ob, loc, first, /*withElse=*/false);
+      OpBuilder ib = ifOp.getThenBodyBuilder();
+      emitPoints(ib, thread);
+    };
+    // One phase; the next op reads complete results (no barrier before the
+    // end of the kernel).
+    Operation *next = op->getNextNode();
+    phase(b, loc, tid, guarded, !next || !isa<gpu::TerminatorOp>(next));
+    op->erase();
+  }
+
+  int64_t threads;
+  bool emulate;
+  llvm::DenseMap<Operation *, std::pair<Cooperation, Value>> cooperations;
+};
+
+/// Threads for a body: block-size, fewer (a multiple of 32) when no op has
+/// as many parallel points; 1 when no op has more than one.
+int64_t threadsFor(Region &body, int64_t blockSize) {
+  int64_t most = 0;
+  body.walk([&](linalg::LinalgOp op) {
+    std::optional<int64_t> points = parallelPoints(op);
+    // A reduction with few points can share its iterations among lanes.
+    if (points && planCooperation(op, blockSize))
+      points = blockSize;
+    most = std::max(most, points.value_or(blockSize));
+  });
+  if (most <= 1)
+    return 1;
+  return std::min<int64_t>(blockSize, llvm::alignTo(most, 32));
+}
+
+struct DistributeThreadsPass
+    : public fuse::impl::FuseDistributeThreadsBase<DistributeThreadsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (blockSize < 1 || blockSize > 1024 || sharedBytes < 0) {
+      getOperation()->emitError()
+          << "fuse-distribute-threads: block-size must be in [1, 1024] and "
+             "shared-bytes non-negative, got "
+          << blockSize.getValue() << " and " << sharedBytes.getValue();
+      return signalPassFailure();
+    }
+    if (emulate) {
+      SmallVector<scf::ForallOp> tiles;
+      getOperation()->walk([&](scf::ForallOp forall) {
+        if (!forall->getParentOfType<scf::ForallOp>())
+          tiles.push_back(forall);
+      });
+      for (scf::ForallOp forall : tiles) {
+        Region &body = forall.getRegion();
+        std::string why = whyNotDistributable(body);
+        if (!why.empty()) {
+          // At the op's location, without printing the whole loop nest.
+          emitRemark(forall.getLoc())
+              << "fuse-distribute-threads: one thread per tile: " << why;
+          continue;
+        }
+        int64_t threads = threadsFor(body, blockSize);
+        if (threads > 1) {
+          Distributor distributor(threads, /*emulate=*/true);
+          distributor.planScratch(body);
+          distributor.run(body, Value());
+        }
+      }
+      return;
+    }
+    SmallVector<gpu::LaunchOp> launches;
+    getOperation()->walk([&](gpu::LaunchOp l) { launches.push_back(l); });
+    for (gpu::LaunchOp launch : launches)
+      distributeLaunch(launch);
+  }
+
+  void distributeLaunch(gpu::LaunchOp launch) {
+    Region &body = launch.getBody();
+    std::string why = whyNotDistributable(body);
+    int64_t threads = threadsFor(body, blockSize);
+    Distributor distributor(threads, /*emulate=*/false);
+    // The partials of shared reductions are tile buffers too.
+    if (why.empty() && threads > 1)
+      distributor.planScratch(body);
+    SmallVector<memref::AllocaOp> allocas;
+    int64_t shared = 0;
+    body.walk([&](memref::AllocaOp alloca) {
+      allocas.push_back(alloca);
+      MemRefType type = alloca.getType();
+      if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
+          type.getMemorySpace()) {
+        why = "a tile-local buffer of dynamic shape or non-identity layout";
+        return;
+      }
+      shared += sharedBufferBytes(type);
+    });
+    if (why.empty() && shared > sharedBytes)
+      shared -= distributor.dropScratch(allocas);
+    if (why.empty() && shared > sharedBytes)
+      why = llvm::formatv("its tile-local buffers take {0} B of shared "
+                          "memory, more than shared-bytes = {1}",
+                          shared, sharedBytes.getValue())
+                .str();
+    if (!why.empty()) {
+      emitRemark(launch.getLoc())
+          << "fuse-distribute-threads: one thread per block: " << why;
+      return;
+    }
+    if (threads <= 1)
+      return;
+    // Tile-local buffers are shared by the block's threads: static shared
+    // memory (workgroup attributions) up to the 48 KiB every kernel may
+    // declare, else one dynamic shared buffer the launch sizes (the runtime
+    // opts the kernel in to more than 48 KiB).
+    MLIRContext *ctx = launch.getContext();
+    auto workgroup =
+        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+    OpBuilder outside(launch);
+    bool dynamic = shared > kStaticSharedBytes;
+    Value dynamicBuffer;
+    if (dynamic) {
+      OpBuilder start = OpBuilder::atBlockBegin(&body.front());
+      dynamicBuffer = gpu::DynamicSharedMemoryOp::create(
+          start, launch.getLoc(),
+          MemRefType::get({ShapedType::kDynamic}, start.getI8Type(),
+                          MemRefLayoutAttrInterface(), workgroup));
+      Value bytes = arith::ConstantIntOp::create(outside, launch.getLoc(),
+                                                 shared, 32);
+      launch.getDynamicSharedMemorySizeMutable().assign(bytes);
+    }
+    int64_t offset = 0;
+    for (memref::AllocaOp alloca : allocas) {
+      MemRefType type = alloca.getType();
+      auto sharedType = MemRefType::get(type.getShape(), type.getElementType(),
+                                        MemRefLayoutAttrInterface(), workgroup);
+      OpBuilder b(alloca);
+      Value buffer;
+      if (dynamic) {
+        b.setInsertionPointAfter(dynamicBuffer.getDefiningOp());
+        Value shift = arith::ConstantIndexOp::create(b, alloca.getLoc(), offset);
+        buffer = memref::ViewOp::create(b, alloca.getLoc(), sharedType,
+                                        dynamicBuffer, shift, ValueRange());
+        offset += sharedBufferBytes(type);
+        b.setInsertionPoint(alloca);
+      } else {
+        buffer = launch.addWorkgroupAttribution(sharedType, alloca.getLoc());
+      }
+      Value generic = memref::MemorySpaceCastOp::create(b, alloca.getLoc(),
+                                                        type, buffer);
+      distributor.replaceScratch(alloca.getResult(), generic);
+      alloca.replaceAllUsesWith(generic);
+      alloca.erase();
+    }
+    Value size = arith::ConstantIndexOp::create(outside, launch.getLoc(),
+                                                threads);
+    launch.getBlockSizeXMutable().assign(size);
+    distributor.run(body, launch.getThreadIds().x);
+  }
+};
+
+} // namespace
+
+namespace mlir::fuse {
+#define GEN_PASS_DEF_FUSEDROPTILEMAPPING
+#include "fuse/Codegen/GPU/Passes.h.inc"
+} // namespace mlir::fuse
+
+namespace {
+struct DropTileMappingPass
+    : public fuse::impl::FuseDropTileMappingBase<DropTileMappingPass> {
+  void runOnOperation() override {
+    getOperation()->walk([](scf::ForallOp forall) {
+      std::optional<ArrayAttr> mapping = forall.getMapping();
+      if (mapping && llvm::all_of(*mapping, [](Attribute a) {
+            return isa<fuse::TileMappingAttr>(a);
+          }))
+        forall.setMappingAttr(ArrayAttr());
+    });
+  }
+};
+} // namespace
+
+namespace mlir::fuse {
+#define GEN_PASS_DEF_FUSEDROPKNOWNBLOCKSIZE
+#include "fuse/Codegen/GPU/Passes.h.inc"
+} // namespace mlir::fuse
+
+namespace {
+struct DropKnownBlockSizePass
+    : public fuse::impl::FuseDropKnownBlockSizeBase<DropKnownBlockSizePass> {
+  void runOnOperation() override {
+    getOperation()->walk([](gpu::GPUFuncOp kernel) {
+      kernel.removeKnownBlockSizeAttr();
+    });
+  }
+};
+} // namespace

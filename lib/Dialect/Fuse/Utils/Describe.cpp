@@ -1,0 +1,38 @@
+//===- Describe.cpp - how reports and diagnostics name an op --------------===//
+//
+// Part of fuse, an MLIR-based operator-fusion compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuse/Dialect/Fuse/Utils/Describe.h"
+
+#include "mlir/IR/Location.h"
+#include "mlir/IR/Operation.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+
+using namespace mlir;
+
+std::string mlir::fuse::describeOp(Operation *op) {
+  std::string out = op->getName().getStringRef().str();
+  Location loc = op->getLoc();
+  // Look through names and fusions for a file location.
+  SmallVector<Location> worklist = {loc};
+  while (!worklist.empty()) {
+    Location l = worklist.pop_back_val();
+    if (auto file = dyn_cast<FileLineColLoc>(l)) {
+      out += llvm::formatv("@{0}:{1}:{2}",
+                           llvm::sys::path::filename(file.getFilename()),
+                           file.getLine(), file.getColumn());
+      return out;
+    }
+    if (auto name = dyn_cast<NameLoc>(l))
+      worklist.push_back(name.getChildLoc());
+    else if (auto fused = dyn_cast<FusedLoc>(l))
+      for (Location inner : llvm::reverse(fused.getLocations()))
+        worklist.push_back(inner);
+    else if (auto callsite = dyn_cast<CallSiteLoc>(l))
+      worklist.push_back(callsite.getCallee());
+  }
+  return out;
+}

@@ -1,0 +1,335 @@
+//===- FormGroups.cpp - the fuse-form-groups pass -------------------------===//
+//
+// Part of fuse, an MLIR-based operator-fusion compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuse/Dialect/Fuse/IR/FuseInterfaces.h"
+#include "fuse/Dialect/Fuse/IR/FuseOps.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Builders.h"
+#include "fuse/Codegen/Tiling/LowerGroups.h"
+#include "fuse/Fusion/FusionEngine.h"
+#include "fuse/Fusion/Passes.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+namespace mlir::fuse {
+#define GEN_PASS_DEF_FUSEFORMGROUPS
+#include "fuse/Fusion/Passes.h.inc"
+} // namespace mlir::fuse
+
+using namespace mlir;
+using namespace mlir::fuse;
+
+namespace {
+
+/// Plans the fusion of `block` (of function `fn`) so that every group can be
+/// lowered to one loop nest: the plan is materialized on a copy of the
+/// function and each group tiled there (fuse-lower-groups' own code). A
+/// group the lowering refuses loses its last merge, which the engine then
+/// refuses with the check "lowering" and the lowering's diagnostic as the
+/// reason; planning repeats until every group lowers. The policy's vetoes
+/// are local to this block.
+FusionPlan planLowerable(FunctionOpInterface fn, Block &block,
+                         FusionPolicy policy) {
+  unsigned blockIndex = 0;
+  for (Block &b : fn.getFunctionBody()) {
+    if (&b == &block)
+      break;
+    ++blockIndex;
+  }
+  // Each round removes at least one merge; the cap only bounds the work on
+  // a graph where the lowering keeps refusing.
+  for (unsigned round = 0;; ++round) {
+    FusionPlan plan = planFusion(block, policy);
+    if (round == 64)
+      return plan;
+    IRMapping mapping;
+    Operation *copy = fn->clone(mapping);
+    Block &trialBlock =
+        *std::next(cast<FunctionOpInterface>(copy).getFunctionBody().begin(),
+                   blockIndex);
+    FusionPlan trial = plan;
+    for (PlannedGroup &group : trial.groups)
+      for (Operation *&op : group.ops)
+        op = mapping.lookup(op);
+    bool vetoed = false;
+    if (succeeded(materializeFusionPlan(trialBlock, trial))) {
+      llvm::DenseMap<int64_t, std::string> failures;
+      SmallVector<GroupOp> groups(trialBlock.getOps<GroupOp>());
+      IRRewriter rewriter(fn.getContext());
+      for (GroupOp group : groups) {
+        auto id = group->getAttrOfType<IntegerAttr>("fuse.id");
+        std::string message;
+        {
+          // The lowering's diagnostic becomes the reason; nothing is printed.
+          ScopedDiagnosticHandler capture(
+              fn.getContext(), [&](Diagnostic &diag) {
+                if (message.empty())
+                  message = diag.str();
+                return success();
+              });
+          if (!id)
+            continue;
+          if (succeeded(lowerFusionGroup(rewriter, group))) {
+            // A loop nest that does not verify (a value used before the
+            // loop that defines it) counts as refused too.
+            if (succeeded(verify(group)))
+              continue;
+            message = "group " + std::to_string(id.getInt()) +
+                      ": its tiled loop nest does not verify (" + message +
+                      ")";
+          }
+        }
+        failures[id.getInt()] = message;
+      }
+      for (auto &[id, message] : failures) {
+        const PlannedGroup &group = plan.groups[id];
+        if (!group.lastCandidate)
+          continue; // a single op: nothing to take back
+        StringRef reason = message;
+        reason.consume_front("fuse-lower-groups: ");
+        policy.loweringVetoes[group.lastCandidate].push_back(
+            {group.lastRule,
+             ("the group would not lower to one loop nest: " + reason).str()});
+        vetoed = true;
+      }
+    }
+    copy->erase();
+    if (!vetoed)
+      return plan;
+  }
+}
+
+
+/// Writes `text` to `path` ("-" is stdout); reports failures on `op`.
+LogicalResult writeOutput(Operation *op, StringRef path, StringRef what,
+                          llvm::function_ref<void(raw_ostream &)> write) {
+  if (path.empty())
+    return success();
+  std::string error;
+  std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
+  if (!file)
+    return op->emitError() << "cannot write the fusion " << what << " to '"
+                           << path << "': " << error;
+  write(file->os());
+  file->keep();
+  return success();
+}
+
+/// Gives every structured op its own copy of an elementwise op that
+/// initializes its accumulator (a bias broadcast that CSE shared between
+/// two convolutions), so that each contraction's group can own it.
+void duplicateSharedInitProducers(Block &block) {
+  for (Operation &op : block) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(&op);
+    if (!linalgOp)
+      continue;
+    for (OpOperand &init : linalgOp.getDpsInitsMutable()) {
+      Operation *def = init.get().getDefiningOp();
+      if (!def || def->getBlock() != &block || def->hasOneUse() ||
+          !isa<linalg::LinalgOp>(def) || def->getNumResults() != 1)
+        continue;
+      OpCategory category = classifyOp(def).category;
+      if (category != OpCategory::elementwise &&
+          category != OpCategory::broadcast)
+        continue;
+      // The first user in program order keeps the original.
+      Operation *first = nullptr;
+      for (Operation *user : def->getUsers()) {
+        Operation *top = block.findAncestorOpInBlock(*user);
+        if (top && (!first || top->isBeforeInBlock(first)))
+          first = top;
+      }
+      if (first == &op)
+        continue;
+      OpBuilder builder(&op);
+      Operation *copy = builder.clone(*def);
+      init.set(copy->getResult(0));
+    }
+  }
+}
+
+/// Static [offset, offset + size) of `insert` along each dimension.
+std::optional<SmallVector<std::pair<int64_t, int64_t>>>
+getStaticBox(tensor::InsertSliceOp insert) {
+  SmallVector<std::pair<int64_t, int64_t>> box;
+  for (auto [offset, size, stride] :
+       llvm::zip(insert.getStaticOffsets(), insert.getStaticSizes(),
+                 insert.getStaticStrides())) {
+    if (ShapedType::isDynamic(offset) || ShapedType::isDynamic(size) ||
+        stride != 1)
+      return std::nullopt;
+    box.push_back({offset, offset + size});
+  }
+  return box;
+}
+
+/// Rewrites each chain of insertions into a fresh tensor (a decomposed
+/// concat) so that the insertions come in the dataflow order of the values
+/// they insert. The slices are disjoint, so the order does not change the
+/// result; it lets every branch write its slice inside its own kernel
+/// without waiting for branches computed later.
+void reorderConcatChains(Block &block) {
+  SmallVector<SmallVector<tensor::InsertSliceOp>> chains;
+  for (Operation &op : block) {
+    auto first = dyn_cast<tensor::InsertSliceOp>(&op);
+    if (!first || !first.getDest().getDefiningOp<tensor::EmptyOp>())
+      continue;
+    SmallVector<tensor::InsertSliceOp> chain = {first};
+    while (chain.back()->hasOneUse()) {
+      auto next = dyn_cast<tensor::InsertSliceOp>(
+          *chain.back()->getUsers().begin());
+      if (!next || next.getDest() != chain.back().getResult() ||
+          next->getBlock() != &block)
+        break;
+      chain.push_back(next);
+    }
+    if (chain.size() > 1)
+      chains.push_back(std::move(chain));
+  }
+  if (chains.empty())
+    return;
+  // Dataflow depth of every op (longest path from the block's inputs), then
+  // program order: a value that needs fewer steps is usually computed by an
+  // earlier kernel.
+  llvm::DenseMap<Operation *, std::pair<int64_t, int64_t>> rank;
+  int64_t index = 0;
+  for (Operation &op : block) {
+    int64_t depth = 0;
+    for (Value operand : op.getOperands())
+      if (Operation *def = operand.getDefiningOp())
+        if (auto it = rank.find(def); it != rank.end())
+          depth = std::max(depth, it->second.first + 1);
+    rank[&op] = {depth, index++};
+  }
+  auto position = [&](Value v) -> std::pair<int64_t, int64_t> {
+    Operation *def = v.getDefiningOp();
+    Operation *top = def ? block.findAncestorOpInBlock(*def) : nullptr;
+    return top ? rank.lookup(top) : std::pair<int64_t, int64_t>(-1, -1);
+  };
+  for (SmallVector<tensor::InsertSliceOp> &chain : chains) {
+    // Only static, pairwise disjoint slices can be reordered.
+    SmallVector<SmallVector<std::pair<int64_t, int64_t>>> boxes;
+    bool ok = true;
+    for (tensor::InsertSliceOp insert : chain) {
+      std::optional<SmallVector<std::pair<int64_t, int64_t>>> box =
+          getStaticBox(insert);
+      ok &= box.has_value();
+      if (box)
+        boxes.push_back(*box);
+    }
+    for (size_t i = 0; ok && i < boxes.size(); ++i)
+      for (size_t j = i + 1; ok && j < boxes.size(); ++j)
+        ok &= llvm::any_of(llvm::zip(boxes[i], boxes[j]), [](auto pair) {
+          auto [a, b] = pair;
+          return a.second <= b.first || b.second <= a.first;
+        });
+    if (!ok)
+      continue;
+    SmallVector<tensor::InsertSliceOp> sorted(chain);
+    llvm::sort(sorted, [&](tensor::InsertSliceOp a, tensor::InsertSliceOp b) {
+      return position(a.getSource()) < position(b.getSource());
+    });
+    if (sorted == chain)
+      continue;
+    OpBuilder builder(chain.back());
+    Value dest = chain.front().getDest();
+    for (tensor::InsertSliceOp insert : sorted) {
+      auto copy = cast<tensor::InsertSliceOp>(builder.clone(*insert));
+      copy.getDestMutable().assign(dest);
+      dest = copy.getResult();
+    }
+    chain.back().getResult().replaceAllUsesWith(dest);
+    for (tensor::InsertSliceOp insert : llvm::reverse(chain))
+      insert->erase();
+  }
+}
+
+struct FormGroupsPass : public fuse::impl::FuseFormGroupsBase<FormGroupsPass> {
+  // The lowering check tiles each planned group.
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    fuse::registerTilingDependencies(registry);
+  }
+
+  using FuseFormGroupsBase::FuseFormGroupsBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    FusionPolicy policy;
+    std::string error;
+    policy.target =
+        TargetAttr::parseFromOption(&getContext(), target, error);
+    if (!policy.target) {
+      module.emitError() << "fuse-form-groups: " << error;
+      return signalPassFailure();
+    }
+    for (const std::string &rule : disabledRules) {
+      if (!llvm::any_of(getFusionRules(), [&](const FusionRuleInfo &info) {
+            return info.name == rule;
+          })) {
+        module.emitError() << "fuse-form-groups: unknown rule '" << rule
+                           << "' in disable-rules (see fuse-opt "
+                              "--fuse-list-rules)";
+        return signalPassFailure();
+      }
+      policy.disabledRules.insert(rule);
+    }
+    if (maxOpsPerGroup < 1 || maxKernelParamBytes < 1 ||
+        maxReductionsPerGroup < 0) {
+      module.emitError() << "fuse-form-groups: max-ops-per-group and "
+                            "max-kernel-param-bytes must be positive and "
+                            "max-reductions-per-group non-negative";
+      return signalPassFailure();
+    }
+    policy.maxOpsPerGroup = maxOpsPerGroup;
+    policy.maxKernelParamBytes = maxKernelParamBytes;
+    policy.maxReductionsPerGroup = maxReductionsPerGroup;
+
+    // Plan every block of every function, then report, then rewrite.
+    std::vector<FunctionPlan> plans;
+    SmallVector<Block *> blocks;
+    module.walk([&](FunctionOpInterface fn) {
+      if (fn.isExternal())
+        return;
+      for (Block &block : fn.getFunctionBody()) {
+        duplicateSharedInitProducers(block);
+        reorderConcatChains(block);
+        FunctionPlan plan;
+        plan.name = fn.getName().str();
+        plan.plan = checkLowering ? planLowerable(fn, block, policy)
+                                  : planFusion(block, policy);
+        plans.push_back(std::move(plan));
+        blocks.push_back(&block);
+      }
+    });
+    if (failed(writeOutput(module, reportFile, "report",
+                           [&](raw_ostream &os) {
+                             writeFusionReportJSON(os, policy, plans);
+                           })) ||
+        failed(writeOutput(module, graphFile, "graph", [&](raw_ostream &os) {
+          writeFusionGraphDOT(os, plans);
+        })))
+      return signalPassFailure();
+    for (auto [block, plan] : llvm::zip(blocks, plans))
+      if (failed(materializeFusionPlan(*block, plan.plan))) {
+        block->getParentOp()->emitError()
+            << "fuse-form-groups: the fusion groups could not be ordered "
+               "(internal error: a cycle between groups)";
+        return signalPassFailure();
+      }
+  }
+};
+
+} // namespace

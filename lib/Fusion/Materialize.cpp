@@ -1,0 +1,134 @@
+//===- Materialize.cpp - wrap planned groups in fuse.group ----------------===//
+//
+// Part of fuse, an MLIR-based operator-fusion compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FusionGraph.h"
+
+#include "fuse/Dialect/Fuse/IR/FuseOps.h"
+#include "fuse/Fusion/FusionEngine.h"
+#include "mlir/Analysis/TopologicalSortUtils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace mlir::fuse;
+using namespace mlir::fuse::detail;
+
+/// Builds the fuse.group for one planned group.
+static void materializeGroup(Block &block, const PlannedGroup &planned) {
+  llvm::DenseSet<Operation *> members(planned.ops.begin(), planned.ops.end());
+
+  // Values the group needs from outside: each becomes an input, unless it is
+  // made by an op cheap enough to clone in (constants, empty, fills, views).
+  llvm::SetVector<Value> inputs;
+  llvm::SetVector<Operation *> clones;
+  llvm::SetVector<Value> worklist;
+  auto addUses = [&](Operation *op) {
+    worklist.insert(op->operand_begin(), op->operand_end());
+    llvm::SetVector<Value> captured;
+    getUsedValuesDefinedAbove(op->getRegions(), captured);
+    worklist.insert(captured.begin(), captured.end());
+  };
+  for (Operation *op : planned.ops)
+    addUses(op);
+  for (unsigned i = 0; i < worklist.size(); ++i) {
+    Value value = worklist[i];
+    Operation *def = value.getDefiningOp();
+    Operation *top = def ? block.findAncestorOpInBlock(*def) : nullptr;
+    if (!top) {
+      inputs.insert(value);
+      continue;
+    }
+    if (members.contains(top))
+      continue;
+    if (isCloneableIntoGroup(top) && top == def) {
+      if (clones.insert(top))
+        addUses(top);
+      continue;
+    }
+    inputs.insert(value);
+  }
+  SmallVector<Operation *> cloneOrder(clones.begin(), clones.end());
+  llvm::sort(cloneOrder,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+
+  // Results: values used outside the group. A use by a cloneable op (say a
+  // reshape) counts only if that op's own results are used outside.
+  auto usedOutside = [&](Value result) {
+    SmallVector<Value> pending = {result};
+    llvm::DenseSet<Operation *> seen;
+    while (!pending.empty()) {
+      Value value = pending.pop_back_val();
+      for (Operation *user : value.getUsers()) {
+        Operation *top = block.findAncestorOpInBlock(*user);
+        if (!top)
+          return true;
+        if (members.contains(top))
+          continue;
+        if (!isCloneableIntoGroup(top))
+          return true;
+        if (seen.insert(top).second)
+          pending.append(top->result_begin(), top->result_end());
+      }
+    }
+    return false;
+  };
+  SmallVector<Value> results;
+  for (Operation *op : planned.ops)
+    for (Value result : op->getResults())
+      if (usedOutside(result))
+        results.push_back(result);
+
+  Operation *last = planned.ops.back();
+  OpBuilder builder(last);
+  auto group = GroupOp::create(builder, planned.anchor->getLoc(),
+                               ValueRange(results).getTypes(),
+                               inputs.getArrayRef(), planned.kind, planned.rule);
+  group->setAttr("fuse.id", builder.getI64IntegerAttr(planned.id));
+  Block &body = group.getBodyBlock();
+  IRMapping mapping;
+  for (auto [input, arg] : llvm::zip(inputs, body.getArguments()))
+    mapping.map(input, arg);
+  OpBuilder inner = OpBuilder::atBlockEnd(&body);
+  for (Operation *op : cloneOrder)
+    inner.clone(*op, mapping);
+  for (Operation *op : planned.ops)
+    op->moveBefore(&body, body.end());
+  for (Operation *op : planned.ops)
+    op->walk([&](Operation *nested) {
+      for (OpOperand &use : nested->getOpOperands())
+        if (Value mapped = mapping.lookupOrNull(use.get()))
+          use.set(mapped);
+    });
+  // Clones may use members (a reshape of a member's result): order the body.
+  sortTopologically(&body);
+  inner.setInsertionPointToEnd(&body);
+  YieldOp::create(inner, planned.anchor->getLoc(), results);
+  for (auto [result, replacement] : llvm::zip(results, group.getResults()))
+    result.replaceUsesWithIf(replacement, [&](OpOperand &use) {
+      return !group->isAncestor(use.getOwner());
+    });
+  // Cloneable ops left outside that still use a member (a reshape now
+  // cloned into the group, whose original is dead) are erased.
+  for (Operation *op : llvm::reverse(cloneOrder))
+    if (op->use_empty() && isMemoryEffectFree(op))
+      op->erase();
+}
+
+LogicalResult mlir::fuse::materializeFusionPlan(Block &block,
+                                                const FusionPlan &plan) {
+  for (const PlannedGroup &group : plan.groups)
+    if (!group.ops.empty())
+      materializeGroup(block, group);
+  if (!sortTopologically(&block))
+    return failure();
+  // Originals of what was cloned into groups and is now unused.
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
+    if (isCloneableIntoGroup(&op) && op.use_empty() && isMemoryEffectFree(&op))
+      op.erase();
+  return success();
+}

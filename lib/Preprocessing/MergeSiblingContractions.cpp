@@ -1,0 +1,213 @@
+//===- MergeSiblingContractions.cpp - one GEMM for same-input siblings ----===//
+//
+// Part of fuse, an MLIR-based operator-fusion compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuse/Dialect/Fuse/Utils/ConstantData.h"
+
+#include "fuse/Fusion/FusionEngine.h"
+#include "fuse/Preprocessing/Passes.h"
+
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <map>
+#include <numeric>
+
+namespace mlir::fuse {
+#define GEN_PASS_DEF_FUSEMERGESIBLINGCONTRACTIONS
+#include "fuse/Preprocessing/Passes.h.inc"
+} // namespace mlir::fuse
+
+using namespace mlir;
+
+namespace {
+
+
+/// Concatenates constants of the same element type along `axis`.
+std::vector<char> concat(ArrayRef<fuse::detail::ConstantData> parts,
+                         int64_t axis, SmallVectorImpl<int64_t> &shape) {
+  shape.assign(parts.front().type.getShape().begin(),
+               parts.front().type.getShape().end());
+  shape[axis] = 0;
+  for (const fuse::detail::ConstantData &part : parts)
+    shape[axis] += part.type.getDimSize(axis);
+  int64_t outer = 1;
+  for (int64_t d = 0; d < axis; ++d)
+    outer *= shape[d];
+  std::vector<char> out;
+  for (int64_t o = 0; o < outer; ++o)
+    for (const fuse::detail::ConstantData &part : parts) {
+      int64_t chunk = int64_t(part.bytes.size()) / outer;
+      out.insert(out.end(), part.bytes.begin() + o * chunk,
+                 part.bytes.begin() + (o + 1) * chunk);
+    }
+  return out;
+}
+
+/// What must agree between siblings: everything but the weights and bias.
+std::string siblingKey(Operation *op) {
+  std::string key;
+  llvm::raw_string_ostream os(key);
+  os << op->getName() << '|' << op->getAttrDictionary();
+  auto weight = cast<RankedTensorType>(op->getOperand(1).getType());
+  // Everything but the output-channel dimension must match.
+  bool isConv = isa<tosa::Conv2DOp>(op);
+  for (auto [d, size] : llvm::enumerate(weight.getShape()))
+    os << '|'
+       << ((isConv && d == 0) || (!isConv && int64_t(d) + 1 == weight.getRank())
+               ? -1
+               : size);
+  os << '|' << weight.getElementType();
+  // Zero points must be the same values.
+  for (unsigned i = isConv ? 3 : 2; i < op->getNumOperands(); ++i) {
+    std::optional<fuse::detail::ConstantData> zp =
+        fuse::detail::getConstantData(op->getOperand(i));
+    if (!zp)
+      return "";
+    os << '|' << zp->type << ':'
+       << llvm::toHex(StringRef(zp->bytes.data(), zp->bytes.size()));
+  }
+  return key;
+}
+
+bool isCandidate(Operation *op) {
+  if (!isa<tosa::MatMulOp, tosa::Conv2DOp>(op))
+    return false;
+  auto result = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!result || !result.hasStaticShape() ||
+      !fuse::detail::getConstantData(op->getOperand(1)))
+    return false;
+  if (isa<tosa::Conv2DOp>(op) &&
+      !fuse::detail::getConstantData(op->getOperand(2)))
+    return false;
+  return true;
+}
+
+/// A !tosa.shape constant.
+Value makeShape(ImplicitLocOpBuilder &b, ArrayRef<int64_t> values) {
+  auto attrType = RankedTensorType::get({int64_t(values.size())},
+                                        b.getIndexType());
+  auto attr = DenseIntElementsAttr::get(attrType, values);
+  return tosa::ConstShapeOp::create(
+      b, tosa::shapeType::get(b.getContext(), values.size()), attr);
+}
+
+void mergeSiblings(ArrayRef<Operation *> siblings) {
+  Operation *first = siblings.front();
+  bool isConv = isa<tosa::Conv2DOp>(first);
+  auto resultType = cast<RankedTensorType>(first->getResult(0).getType());
+  int64_t rank = resultType.getRank();
+  int64_t weightAxis = isConv ? 0 : rank - 1;
+
+  SmallVector<fuse::detail::ConstantData> weights, biases;
+  SmallVector<Location> locs;
+  int64_t channels = 0;
+  bool resource = false;
+  for (Operation *op : siblings) {
+    weights.push_back(*fuse::detail::getConstantData(op->getOperand(1)));
+    resource |= weights.back().fromResource;
+    int64_t n =
+        cast<RankedTensorType>(op->getResult(0).getType()).getShape().back();
+    if (isConv) {
+      fuse::detail::ConstantData bias =
+          *fuse::detail::getConstantData(op->getOperand(2));
+      // A bias of one value broadcasts: expand it to the channels.
+      if (bias.type.getNumElements() != n) {
+        std::vector<char> one = bias.bytes;
+        bias.bytes.clear();
+        for (int64_t i = 0; i < n; ++i)
+          bias.bytes.insert(bias.bytes.end(), one.begin(), one.end());
+        bias.type = RankedTensorType::get({n}, bias.type.getElementType());
+      }
+      biases.push_back(std::move(bias));
+    }
+    channels += n;
+    locs.push_back(op->getLoc());
+  }
+
+  OpBuilder builder(first);
+  MLIRContext *ctx = first->getContext();
+  Location loc =
+      FusedLoc::get(ctx, locs, StringAttr::get(ctx, fuse::kSharedInputContractionsMarker));
+  ImplicitLocOpBuilder b(loc, builder);
+  SmallVector<int64_t> weightShape;
+  std::vector<char> weightBytes = concat(weights, weightAxis, weightShape);
+  auto weightType = RankedTensorType::get(
+      weightShape, weights.front().type.getElementType());
+  Value weightConst = tosa::ConstOp::create(
+      b, weightType,
+      fuse::detail::makeElementsAttr(weightType, weightBytes, resource,
+                                     "fuse_merged_weights"));
+  Value biasConst;
+  if (isConv) {
+    SmallVector<int64_t> biasShape;
+    std::vector<char> biasBytes = concat(biases, 0, biasShape);
+    auto biasType =
+        RankedTensorType::get(biasShape, biases.front().type.getElementType());
+    biasConst = tosa::ConstOp::create(
+        b, biasType,
+        fuse::detail::makeElementsAttr(biasType, biasBytes, false, ""));
+  }
+  Operation *merged = b.clone(*first);
+  merged->setLoc(loc);
+  merged->setOperand(1, weightConst);
+  if (biasConst)
+    merged->setOperand(2, biasConst);
+  SmallVector<int64_t> shape(resultType.getShape());
+  shape.back() = channels;
+  merged->getResult(0).setType(
+      RankedTensorType::get(shape, resultType.getElementType()));
+
+  // The siblings are erased below: insert after the merged op.
+  b.setInsertionPointAfter(merged);
+  int64_t offset = 0;
+  for (Operation *op : siblings) {
+    auto type = cast<RankedTensorType>(op->getResult(0).getType());
+    SmallVector<int64_t> start(rank, 0), size(type.getShape());
+    start.back() = offset;
+    offset += type.getShape().back();
+    Value slice = tosa::SliceOp::create(b, type, merged->getResult(0),
+                                        makeShape(b, start),
+                                        makeShape(b, size));
+    slice.getDefiningOp()->setLoc(op->getLoc());
+    op->getResult(0).replaceAllUsesWith(slice);
+  }
+  // Only now: the insertion point sits in front of the first sibling.
+  for (Operation *op : siblings)
+    op->erase();
+}
+
+struct MergeSiblingContractionsPass
+    : public fuse::impl::FuseMergeSiblingContractionsBase<
+          MergeSiblingContractionsPass> {
+  void runOnOperation() override {
+    getOperation()->walk([&](Block *block) {
+      // Siblings keyed by input, attributes and weight shape, in program
+      // order; the merged op goes where the first one was.
+      std::map<std::pair<const void *, std::string>, size_t> index;
+      std::vector<SmallVector<Operation *>> buckets;
+      for (Operation &op : *block) {
+        if (!isCandidate(&op))
+          continue;
+        std::string key = siblingKey(&op);
+        if (key.empty())
+          continue;
+        auto [it, inserted] = index.try_emplace(
+            {op.getOperand(0).getAsOpaquePointer(), key}, buckets.size());
+        if (inserted)
+          buckets.emplace_back();
+        buckets[it->second].push_back(&op);
+      }
+      for (SmallVector<Operation *> &siblings : buckets)
+        if (siblings.size() > 1)
+          mergeSiblings(siblings);
+    });
+  }
+};
+
+} // namespace

@@ -1,0 +1,55 @@
+//===- TestClassify.cpp - annotate ops with their classification ----------===//
+//
+// Part of fuse, an MLIR-based operator-fusion compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuse/Dialect/Fuse/IR/FuseInterfaces.h"
+#include "fuse/Dialect/Fuse/IR/FuseOps.h"
+#include "TestPasses.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace mlir::fuse {
+#define GEN_PASS_DEF_FUSETESTCLASSIFY
+#include "TestPasses.h.inc"
+} // namespace mlir::fuse
+
+using namespace mlir;
+using namespace mlir::fuse;
+
+namespace {
+struct TestClassifyPass
+    : public fuse::impl::FuseTestClassifyBase<TestClassifyPass> {
+  void runOnOperation() override {
+    Operation *root = getOperation();
+    Builder b(&getContext());
+    root->walk<WalkOrder::PreOrder>([&](Operation *op) -> WalkResult {
+      if (op == root)
+        return WalkResult::advance();
+      bool classified = isa<FusibleOpInterface>(op);
+      // Functions, modules, fuse.group and other containers: look inside.
+      if (!classified && op->getNumRegions() > 0)
+        return WalkResult::advance();
+      // Unclassified placeholders (tensor.empty, shape arithmetic) and
+      // constants say nothing about fusion.
+      if (op->hasTrait<OpTrait::ConstantLike>() ||
+          op->hasTrait<OpTrait::IsTerminator>() ||
+          (!classified && !isComputeOp(op)))
+        return WalkResult::skip();
+      OpClassification c = classifyOp(op);
+      op->setAttr("fuse.category", OpCategoryAttr::get(&getContext(),
+                                                       c.category));
+      if (c.flops)
+        op->setAttr("fuse.flops", b.getI64IntegerAttr(*c.flops));
+      if (c.bytesRead)
+        op->setAttr("fuse.bytes_read", b.getI64IntegerAttr(*c.bytesRead));
+      if (c.bytesWritten)
+        op->setAttr("fuse.bytes_written",
+                    b.getI64IntegerAttr(*c.bytesWritten));
+      // The payload of a classified op belongs to it.
+      return WalkResult::skip();
+    });
+  }
+};
+} // namespace
