@@ -276,9 +276,7 @@ struct FormGroupsPass : public fuse::impl::FuseFormGroupsBase<FormGroupsPass> {
       return signalPassFailure();
     }
     for (const std::string &rule : disabledRules) {
-      if (!llvm::any_of(getFusionRules(), [&](const FusionRuleInfo &info) {
-            return info.name == rule;
-          })) {
+      if (!lookupFusionRule(rule)) {
         module.emitError() << "fuse-form-groups: unknown rule '" << rule
                            << "' in disable-rules (see fuse-opt "
                               "--fuse-list-rules)";

@@ -21,6 +21,8 @@
 #include "fuse/Dialect/Fuse/IR/FuseAttrs.h"
 #include "fuse/Dialect/Fuse/IR/FuseOps.h"
 #include "fuse/Dialect/Fuse/Utils/Describe.h"
+#include "fuse/Fusion/FusionCheck.h"
+#include "fuse/Fusion/FusionRule.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/Block.h"
 #include "mlir/Support/LLVM.h"
@@ -55,37 +57,10 @@ struct FusionPolicy {
   llvm::DenseMap<Operation *, SmallVector<LoweringVeto, 1>> loweringVetoes;
 };
 
-/// A named fusion rule, as `fuse-opt --fuse-list-rules` prints it.
-struct FusionRuleInfo {
-  llvm::StringLiteral name;
-  FusionKind kind;
-  int priority;
-  llvm::StringLiteral pattern;
-  llvm::StringLiteral constraints;
-};
-
-/// Every rule the engine knows, highest priority first.
-ArrayRef<FusionRuleInfo> getFusionRules();
-
-/// Prints the rule table (name, kind, priority, pattern, constraints).
-void printFusionRules(raw_ostream &os);
-
 /// Location metadata that marks a contraction merged from same-input
 /// siblings by fuse-merge-sibling-contractions.
 inline constexpr llvm::StringLiteral kSharedInputContractionsMarker =
     "fuse.shared_input_contractions";
-
-/// The names of the feasibility checks, as reports use them.
-namespace check {
-inline constexpr llvm::StringLiteral kDependency = "dependency";
-inline constexpr llvm::StringLiteral kMemory = "memory";
-inline constexpr llvm::StringLiteral kIntensity = "arithmetic_intensity";
-inline constexpr llvm::StringLiteral kHardware = "hardware";
-inline constexpr llvm::StringLiteral kResource = "resource";
-inline constexpr llvm::StringLiteral kCost = "cost";
-inline constexpr llvm::StringLiteral kRuleDisabled = "rule_disabled";
-inline constexpr llvm::StringLiteral kLowering = "lowering";
-} // namespace check
 
 /// One group the engine formed (possibly a single op).
 struct PlannedGroup {

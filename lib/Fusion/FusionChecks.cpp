@@ -1,0 +1,375 @@
+//===- FusionChecks.cpp - the feasibility checks --------------------------===//
+//
+// Part of fuse, an MLIR-based operator-fusion compiler.
+//
+// Each check looks at one candidate merge (two sets of ops of the fusion
+// graph and their union) and refuses it with the numbers that decided, or
+// lets it through. The engine and the pattern API run the same list.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FusionState.h"
+
+#include "fuse/Codegen/Tiling/LowerGroups.h"
+#include "fuse/Fusion/FusionCheck.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::fuse;
+using namespace mlir::fuse::detail;
+
+/// Merges the lowering refused when fuse-form-groups tried them.
+static std::optional<FusionRefusal> checkLowering(const FusionCheckInput &in) {
+  if (!in.rule || !in.candidate)
+    return std::nullopt;
+  auto vetoes = in.policy.loweringVetoes.find(in.graph.node(*in.candidate).op);
+  if (vetoes == in.policy.loweringVetoes.end())
+    return std::nullopt;
+  for (const FusionPolicy::LoweringVeto &veto : vetoes->second)
+    if (veto.rule == in.rule->name)
+      return FusionRefusal{check::kLowering, veto.reason};
+  return std::nullopt;
+}
+
+static std::optional<FusionRefusal>
+checkReductionBarriers(const FusionCheckInput &in) {
+  const FusionGraph &graph = in.graph;
+  ArrayRef<unsigned> merged = in.merged;
+  llvm::DenseSet<unsigned> members(merged.begin(), merged.end());
+  for (unsigned r : merged) {
+    const Node &red = graph.node(r);
+    if (!red.isReduction() || !red.hasStaticShape)
+      continue;
+    for (unsigned c : red.consumers) {
+      if (!members.contains(c))
+        continue;
+      // Only elementwise consumers broadcast a value back; an insertion or
+      // a further reduction does not.
+      const Node &consumer = graph.node(c);
+      if (!consumer.isElementwiseLike() ||
+          consumer.numElements() <= red.numElements())
+        continue;
+      // The consumer reads the reduction's result broadcast back over the
+      // reduced dimensions: every element needs the whole reduction first.
+      if (!in.rule || !in.rule->has(FusionRule::RowBarrier))
+        return FusionRefusal{
+            check::kDependency,
+            llvm::formatv("'{0}' reads the result of reduction '{1}' "
+                          "broadcast back over the reduced dims: that needs "
+                          "a barrier, which only the row rules provide",
+                          describeOp(consumer.op), describeOp(red.op))};
+      if (!red.reduction || !red.reduction->innermost)
+        return FusionRefusal{
+            check::kDependency,
+            llvm::formatv("'{0}' reduces dims that are not innermost: "
+                          "broadcasting its result back to '{1}' needs a "
+                          "grid-wide synchronization",
+                          describeOp(red.op), describeOp(consumer.op))};
+    }
+  }
+  return std::nullopt;
+}
+
+/// No cycle through ops outside the merged group, and no reduction result
+/// broadcast back over its rows except under a rule that provides the
+/// barrier.
+static std::optional<FusionRefusal> checkDependency(const FusionCheckInput &in) {
+  const FusionGraph &graph = in.graph;
+  llvm::DenseSet<unsigned> members(in.merged.begin(), in.merged.end());
+  if (graph.hasPathThroughOutside(in.a, in.b, members) ||
+      graph.hasPathThroughOutside(in.b, in.a, members))
+    return FusionRefusal{check::kDependency,
+                         llvm::formatv("fusing would create a cycle: a path "
+                                       "from the group to '{0}' runs through "
+                                       "ops outside the group",
+                                       describeOp(graph.node(in.bAnchor).op))};
+  return checkReductionBarriers(in);
+}
+
+/// A merge whose group returns an intermediate needs rule multi_output.
+static std::optional<FusionRefusal> checkMultiOutput(const FusionCheckInput &in) {
+  if (!in.graph.hasMultiOutput(in.merged) ||
+      !in.policy.disabledRules.contains("multi_output"))
+    return std::nullopt;
+  return FusionRefusal{check::kRuleDisabled,
+                       "the merge needs a multi-output group (an intermediate "
+                       "has users outside), and rule 'multi_output' is "
+                       "disabled"};
+}
+
+static std::optional<FusionRefusal> checkMemory(const FusionCheckInput &in) {
+  const FusionGraph &graph = in.graph;
+  const FusionPolicy &policy = in.policy;
+  ArrayRef<unsigned> merged = in.merged;
+  int64_t smem = policy.target.getSharedMemPerBlock();
+  llvm::DenseSet<unsigned> members(merged.begin(), merged.end());
+  int64_t workingSet = 0;
+  std::string what;
+  // A contraction keeps one tile of each operand on chip; tiles shrink down
+  // to 32x32x32 (double-buffered) before the group is infeasible. Epilogue
+  // operands of the full output shape add one output tile each.
+  for (unsigned m : merged) {
+    const Node &node = graph.node(m);
+    if (!node.isContraction())
+      continue;
+    int64_t elem = 4;
+    if (node.op->getNumOperands() > 0)
+      if (auto type = dyn_cast<ShapedType>(node.op->getOperand(0).getType()))
+        elem = getElementTypeBytes(type.getElementType()).value_or(4);
+    int64_t tile = 32;
+    int64_t bytes = 2 * (tile * tile + tile * tile) * elem;
+    for (unsigned e : merged) {
+      const Node &epi = graph.node(e);
+      if (epi.isContraction())
+        continue;
+      for (Value read : epi.reads) {
+        std::optional<unsigned> def = graph.getDefiningNode(read);
+        auto type = dyn_cast<ShapedType>(read.getType());
+        if ((!def || !members.contains(*def)) && type &&
+            type.hasStaticShape() && type.getShape() == ArrayRef(node.shape))
+          bytes += tile * tile * elem;
+      }
+    }
+    if (bytes > workingSet) {
+      workingSet = bytes;
+      what = llvm::formatv("the smallest tile of '{0}' (32x32x32, "
+                           "double-buffered, with its epilogue operands)",
+                           describeOp(node.op));
+    }
+  }
+  // A reduction that is broadcast back keeps whole rows on chip: the values
+  // read after the reduction that were available before it.
+  for (unsigned r : merged) {
+    const Node &red = graph.node(r);
+    if (!red.isReduction() || !red.reduction)
+      continue;
+    int64_t full = red.reduction->rows * red.reduction->cols;
+    llvm::SetVector<Value> live;
+    for (unsigned m : merged) {
+      const Node &node = graph.node(m);
+      if (m <= r || !node.hasStaticShape || node.numElements() != full)
+        continue;
+      for (Value read : node.reads) {
+        std::optional<unsigned> def = graph.getDefiningNode(read);
+        std::optional<int64_t> count = getNumElements(read.getType());
+        if (count && *count == full && (!def || *def < r))
+          live.insert(read);
+      }
+    }
+    if (live.empty())
+      continue;
+    // Rows produced by a contraction in the same kernel come as a tile of
+    // at least 32 whole rows.
+    int64_t rows = llvm::any_of(merged,
+                                [&](unsigned m) {
+                                  const Node &c = graph.node(m);
+                                  return c.isContraction() && m < r &&
+                                         !c.shape.empty() &&
+                                         c.shape.back() == red.reduction->cols;
+                                })
+                       ? 32
+                       : 1;
+    int64_t bytes = rows * red.reduction->cols * red.reduction->elementBytes *
+                    static_cast<int64_t>(live.size());
+    if (bytes > workingSet) {
+      workingSet = bytes;
+      what = llvm::formatv("{0} row(s) of '{1}' ({2} elements x {3} B x {4} "
+                           "values live across the reduction)",
+                           rows, describeOp(red.op), red.reduction->cols,
+                           red.reduction->elementBytes, live.size());
+    }
+  }
+  if (workingSet <= smem)
+    return std::nullopt;
+  // What does not fit on chip spills and counts against L2: with one block
+  // per SM in flight, each block may use its share of the L2.
+  int64_t spill = workingSet - smem;
+  int64_t l2Share = policy.target.getL2Bytes() / policy.target.getNumSMs();
+  if (spill <= l2Share)
+    return std::nullopt;
+  return FusionRefusal{
+      check::kMemory,
+      llvm::formatv("per-block working set {0} B exceeds shared memory per "
+                    "block {1} B, and the {2} B that would spill exceed one "
+                    "block's share of L2 ({3} B = {4} B / {5} SMs) on target "
+                    "'{6}': {7}",
+                    workingSet, smem, spill, l2Share,
+                    policy.target.getL2Bytes(), policy.target.getNumSMs(),
+                    policy.target.getName(), what)};
+}
+
+static std::optional<FusionRefusal> checkIntensity(const FusionCheckInput &in) {
+  const FusionGraph &graph = in.graph;
+  const FusionPolicy &policy = in.policy;
+  ArrayRef<unsigned> merged = in.merged;
+  // Roofline: a contraction is compute-bound when its FLOPs per byte reach
+  // the ridge point peak / bandwidth. Two of them in one kernel fight for
+  // registers and spill.
+  SmallVector<std::pair<unsigned, double>> bound;
+  double ridge = 0;
+  for (unsigned m : merged) {
+    const Node &node = graph.node(m);
+    if (!node.isContraction() || !node.cls.flops)
+      continue;
+    int64_t bytes = node.cls.bytesRead.value_or(0) +
+                    node.cls.bytesWritten.value_or(0);
+    if (bytes <= 0)
+      continue;
+    Type elem = getElementTypeOrSelf(node.op->getResult(0).getType());
+    ridge = policy.target.getRidgeFlopsPerByte(elem);
+    double intensity = double(*node.cls.flops) / double(bytes);
+    if (intensity >= ridge)
+      bound.push_back({m, intensity});
+  }
+  if (bound.size() < 2)
+    return std::nullopt;
+  return FusionRefusal{
+      check::kIntensity,
+      llvm::formatv("'{0}' ({1:f1} FLOP/B) and '{2}' ({3:f1} FLOP/B) are "
+                    "both compute-bound (ridge {4:f1} FLOP/B on '{5}'); "
+                    "one kernel would fight for registers",
+                    describeOp(graph.node(bound[0].first).op), bound[0].second,
+                    describeOp(graph.node(bound[1].first).op), bound[1].second,
+                    ridge, policy.target.getName())};
+}
+
+static std::optional<FusionRefusal> checkHardware(const FusionCheckInput &in) {
+  const FusionGraph &graph = in.graph;
+  const FusionPolicy &policy = in.policy;
+  ArrayRef<unsigned> merged = in.merged;
+  for (unsigned m : merged) {
+    Operation *op = graph.node(m).op;
+    for (Type type : llvm::concat<Type>(op->getOperandTypes(),
+                                        op->getResultTypes())) {
+      std::string reason;
+      if (!policy.target.supportsElementType(type, &reason))
+        return FusionRefusal{check::kHardware,
+                       llvm::formatv("'{0}': {1}", describeOp(op), reason)};
+    }
+  }
+  return std::nullopt;
+}
+
+/// Bytes of the memref descriptor a kernel receives for `value`.
+static int64_t descriptorBytes(Value value) {
+  if (auto shaped = dyn_cast<ShapedType>(value.getType()))
+    return 8 * (3 + 2 * (shaped.hasRank() ? shaped.getRank() : 0));
+  return 8;
+}
+
+static std::optional<FusionRefusal> checkResources(const FusionCheckInput &in) {
+  const FusionGraph &graph = in.graph;
+  const FusionPolicy &policy = in.policy;
+  ArrayRef<unsigned> merged = in.merged;
+  if (int64_t(merged.size()) > policy.maxOpsPerGroup)
+    return FusionRefusal{check::kResource,
+                   llvm::formatv("{0} ops exceed max-ops-per-group {1}",
+                                 merged.size(), policy.maxOpsPerGroup)};
+  int64_t reductions = llvm::count_if(
+      merged, [&](unsigned m) { return graph.node(m).isReduction(); });
+  if (reductions > policy.maxReductionsPerGroup)
+    return FusionRefusal{check::kResource,
+                   llvm::formatv("{0} reductions exceed "
+                                 "max-reductions-per-group {1}",
+                                 reductions, policy.maxReductionsPerGroup)};
+  SmallVector<Value> inputs, outputs;
+  graph.getBoundary(merged, inputs, outputs);
+  int64_t params = 0;
+  for (Value value : llvm::concat<Value>(inputs, outputs))
+    params += descriptorBytes(value);
+  if (params > policy.maxKernelParamBytes)
+    return FusionRefusal{check::kResource,
+                   llvm::formatv("kernel parameters take {0} B ({1} inputs, "
+                                 "{2} results), more than "
+                                 "max-kernel-param-bytes {3}",
+                                 params, inputs.size(), outputs.size(),
+                                 policy.maxKernelParamBytes)};
+  return std::nullopt;
+}
+
+double mlir::fuse::detail::recomputeSeconds(const FusionGraph &graph,
+                                           const FusionPolicy &policy,
+                                           ArrayRef<unsigned> members) {
+  llvm::DenseSet<unsigned> in(members.begin(), members.end());
+  double seconds = 0;
+  for (unsigned m : members) {
+    const Node &producer = graph.node(m);
+    if (producer.isReduction() || producer.isContraction() ||
+        !producer.hasStaticShape || !producer.cls.flops ||
+        producer.numElements() == 0)
+      continue;
+    int64_t largest = producer.numElements();
+    for (unsigned c : producer.consumers)
+      if (in.contains(c) && graph.node(c).hasStaticShape)
+        largest = std::max(largest, graph.node(c).numElements());
+    double factor = double(largest) / double(producer.numElements()) - 1.0;
+    if (factor <= 0)
+      continue;
+    Type elem = getElementTypeOrSelf(producer.op->getResult(0).getType());
+    seconds += double(*producer.cls.flops) * factor / policy.target.getPeakFlopsOrF32(elem);
+  }
+  return seconds;
+}
+
+static std::optional<FusionRefusal> checkCost(const FusionCheckInput &in) {
+  const FusionGraph &graph = in.graph;
+  const FusionPolicy &policy = in.policy;
+  int64_t saved =
+      graph.getBytes(in.a) + graph.getBytes(in.b) - graph.getBytes(in.merged);
+  double seconds = double(saved) / policy.target.getDramBytesPerSecond() +
+                   policy.target.getLaunchSeconds();
+  double recompute = recomputeSeconds(graph, policy, in.merged) -
+                     recomputeSeconds(graph, policy, in.a) -
+                     recomputeSeconds(graph, policy, in.b);
+  if (seconds - recompute > 0)
+    return std::nullopt;
+  return FusionRefusal{check::kCost,
+                 llvm::formatv("saves {0} B and one launch ({1:f3} us) but "
+                               "recomputing broadcast producers costs {2:f3} "
+                               "us",
+                               saved, seconds * 1e6, recompute * 1e6)};
+}
+
+
+ArrayRef<FusionCheck> mlir::fuse::getFusionChecks() {
+  static const FusionCheck checks[] = {
+      {check::kLowering,
+       "the lowering (fuse-lower-groups) turns the group into one loop nest "
+       "(fuse-form-groups tries each planned group)",
+       checkLowering},
+      {check::kDependency,
+       "no cycle through ops outside the group; a reduction broadcast back "
+       "over its rows only under a row rule",
+       checkDependency},
+      {check::kRuleDisabled,
+       "a group returning an intermediate needs rule multi_output",
+       checkMultiOutput},
+      {check::kMemory,
+       "the per-block working set fits shared memory, or what spills fits "
+       "one block's share of L2",
+       checkMemory},
+      {check::kIntensity,
+       "at most one compute-bound contraction (roofline ridge point)",
+       checkIntensity},
+      {check::kHardware, "the target supports every element type",
+       checkHardware},
+      {check::kResource,
+       "ops, reductions and kernel parameter bytes within the policy's caps",
+       checkResources},
+      {check::kCost,
+       "bytes and launches saved outweigh recomputed broadcast producers",
+       checkCost},
+  };
+  return checks;
+}
+
+std::optional<FusionRefusal>
+mlir::fuse::detail::runFusionChecks(const FusionCheckInput &input) {
+  for (const FusionCheck &check : getFusionChecks())
+    if (std::optional<FusionRefusal> refusal = check.run(input))
+      return refusal;
+  return std::nullopt;
+}

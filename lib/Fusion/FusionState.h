@@ -1,0 +1,126 @@
+//===- FusionState.h - the engine's state, as rules see it ------*- C++ -*-===//
+//
+// Part of fuse, an MLIR-based operator-fusion compiler.
+//
+// The fusion engine keeps every compute op of a block in a group (at first
+// one op each). Rules read the graph and the groups and propose merges with
+// tryMerge; the engine runs the feasibility checks and the cost model and
+// either merges or records the refusal.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSE_LIB_FUSION_FUSIONSTATE_H
+#define FUSE_LIB_FUSION_FUSIONSTATE_H
+
+#include "FusionGraph.h"
+
+#include "fuse/Fusion/FusionCheck.h"
+#include "fuse/Fusion/FusionEngine.h"
+#include "fuse/Fusion/FusionRule.h"
+
+#include <optional>
+#include <set>
+#include <string>
+#include <tuple>
+
+namespace mlir::fuse::detail {
+
+/// A group while the engine works on it.
+struct GroupState {
+  /// Sorted node ids.
+  SmallVector<unsigned> members;
+  unsigned anchor = 0;
+  /// The rule that names the group unless a NamesGroup rule took part.
+  const FusionRule *firstRule = nullptr;
+  /// The highest-priority NamesGroup rule that took part, if any.
+  const FusionRule *namingRule = nullptr;
+  /// The kinds of the rules that took part (bit i: FusionKind value i).
+  unsigned kinds = 0;
+  SmallVector<std::string> steps;
+  /// The last merge into this group.
+  const FusionRule *lastRule = nullptr;
+  unsigned lastCandidate = 0;
+  bool alive = true;
+
+  bool tookPart(FusionKind kind) const {
+    return (kinds & (1u << static_cast<unsigned>(kind))) != 0;
+  }
+};
+
+/// One candidate merge, as the feasibility checks see it.
+struct FusionCheckInput {
+  const FusionGraph &graph;
+  const FusionPolicy &policy;
+  /// The rule proposing the merge (null: none, as in the pattern API).
+  const FusionRule *rule;
+  /// The two sides and their union, sorted node ids.
+  ArrayRef<unsigned> a, b, merged;
+  /// The anchor of side `b`, and the node reports name as the candidate.
+  unsigned bAnchor;
+  std::optional<unsigned> candidate;
+};
+
+/// Runs getFusionChecks() in order; the first refusal, if any.
+std::optional<FusionRefusal> runFusionChecks(const FusionCheckInput &input);
+
+/// Time, in seconds, to recompute producers that a broadcast read makes
+/// run once per consumer element.
+double recomputeSeconds(const FusionGraph &graph, const FusionPolicy &policy,
+                        ArrayRef<unsigned> members);
+
+/// The engine's state for one block.
+class FusionState {
+public:
+  FusionState(Block &block, const FusionPolicy &policy);
+
+  /// Runs every rule's propose step by priority and returns the plan.
+  FusionPlan run();
+
+  //===--------------------------------------------------------------------===//
+  // What rules read
+  //===--------------------------------------------------------------------===//
+
+  const FusionGraph &getGraph() const { return graph; }
+  const Node &node(unsigned id) const { return graph.node(id); }
+  const FusionPolicy &getPolicy() const { return policy; }
+  /// The group node `node` is in.
+  unsigned groupOf(unsigned node) const { return groupIds[node]; }
+  const GroupState &group(unsigned g) const { return groups[g]; }
+  unsigned numGroups() const { return groups.size(); }
+  /// Whether `node` is still alone in its group.
+  bool isSingleton(unsigned node) const {
+    return groups[groupIds[node]].members.size() == 1;
+  }
+  /// Whether every member of group `g` is elementwise or broadcast.
+  bool groupIsElementwiseLike(unsigned g) const;
+
+  //===--------------------------------------------------------------------===//
+  // What rules do
+  //===--------------------------------------------------------------------===//
+
+  /// Merges group `b` into group `a` under `rule` if every check passes;
+  /// otherwise records why not. `candidate` is the op named in reports.
+  bool tryMerge(unsigned a, unsigned b, const FusionRule &rule,
+                unsigned candidate);
+  /// Merges several groups into `a` at once: all or nothing.
+  bool tryMerge(unsigned a, ArrayRef<unsigned> others, const FusionRule &rule,
+                unsigned candidate);
+
+private:
+  bool enabled(StringRef rule) const {
+    return !policy.disabledRules.contains(rule);
+  }
+  void record(const FusionRule &rule, StringRef check, std::string reason,
+              unsigned anchor, unsigned candidate);
+
+  FusionGraph graph;
+  const FusionPolicy &policy;
+  std::vector<GroupState> groups;
+  std::vector<unsigned> groupIds;
+  SmallVector<FusionRejection> rejections;
+  std::set<std::tuple<std::string, unsigned, unsigned, std::string>> recorded;
+};
+
+} // namespace mlir::fuse::detail
+
+#endif // FUSE_LIB_FUSION_FUSIONSTATE_H
