@@ -373,3 +373,52 @@ mlir::fuse::detail::runFusionChecks(const FusionCheckInput &input) {
       return refusal;
   return std::nullopt;
 }
+
+std::optional<FusionRefusal>
+mlir::fuse::checkGroupMerge(GroupOp a, GroupOp b, StringRef rule,
+                            const FusionPolicy &policy) {
+  // The merged group, built from clones of both in a scratch block: a cast
+  // after them stands for every user outside the pair, so the merged group
+  // returns what it would return in place (its intermediates that others
+  // read included).
+  Block scratch;
+  OpBuilder builder(a.getContext());
+  builder.setInsertionPointToEnd(&scratch);
+  IRMapping mapping;
+  auto ca = cast<GroupOp>(builder.clone(*a, mapping));
+  auto cb = cast<GroupOp>(builder.clone(*b, mapping));
+  SmallVector<Value> usedOutside;
+  for (auto [original, clone] : llvm::zip(a->getResults(), ca->getResults()))
+    if (llvm::any_of(original.getUsers(),
+                     [&](Operation *user) { return user != b; }))
+      usedOutside.push_back(clone);
+  for (auto [original, clone] : llvm::zip(b->getResults(), cb->getResults()))
+    if (!original.use_empty())
+      usedOutside.push_back(clone);
+  UnrealizedConversionCastOp::create(builder, a.getLoc(), TypeRange(),
+                                     usedOutside);
+  size_t opsOfA = std::distance(ca.getBodyBlock().without_terminator().begin(),
+                                ca.getBodyBlock().without_terminator().end());
+  IRRewriter rewriter(a.getContext());
+  GroupOp merged =
+      mergeFuseGroups(rewriter, ca, cb, FusionKind::composite, rule, ca);
+  Block &body = merged.getBodyBlock();
+  Operation *firstOfB = opsOfA < body.getOperations().size()
+                            ? &*std::next(body.begin(), opsOfA)
+                            : body.getTerminator();
+  FusionGraph graph(body);
+  SmallVector<unsigned> sideA, sideB, all;
+  for (const Node &node : graph.getNodes()) {
+    (node.op->isBeforeInBlock(firstOfB) ? sideA : sideB).push_back(node.index);
+    all.push_back(node.index);
+  }
+  if (sideA.empty() || sideB.empty())
+    return std::nullopt;
+  FusionCheckInput input{graph,  policy, lookupFusionRule(rule),
+                         sideA,  sideB,  all,
+                         sideB.front(), std::nullopt};
+  std::optional<FusionRefusal> refusal = runFusionChecks(input);
+  // The scratch block's ops still use values of the enclosing function.
+  scratch.dropAllReferences();
+  return refusal;
+}

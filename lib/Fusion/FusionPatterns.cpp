@@ -6,6 +6,8 @@
 
 #include "fuse/Fusion/FusionPatterns.h"
 
+#include "fuse/Fusion/FusionCheck.h"
+
 #include "fuse/Dialect/Fuse/IR/FuseInterfaces.h"
 #include "fuse/Dialect/Fuse/IR/FuseOps.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -16,66 +18,11 @@ using namespace mlir::fuse;
 
 bool mlir::fuse::mergeRespectsPolicy(GroupOp a, GroupOp b,
                                      const FusionPolicy &policy,
-                                     std::string *reason) {
-  auto refuse = [&](std::string why) {
-    if (reason)
-      *reason = std::move(why);
-    return false;
-  };
-  SmallVector<Operation *> ops = a.getComputeOps();
-  llvm::append_range(ops, b.getComputeOps());
-  // Hardware.
-  for (Operation *op : ops)
-    for (Type type :
-         llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes())) {
-      std::string why;
-      if (!policy.target.supportsElementType(type, &why))
-        return refuse("hardware: " + why);
-    }
-  // Resources.
-  if (int64_t(ops.size()) > policy.maxOpsPerGroup)
-    return refuse(llvm::formatv("resource: {0} ops exceed max-ops-per-group "
-                                "{1}",
-                                ops.size(), policy.maxOpsPerGroup));
-  int64_t reductions = llvm::count_if(ops, [](Operation *op) {
-    return classifyOp(op).category == OpCategory::reduction;
-  });
-  if (reductions > policy.maxReductionsPerGroup)
-    return refuse(llvm::formatv("resource: {0} reductions exceed "
-                                "max-reductions-per-group {1}",
-                                reductions, policy.maxReductionsPerGroup));
-  int64_t params = 0;
-  auto descriptor = [](Type type) -> int64_t {
-    if (auto shaped = dyn_cast<ShapedType>(type))
-      return 8 * (3 + 2 * (shaped.hasRank() ? shaped.getRank() : 0));
-    return 8;
-  };
-  for (GroupOp group : {a, b}) {
-    for (Value input : group.getInputs())
-      if (input.getDefiningOp() != a.getOperation())
-        params += descriptor(input.getType());
-    for (Type type : group.getResultTypes())
-      params += descriptor(type);
-  }
-  if (params > policy.maxKernelParamBytes)
-    return refuse(llvm::formatv("resource: kernel parameters take {0} B, "
-                                "more than max-kernel-param-bytes {1}",
-                                params, policy.maxKernelParamBytes));
-  // Roofline: at most one compute-bound contraction.
-  int boundContractions = 0;
-  for (Operation *op : ops) {
-    OpClassification c = classifyOp(op);
-    if (c.category != OpCategory::contraction || !c.flops)
-      continue;
-    int64_t bytes = c.bytesRead.value_or(0) + c.bytesWritten.value_or(0);
-    Type elem = getElementTypeOrSelf(op->getResult(0).getType());
-    if (bytes > 0 && double(*c.flops) / double(bytes) >=
-                         policy.target.getRidgeFlopsPerByte(elem))
-      ++boundContractions;
-  }
-  if (boundContractions > 1)
-    return refuse("arithmetic_intensity: two compute-bound contractions");
-  return true;
+                                     std::string *reason, StringRef rule) {
+  std::optional<FusionRefusal> refusal = checkGroupMerge(a, b, rule, policy);
+  if (refusal && reason)
+    *reason = (refusal->check + ": " + refusal->reason).str();
+  return !refusal;
 }
 
 namespace {
@@ -118,13 +65,13 @@ struct FuseProducerGroup : GroupPattern {
       bool epilogue = isElementwiseGroup(consumer) && hasAnchor(producer) &&
                       getCommonResultShape(producer) &&
                       getCommonResultShape(producer) == getCommonResultShape(consumer);
+      StringRef rule = epilogue && !prologue ? "contraction_epilogue"
+                                             : "elementwise_chain";
       if ((!prologue && !epilogue) ||
-          !mergeRespectsPolicy(producer, consumer, policy))
+          !mergeRespectsPolicy(producer, consumer, policy, nullptr, rule))
         continue;
       FusionKind kind = combine(producer.getKind(), consumer.getKind(),
                                 FusionKind::vertical);
-      StringRef rule = epilogue && !prologue ? "contraction_epilogue"
-                                             : "elementwise_chain";
       mergeFuseGroups(rewriter, producer, consumer, kind, rule, consumer);
       return success();
     }
@@ -152,7 +99,8 @@ struct FuseMultiOutputProducer : GroupPattern {
         after &= top && consumer->isBeforeInBlock(top);
       }
       if (!others || !after || !isElementwiseGroup(consumer) ||
-          !mergeRespectsPolicy(producer, consumer, policy))
+          !mergeRespectsPolicy(producer, consumer, policy, nullptr,
+                               "multi_output"))
         continue;
       FusionKind kind = combine(producer.getKind(), consumer.getKind(),
                                 FusionKind::diagonal);
@@ -169,7 +117,8 @@ struct FuseSiblingGroups : GroupPattern {
   LogicalResult matchAndRewrite(GroupOp first,
                                 PatternRewriter &rewriter) const override {
     GroupOp second = findMergeableSibling(first, [&](GroupOp candidate) {
-      return mergeRespectsPolicy(first, candidate, policy);
+      return mergeRespectsPolicy(first, candidate, policy, nullptr,
+                                 "sibling_merge");
     });
     if (!second)
       return failure();

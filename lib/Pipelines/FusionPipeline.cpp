@@ -56,8 +56,6 @@ void mlir::fuse::buildFusionPipeline(OpPassManager &pm,
   groups.maxKernelParamBytes = options.maxKernelParamBytes;
   groups.maxReductionsPerGroup = options.maxReductionsPerGroup;
   groups.checkLowering = options.checkLowering;
-  // No canonicalization afterwards: its target-free group merges would
-  // override the policy's caps.
   pm.addPass(createFuseFormGroups(groups));
 }
 

@@ -6,6 +6,17 @@
 // RUN: fuse-opt %s -split-input-file --fuse-test-fusion-patterns="family=vertical max-ops-per-group=2" | FileCheck %s --check-prefix=CAP
 // RUN: not fuse-opt %s -split-input-file --fuse-test-fusion-patterns="family=sideways" 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: error: fuse-test-fusion-patterns: unknown family 'sideways'; expected vertical, horizontal, diagonal or composite
+// The patterns run the engine's checks (FusionCheck.h): on a target with
+// 256 B of shared memory and L2 the matmul's smallest tile does not fit, so
+// the memory check keeps its epilogue out (the elementwise ops still merge).
+// RUN: fuse-opt %s -split-input-file --fuse-test-fusion-patterns='family=vertical target={#fuse.target<"h200", smem_per_block = 256, smem_per_sm = 256, l2_bytes = 256>}' | FileCheck %s --check-prefix=SMEM
+// SMEM-LABEL: func @epilogue
+// SMEM: fuse.group single
+// SMEM-NEXT: tensor.empty
+// SMEM-NEXT: linalg.matmul
+// SMEM: fuse.group vertical rule "elementwise_chain"
+// SMEM-NEXT: arith.addf
+// SMEM-NEXT: math.tanh
 
 // A matmul group and its epilogue groups become one (vertical). With a cap
 // of two ops the greedy driver merges the two elementwise groups first and

@@ -5,9 +5,9 @@
 // The rule families as rewrite patterns over `fuse.group` ops, for compilers
 // that drive fusion from their own passes: start from single-op groups (or
 // any groups), add the families you want, and run a greedy driver. Every
-// merge respects the policy: hardware support of the element types, the
-// resource caps, and the roofline (never two compute-bound contractions in
-// one group).
+// merge passes the same feasibility checks as the engine's (FusionCheck.h:
+// dependency and row barriers inside the pair, memory, roofline, hardware,
+// resources, cost).
 //
 // fuse's own pipeline uses the planning engine (FusionEngine.h) instead:
 // it orders rules by priority over the whole graph, checks shared memory,
@@ -46,10 +46,12 @@ void populateDiagonalFusionPatterns(RewritePatternSet &patterns,
 void populateCompositeFusionPatterns(RewritePatternSet &patterns,
                                      const FusionPolicy &policy);
 
-/// Whether merging `a` and `b` respects `policy`; otherwise `reason` says
-/// which check refused and why.
+/// Whether merging `b` into `a` under `rule` passes the engine's
+/// feasibility checks (checkGroupMerge in FusionCheck.h) for `policy`;
+/// otherwise `reason` says which check refused and why ("check: reason").
 bool mergeRespectsPolicy(GroupOp a, GroupOp b, const FusionPolicy &policy,
-                         std::string *reason = nullptr);
+                         std::string *reason = nullptr,
+                         StringRef rule = "");
 
 } // namespace mlir::fuse
 

@@ -485,63 +485,10 @@ struct DemoteToSingle : OpRewritePattern<GroupOp> {
   }
 };
 
-/// An elementwise group whose results only one group uses, with the same
-/// iteration space, is part of that group's kernel: merge it in. Saves a
-/// launch and a round trip through memory on any target.
-struct MergeElementwiseProducerGroup : OpRewritePattern<GroupOp> {
-  using OpRewritePattern::OpRewritePattern;
-
-  LogicalResult matchAndRewrite(GroupOp consumer,
-                                PatternRewriter &rewriter) const override {
-    if (isa<GroupOp>(consumer->getParentOp()))
-      return failure();
-    std::optional<ArrayRef<int64_t>> space = getCommonResultShape(consumer);
-    if (!space)
-      return failure();
-    for (Value input : consumer.getInputs()) {
-      auto producer = input.getDefiningOp<GroupOp>();
-      if (!producer || producer->getBlock() != consumer->getBlock() ||
-          !isElementwiseGroup(producer) ||
-          getCommonResultShape(producer) != space)
-        continue;
-      if (llvm::any_of(producer->getUsers(), [&](Operation *user) {
-            return user != consumer.getOperation();
-          }))
-        continue;
-      FusionKind kind = consumer.getKind() == FusionKind::single
-                            ? FusionKind::vertical
-                            : consumer.getKind();
-      mergeFuseGroups(rewriter, producer, consumer, kind,
-                      consumer.getRule().value_or(""), consumer);
-      return success();
-    }
-    return failure();
-  }
-};
-
-/// Two elementwise groups with the same iteration space that read the same
-/// value share one launch and one read of it.
-struct MergeSiblingElementwiseGroups : OpRewritePattern<GroupOp> {
-  using OpRewritePattern::OpRewritePattern;
-
-  LogicalResult matchAndRewrite(GroupOp first,
-                                PatternRewriter &rewriter) const override {
-    if (isa<GroupOp>(first->getParentOp()) || !isElementwiseGroup(first))
-      return failure();
-    GroupOp second = findMergeableSibling(first, isElementwiseGroup);
-    if (!second)
-      return failure();
-    mergeFuseGroups(rewriter, first, second, FusionKind::horizontal, "",
-                    first);
-    return success();
-  }
-};
-
 } // namespace
 
 void GroupOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                           MLIRContext *context) {
   results.add<SimplifyGroupInterface, InlineGroupWithoutComputeOps,
-              MergeNestedGroup, DemoteToSingle, MergeElementwiseProducerGroup,
-              MergeSiblingElementwiseGroups>(context);
+              MergeNestedGroup, DemoteToSingle>(context);
 }

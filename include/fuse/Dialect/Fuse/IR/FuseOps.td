@@ -50,7 +50,9 @@ def Fuse_GroupOp : Fuse_Op<"group", [
     results that just forward an input, deduplicate repeated inputs and
     results, drop unused inputs, inline a group without compute ops, merge a
     directly nested group, and demote a fused kind to `single` when cleanups
-    left one compute op.
+    left one compute op. It never merges two groups: that is a decision
+    under a target (`fuse-form-groups`, or the pattern sets of
+    `fuse/Fusion/FusionPatterns.h`).
   }];
 
   let arguments = (ins
