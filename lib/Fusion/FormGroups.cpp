@@ -69,7 +69,7 @@ FusionPlan planLowerable(FunctionOpInterface fn, Block &block,
       SmallVector<GroupOp> groups(trialBlock.getOps<GroupOp>());
       IRRewriter rewriter(fn.getContext());
       for (GroupOp group : groups) {
-        auto id = group->getAttrOfType<IntegerAttr>("fuse.id");
+        auto id = FuseDialect::IdAttrHelper(group->getContext()).getAttr(group);
         std::string message;
         {
           // The lowering's diagnostic becomes the reason; nothing is printed.

@@ -35,23 +35,16 @@ namespace mlir::fuse::detail {
 extern const FusionRule kSharedInputContractionsRule;
 } // namespace mlir::fuse::detail
 
-/// Whether `loc` (or a location inside it) is a FusedLoc with `marker` as
-/// metadata.
-static bool hasLocationMarker(Location loc, StringRef marker) {
-  SmallVector<Location> worklist = {loc};
-  while (!worklist.empty()) {
-    Location l = worklist.pop_back_val();
-    if (auto fused = dyn_cast<FusedLoc>(l)) {
-      if (auto meta = dyn_cast_or_null<StringAttr>(fused.getMetadata());
-          meta && meta.getValue() == marker)
-        return true;
-      worklist.append(fused.getLocations().begin(),
-                      fused.getLocations().end());
-    } else if (auto name = dyn_cast<NameLoc>(l)) {
-      worklist.push_back(name.getChildLoc());
-    }
-  }
-  return false;
+/// Whether node `anchor` is a packed contraction: one whose result only
+/// slices read, at least two of them (several contractions on one input
+/// packed along the output, as fuse-merge-sibling-contractions makes them or
+/// as a model's own packed QKV projection comes).
+static bool isPackedContraction(const FusionGraph &graph, unsigned anchor) {
+  const Node &node = graph.node(anchor);
+  return node.isContraction() && node.consumers.size() >= 2 &&
+         llvm::all_of(node.consumers, [&](unsigned c) {
+           return isa<tensor::ExtractSliceOp>(graph.node(c).op);
+         });
 }
 
 //===----------------------------------------------------------------------===//
@@ -237,10 +230,9 @@ FusionPlan FusionState::run() {
         group.kind = FusionKind::vertical;
       group.rule = (state.namingRule ? state.namingRule : state.firstRule)
                        ->name.str();
-      // A contraction merged from same-input siblings: the horizontal rule
-      // formed this group's anchor.
-      if (hasLocationMarker(group.anchor->getLoc(),
-                            kSharedInputContractionsMarker)) {
+      // A packed contraction: the horizontal rule formed this group's
+      // anchor.
+      if (isPackedContraction(graph, state.anchor)) {
         group.kind = group.kind == FusionKind::vertical ||
                              group.kind == FusionKind::horizontal
                          ? FusionKind::horizontal

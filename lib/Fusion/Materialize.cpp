@@ -88,7 +88,8 @@ static void materializeGroup(Block &block, const PlannedGroup &planned) {
   auto group = GroupOp::create(builder, planned.anchor->getLoc(),
                                ValueRange(results).getTypes(),
                                inputs.getArrayRef(), planned.kind, planned.rule);
-  group->setAttr("fuse.id", builder.getI64IntegerAttr(planned.id));
+  FuseDialect::IdAttrHelper(builder.getContext())
+      .setAttr(group, builder.getI64IntegerAttr(planned.id));
   Block &body = group.getBodyBlock();
   IRMapping mapping;
   for (auto [input, arg] : llvm::zip(inputs, body.getArguments()))

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fuse/Dialect/Fuse/IR/FuseDialect.h"
 #include "fuse/Dialect/Fuse/IR/FuseInterfaces.h"
 #include "fuse/Memory/Passes.h"
 #include "fuse/Memory/MemoryPlanner.h"
@@ -136,7 +137,8 @@ struct PlanBuffersPass
     SmallVector<func::FuncOp> functions;
     for (func::FuncOp fn : getOperation().getOps<func::FuncOp>())
       if (!fn.isExternal() && fn.getBody().hasOneBlock() &&
-          !fn->hasAttr("fuse.no_plan") && !fn->hasAttr("fuse.kind"))
+          !FuseDialect::NoPlanAttrHelper(fn->getContext()).isAttrPresent(fn) &&
+          !FuseDialect::KindAttrHelper(fn->getContext()).isAttrPresent(fn))
         functions.push_back(fn);
     for (func::FuncOp fn : functions)
       planFunction(fn, symbols);
@@ -325,7 +327,7 @@ struct PlanBuffersPass
       c.alloc.erase();
     }
     Builder b(ctx);
-    fn->setAttr("fuse.memory",
+    FuseDialect::MemoryAttrHelper(ctx).setAttr(fn,
                 b.getDictionaryAttr({
                     b.getNamedAttr("naive", b.getI64IntegerAttr(naive)),
                     b.getNamedAttr("arena", b.getI64IntegerAttr(plan.arena)),

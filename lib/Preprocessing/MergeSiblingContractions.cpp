@@ -6,7 +6,6 @@
 
 #include "fuse/Dialect/Fuse/Utils/ConstantData.h"
 
-#include "fuse/Fusion/FusionEngine.h"
 #include "fuse/Preprocessing/Passes.h"
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -132,8 +131,8 @@ void mergeSiblings(ArrayRef<Operation *> siblings) {
 
   OpBuilder builder(first);
   MLIRContext *ctx = first->getContext();
-  Location loc =
-      FusedLoc::get(ctx, locs, StringAttr::get(ctx, fuse::kSharedInputContractionsMarker));
+  // The merged op stands for all of them: its location names each one.
+  Location loc = FusedLoc::get(ctx, locs);
   ImplicitLocOpBuilder b(loc, builder);
   SmallVector<int64_t> weightShape;
   std::vector<char> weightBytes = concat(weights, weightAxis, weightShape);

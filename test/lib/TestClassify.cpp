@@ -38,14 +38,14 @@ struct TestClassifyPass
           (!classified && !isComputeOp(op)))
         return WalkResult::skip();
       OpClassification c = classifyOp(op);
-      op->setAttr("fuse.category", OpCategoryAttr::get(&getContext(),
+      FuseDialect::CategoryAttrHelper(&getContext()).setAttr(op, OpCategoryAttr::get(&getContext(),
                                                        c.category));
       if (c.flops)
-        op->setAttr("fuse.flops", b.getI64IntegerAttr(*c.flops));
+        FuseDialect::FlopsAttrHelper(&getContext()).setAttr(op, b.getI64IntegerAttr(*c.flops));
       if (c.bytesRead)
-        op->setAttr("fuse.bytes_read", b.getI64IntegerAttr(*c.bytesRead));
+        FuseDialect::BytesReadAttrHelper(&getContext()).setAttr(op, b.getI64IntegerAttr(*c.bytesRead));
       if (c.bytesWritten)
-        op->setAttr("fuse.bytes_written",
+        FuseDialect::BytesWrittenAttrHelper(&getContext()).setAttr(op,
                     b.getI64IntegerAttr(*c.bytesWritten));
       // The payload of a classified op belongs to it.
       return WalkResult::skip();

@@ -57,11 +57,6 @@ struct FusionPolicy {
   llvm::DenseMap<Operation *, SmallVector<LoweringVeto, 1>> loweringVetoes;
 };
 
-/// Location metadata that marks a contraction merged from same-input
-/// siblings by fuse-merge-sibling-contractions.
-inline constexpr llvm::StringLiteral kSharedInputContractionsMarker =
-    "fuse.shared_input_contractions";
-
 /// One group the engine formed (possibly a single op).
 struct PlannedGroup {
   unsigned id = 0;

@@ -47,7 +47,8 @@ struct RelayoutWeightsPass
       if (std::optional<DictionaryAttr> record = relayout(conv, counter))
         records.push_back(*record);
     if (!records.empty())
-      fn->setAttr("fuse.relayouts", ArrayAttr::get(fn.getContext(), records));
+      FuseDialect::RelayoutsAttrHelper(fn.getContext())
+          .setAttr(fn, ArrayAttr::get(fn.getContext(), records));
   }
 
   /// Rewrites `conv` when its filter is a constant used only by it (directly
@@ -120,7 +121,7 @@ struct RelayoutWeightsPass
     record.append("bytes", IntegerAttr::get(IntegerType::get(ctx, 64),
                                             static_cast<int64_t>(permuted.size())));
     if (group)
-      if (auto id = group->getAttrOfType<IntegerAttr>("fuse.id"))
+      if (auto id = FuseDialect::IdAttrHelper(group->getContext()).getAttr(group))
         record.append("group", id);
     return record.getDictionary(ctx);
   }

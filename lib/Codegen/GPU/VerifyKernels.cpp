@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fuse/Dialect/Fuse/IR/FuseDialect.h"
 #include "fuse/Codegen/GPU/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -38,7 +39,7 @@ struct VerifyKernelsPass
     // One kernel per group: each outlined group function (fuse.kind) launches
     // exactly one kernel, unless it only forwards values (no writes).
     getOperation()->walk([&](func::FuncOp fn) {
-      if (!fn->hasAttr("fuse.kind"))
+      if (!fuse::FuseDialect::KindAttrHelper(fn->getContext()).isAttrPresent(fn))
         return;
       unsigned launches = 0;
       Operation *hostWork = nullptr;

@@ -242,7 +242,7 @@ bool sameSpace(scf::ForallOp a, scf::ForallOp b) {
 LogicalResult lowerGroup(RewriterBase &rewriter, GroupOp group,
                          ArrayRef<int64_t> tileOverride, int64_t threads) {
   int64_t id = -1;
-  if (auto attr = group->getAttrOfType<IntegerAttr>("fuse.id"))
+  if (auto attr = FuseDialect::IdAttrHelper(group->getContext()).getAttr(group))
     id = attr.getInt();
   auto groupName = [&] {
     return id >= 0 ? "group " + std::to_string(id) : std::string("a group");

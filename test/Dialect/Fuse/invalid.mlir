@@ -152,3 +152,64 @@ func.func @negative_tile_dim(%x: tensor<8xf32>) -> tensor<8xf32> {
   %r = "test.op"() {mapping = #fuse.tile<-1>} : () -> tensor<8xf32>
   return %r : tensor<8xf32>
 }
+
+// -----
+
+// Every fuse.* attribute is declared by the dialect and verified.
+// expected-error @+1 {{unknown fuse attribute 'fuse.colour'}}
+module attributes {fuse.colour = "blue"} {
+}
+
+// -----
+
+// expected-error @+1 {{attribute 'fuse.target' must be a #fuse.target, got "h200"}}
+module attributes {fuse.target = "h200"} {
+}
+
+// -----
+
+module {
+  // expected-error @+1 {{attribute 'fuse.target' belongs on a module}}
+  func.func @f() attributes {fuse.target = #fuse.target<"h200">} {
+    return
+  }
+}
+
+// -----
+
+// expected-error @+1 {{attribute 'fuse.kind' must be a fusion kind string (single, vertical, horizontal, diagonal or composite), got "sideways"}}
+func.func @bad_kind() attributes {fuse.kind = "sideways"} {
+  return
+}
+
+// -----
+
+func.func @id_on_function(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{attribute 'fuse.id' must be a non-negative i64, got -1 : i64}}
+  %r = fuse.group single (%a = %x : tensor<4xf32>) -> tensor<4xf32> attributes {fuse.id = -1 : i64} {
+    %n = arith.negf %a : tensor<4xf32>
+    fuse.yield %n : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{attribute 'fuse.id' belongs on a fuse.group}}
+func.func @id_elsewhere() attributes {fuse.id = 3 : i64} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{attribute 'fuse.memory' must be a dictionary with a non-negative i64 'naive'}}
+func.func @bad_memory() attributes {fuse.memory = {arena = 0 : i64}} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{attribute 'fuse.no_plan' must be a unit attribute}}
+func.func @bad_no_plan() attributes {fuse.no_plan = 1 : i64} {
+  return
+}

@@ -10,6 +10,7 @@
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -522,3 +523,46 @@ int64_t TileMappingAttr::getMappingId() const { return getDim(); }
 bool TileMappingAttr::isLinearMapping() const { return false; }
 
 int64_t TileMappingAttr::getRelativeIndex() const { return getDim(); }
+
+//===----------------------------------------------------------------------===//
+// The target of a module
+//===----------------------------------------------------------------------===//
+
+TargetAttr mlir::fuse::getModuleTarget(Operation *op) {
+  ModuleOp module = dyn_cast<ModuleOp>(op);
+  if (!module)
+    module = op->getParentOfType<ModuleOp>();
+  if (!module)
+    return {};
+  return FuseDialect::TargetAttrHelper(op->getContext()).getAttr(module);
+}
+
+FailureOr<TargetAttr> mlir::fuse::parseTargetOption(MLIRContext *context,
+                                                    StringRef option,
+                                                    StringRef pass) {
+  if (option.trim().empty())
+    return TargetAttr();
+  std::string error;
+  TargetAttr target = TargetAttr::parseFromOption(context, option, error);
+  if (!target)
+    return emitError(NameLoc::get(StringAttr::get(context, pass)))
+           << "option 'target': " << error;
+  return target;
+}
+
+FailureOr<TargetAttr> mlir::fuse::resolveTarget(Operation *op,
+                                                TargetAttr requested,
+                                                StringRef pass) {
+  TargetAttr carried = getModuleTarget(op);
+  if (carried && requested && carried != requested)
+    return emitError(op->getLoc())
+           << pass << ": target=" << requested
+           << " differs from the module's fuse.target = " << carried
+           << " (the IR was fused for that target; drop the option or "
+              "re-run the fusion for the other one)";
+  if (carried)
+    return carried;
+  if (requested)
+    return requested;
+  return TargetAttr::getPreset(op->getContext(), kDefaultTargetPreset);
+}

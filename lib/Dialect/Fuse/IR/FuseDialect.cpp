@@ -7,6 +7,9 @@
 #include "fuse/Dialect/Fuse/IR/FuseDialect.h"
 #include "fuse/Dialect/Fuse/IR/FuseOps.h"
 
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
 using namespace mlir;
 using namespace mlir::fuse;
 
@@ -18,4 +21,98 @@ void FuseDialect::initialize() {
 #include "fuse/Dialect/Fuse/IR/FuseOps.cpp.inc"
       >();
   registerAttributes();
+}
+
+/// Every `fuse.*` attribute on an op is one the dialect declares, of its
+/// type, where it belongs.
+LogicalResult FuseDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  Attribute value = attr.getValue();
+  auto wrongType = [&](StringRef expected) -> LogicalResult {
+    return op->emitOpError() << "attribute '" << name << "' must be "
+                             << expected << ", got " << value;
+  };
+  auto onlyOn = [&](bool ok, StringRef where) -> LogicalResult {
+    if (ok)
+      return success();
+    return op->emitOpError() << "attribute '" << name << "' belongs on "
+                             << where;
+  };
+  auto nonNegative = [&](Attribute v) {
+    auto integer = dyn_cast_or_null<IntegerAttr>(v);
+    return integer && integer.getType().isInteger(64) &&
+           integer.getInt() >= 0;
+  };
+  bool isFunction = isa<FunctionOpInterface>(op);
+  if (name == TargetAttrHelper::getNameStr()) {
+    if (!isa<TargetAttr>(value))
+      return wrongType("a #fuse.target");
+    return onlyOn(isa<ModuleOp>(op), "a module");
+  }
+  if (name == IdAttrHelper::getNameStr()) {
+    if (!nonNegative(value))
+      return wrongType("a non-negative i64");
+    return onlyOn(isa<GroupOp>(op), "a fuse.group");
+  }
+  if (name == KindAttrHelper::getNameStr()) {
+    auto kind = dyn_cast<StringAttr>(value);
+    if (!kind || !symbolizeFusionKind(kind.getValue()))
+      return wrongType("a fusion kind string (single, vertical, horizontal, "
+                       "diagonal or composite)");
+    return onlyOn(isFunction, "a function");
+  }
+  if (name == RuleAttrHelper::getNameStr()) {
+    auto rule = dyn_cast<StringAttr>(value);
+    if (!rule || rule.getValue().empty())
+      return wrongType("a rule name");
+    return onlyOn(isFunction, "a function");
+  }
+  if (name == NoPlanAttrHelper::getNameStr()) {
+    if (!isa<UnitAttr>(value))
+      return wrongType("a unit attribute");
+    return onlyOn(isFunction, "a function");
+  }
+  if (name == MemoryAttrHelper::getNameStr()) {
+    auto memory = dyn_cast<DictionaryAttr>(value);
+    if (!memory)
+      return wrongType("a dictionary");
+    for (StringRef key : {"naive", "arena", "max_live", "in_place_bytes"})
+      if (!nonNegative(memory.get(key)))
+        return wrongType(("a dictionary with a non-negative i64 '" + key +
+                          "'")
+                             .str());
+    if (!isa_and_nonnull<StringAttr>(memory.get("strategy")))
+      return wrongType("a dictionary with a 'strategy' string");
+    return onlyOn(isFunction, "a function");
+  }
+  if (name == RelayoutsAttrHelper::getNameStr()) {
+    auto records = dyn_cast<ArrayAttr>(value);
+    if (!records || !llvm::all_of(records, [](Attribute record) {
+          auto dict = dyn_cast<DictionaryAttr>(record);
+          return dict && isa_and_nonnull<StringAttr>(dict.get("op")) &&
+                 isa_and_nonnull<StringAttr>(dict.get("from")) &&
+                 isa_and_nonnull<StringAttr>(dict.get("to")) &&
+                 isa_and_nonnull<IntegerAttr>(dict.get("bytes"));
+        }))
+      return wrongType("an array of {op, from, to, bytes} dictionaries");
+    return onlyOn(isFunction, "a function");
+  }
+  if (name == CategoryAttrHelper::getNameStr()) {
+    if (!isa<OpCategoryAttr>(value))
+      return wrongType("a #fuse.category");
+    return success();
+  }
+  if (name == FlopsAttrHelper::getNameStr() ||
+      name == BytesReadAttrHelper::getNameStr() ||
+      name == BytesWrittenAttrHelper::getNameStr()) {
+    if (!nonNegative(value))
+      return wrongType("a non-negative i64");
+    return success();
+  }
+  return op->emitOpError() << "unknown fuse attribute '" << name
+                           << "' (the fuse dialect declares fuse.target, "
+                              "fuse.id, fuse.kind, fuse.rule, fuse.no_plan, "
+                              "fuse.memory, fuse.relayouts, fuse.category, fuse.flops, fuse.bytes_read, "
+                              "fuse.bytes_written)";
 }

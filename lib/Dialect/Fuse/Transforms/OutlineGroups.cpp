@@ -36,7 +36,7 @@ struct OutlineGroupsPass
       });
       for (auto [index, group] : llvm::enumerate(groups)) {
         int64_t id = index;
-        if (auto attr = group->getAttrOfType<IntegerAttr>("fuse.id"))
+        if (auto attr = FuseDialect::IdAttrHelper(group->getContext()).getAttr(group))
           id = attr.getInt();
         OpBuilder builder(module.getBodyRegion());
         builder.setInsertionPointAfter(fn);
@@ -47,12 +47,14 @@ struct OutlineGroupsPass
             (fn.getName() + "__group" + Twine(id)).str(), type);
         callee.setPrivate();
         // Plain strings: the lowered module must parse without the dialect.
-        callee->setAttr("fuse.kind", builder.getStringAttr(stringifyFusionKind(
+        FuseDialect::KindAttrHelper(builder.getContext()).setAttr(callee, builder.getStringAttr(stringifyFusionKind(
                                          group.getKind())));
         if (group.getRuleAttr())
-          callee->setAttr("fuse.rule", group.getRuleAttr());
-        if (fn->hasAttr("fuse.no_plan"))
-          callee->setAttr("fuse.no_plan", builder.getUnitAttr());
+          FuseDialect::RuleAttrHelper(builder.getContext())
+              .setAttr(callee, group.getRuleAttr());
+        if (FuseDialect::NoPlanAttrHelper(builder.getContext()).isAttrPresent(fn))
+          FuseDialect::NoPlanAttrHelper(builder.getContext())
+              .setAttr(callee, builder.getUnitAttr());
         symbols.insert(callee); // renames on a clash
         callee.getBody().takeBody(group.getBody());
         Block &body = callee.getBody().front();

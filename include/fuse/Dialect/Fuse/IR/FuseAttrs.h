@@ -11,6 +11,7 @@
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Support/LLVM.h"
 
 #include <optional>
 #include <string>
@@ -19,5 +20,34 @@
 
 #define GET_ATTRDEF_CLASSES
 #include "fuse/Dialect/Fuse/IR/FuseAttrs.h.inc"
+
+namespace mlir {
+class Operation;
+namespace fuse {
+
+/// The target preset passes use when neither their options nor the IR name
+/// one.
+inline constexpr llvm::StringLiteral kDefaultTargetPreset = "h200";
+
+/// The #fuse.target the module of `op` (or `op` itself, if it is a module)
+/// carries as `fuse.target`, or null.
+TargetAttr getModuleTarget(Operation *op);
+
+/// Parses the `target` option of pass `pass`: empty gives null (no target
+/// requested); a preset or #fuse.target<...> gives the attribute; anything
+/// else emits one error line naming the pass, the option and the presets
+/// (not the module) and fails.
+FailureOr<TargetAttr> parseTargetOption(MLIRContext *context,
+                                        llvm::StringRef option,
+                                        llvm::StringRef pass);
+
+/// The target pass `pass` works for on `op`'s module: the module's
+/// #fuse.target when it has one (an error naming both when `requested` is
+/// given and differs), else `requested`, else the default preset.
+FailureOr<TargetAttr> resolveTarget(Operation *op, TargetAttr requested,
+                                    llvm::StringRef pass);
+
+} // namespace fuse
+} // namespace mlir
 
 #endif // FUSE_DIALECT_FUSE_IR_FUSEATTRS_H

@@ -28,6 +28,33 @@ def Fuse_Dialect : Dialect {
       dialects implement it to make their ops fusible.
   }];
   let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
+
+  // Every discardable attribute fuse sets; the dialect verifies each one's
+  // type and where it may appear (docs/generated/FuseDialect.md lists them
+  // with their meaning, in Overview.md).
+  let discardableAttrs = (ins
+    // On the module: the target the IR is fused and compiled for.
+    "::mlir::fuse::TargetAttr":$target,
+    // On a fuse.group: its id in the fusion report.
+    "::mlir::IntegerAttr":$id,
+    // On a function made from a group (fuse-outline-groups): the group's
+    // kind and rule.
+    "::mlir::StringAttr":$kind,
+    "::mlir::StringAttr":$rule,
+    // On a function: keep its buffers out of fuse-plan-buffers' arena.
+    "::mlir::UnitAttr":$no_plan,
+    // On a function: what fuse-plan-buffers decided (bytes, strategy).
+    "::mlir::DictionaryAttr":$memory,
+    // On a function: the weight re-layouts of fuse-relayout-weights.
+    "::mlir::ArrayAttr":$relayouts,
+    // On any op (fuse-test-classify): its classification.
+    "::mlir::fuse::OpCategoryAttr":$category,
+    "::mlir::IntegerAttr":$flops,
+    "::mlir::IntegerAttr":$bytes_read,
+    "::mlir::IntegerAttr":$bytes_written
+  );
+
   let extraClassDeclaration = [{
     void registerAttributes();
   }];
