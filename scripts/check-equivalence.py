@@ -59,6 +59,12 @@ def split_types(text):
 RESOURCES = re.compile(r"\n*\{-#\n  dialect_resources: \{\n    builtin: \{\n(.*?)\n    \}\n  \}\n#-\}\n*", re.S)
 
 
+def drop_module_attributes(text):
+    """The module's own attributes (the fuse.target the fusion recorded) are
+    dropped: the functions taken out of it go into modules of their own."""
+    return re.sub(r"^module attributes \{.*\} \{$", "module {", text, count=1, flags=re.M)
+
+
 def run_keeping_resources(cmd, source, stdin=None, into=None):
     """run() for a fuse-opt command with --mlir-print-local-scope, which
     prints no dialect_resources block. When its input `source` (the text it
@@ -67,10 +73,10 @@ def run_keeping_resources(cmd, source, stdin=None, into=None):
     local scope, its blobs go into the dict `into`, and the result is
     printed again in local scope (parse and print, no passes)."""
     if into is None or "dense_resource<" not in source:
-        return run(cmd, stdin)
+        return drop_module_attributes(run(cmd, stdin))
     local = "--mlir-print-local-scope"
     text = split_resources(run([c for c in cmd if c != local], stdin), into)
-    return run([cmd[0], local], stdin=text + resource_block(into))
+    return drop_module_attributes(run([cmd[0], local], stdin=text + resource_block(into)))
 
 
 def split_resources(text, into):

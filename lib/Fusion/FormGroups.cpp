@@ -64,9 +64,17 @@ FusionPlan planLowerable(FunctionOpInterface fn, Block &block,
       for (Operation *&op : group.ops)
         op = mapping.lookup(op);
     bool vetoed = false;
+    // Groups the input already had (fused IR fused again) are not this
+    // plan's: only the ones materialized now are tried.
+    llvm::DenseSet<Operation *> earlier;
+    for (GroupOp group : trialBlock.getOps<GroupOp>())
+      earlier.insert(group);
     if (succeeded(materializeFusionPlan(trialBlock, trial))) {
       llvm::DenseMap<int64_t, std::string> failures;
-      SmallVector<GroupOp> groups(trialBlock.getOps<GroupOp>());
+      SmallVector<GroupOp> groups;
+      for (GroupOp group : trialBlock.getOps<GroupOp>())
+        if (!earlier.contains(group))
+          groups.push_back(group);
       IRRewriter rewriter(fn.getContext());
       for (GroupOp group : groups) {
         auto id = FuseDialect::IdAttrHelper(group->getContext()).getAttr(group);
@@ -79,7 +87,7 @@ FusionPlan planLowerable(FunctionOpInterface fn, Block &block,
                   message = diag.str();
                 return success();
               });
-          if (!id)
+          if (!id || id.getInt() >= int64_t(plan.groups.size()))
             continue;
           if (succeeded(lowerFusionGroup(rewriter, group))) {
             // A loop nest that does not verify (a value used before the
@@ -265,32 +273,45 @@ struct FormGroupsPass : public fuse::impl::FuseFormGroupsBase<FormGroupsPass> {
 
   using FuseFormGroupsBase::FuseFormGroupsBase;
 
+  TargetAttr requestedTarget;
+
+  /// Options are checked once, before any IR is read: a wrong one is one
+  /// error line naming it, not a diagnostic on the module.
+  LogicalResult initialize(MLIRContext *context) override {
+    FailureOr<TargetAttr> parsed =
+        parseTargetOption(context, target, getArgument());
+    if (failed(parsed))
+      return failure();
+    requestedTarget = *parsed;
+    for (const std::string &rule : disabledRules)
+      if (!lookupFusionRule(rule))
+        return emitOptionError(context, getArgument())
+               << "option 'disable-rules': unknown rule '" << rule
+               << "' (fuse-opt --fuse-list-rules lists them)";
+    if (maxOpsPerGroup < 1 || maxKernelParamBytes < 1 ||
+        maxReductionsPerGroup < 0)
+      return emitOptionError(context, getArgument())
+             << "options 'max-ops-per-group' and 'max-kernel-param-bytes' "
+                "must be positive and 'max-reductions-per-group' "
+                "non-negative, got "
+             << int64_t(maxOpsPerGroup) << ", "
+             << int64_t(maxKernelParamBytes) << " and "
+             << int64_t(maxReductionsPerGroup);
+    return success();
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     FusionPolicy policy;
-    std::string error;
-    policy.target =
-        TargetAttr::parseFromOption(&getContext(), target, error);
-    if (!policy.target) {
-      module.emitError() << "fuse-form-groups: " << error;
+    FailureOr<TargetAttr> resolved =
+        resolveTarget(module, requestedTarget, getArgument());
+    if (failed(resolved))
       return signalPassFailure();
-    }
-    for (const std::string &rule : disabledRules) {
-      if (!lookupFusionRule(rule)) {
-        module.emitError() << "fuse-form-groups: unknown rule '" << rule
-                           << "' in disable-rules (see fuse-opt "
-                              "--fuse-list-rules)";
-        return signalPassFailure();
-      }
+    policy.target = *resolved;
+    // The fused IR records what it was fused for; later passes read it.
+    FuseDialect::TargetAttrHelper(&getContext()).setAttr(module, policy.target);
+    for (const std::string &rule : disabledRules)
       policy.disabledRules.insert(rule);
-    }
-    if (maxOpsPerGroup < 1 || maxKernelParamBytes < 1 ||
-        maxReductionsPerGroup < 0) {
-      module.emitError() << "fuse-form-groups: max-ops-per-group and "
-                            "max-kernel-param-bytes must be positive and "
-                            "max-reductions-per-group non-negative";
-      return signalPassFailure();
-    }
     policy.maxOpsPerGroup = maxOpsPerGroup;
     policy.maxKernelParamBytes = maxKernelParamBytes;
     policy.maxReductionsPerGroup = maxReductionsPerGroup;

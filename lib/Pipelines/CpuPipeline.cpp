@@ -13,43 +13,51 @@
 #include "fuse/Codegen/GPU/Passes.h"
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
 #include "fuse/Memory/Passes.h"
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
-#include "llvm/Support/raw_ostream.h"
+#include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 using namespace mlir::fuse;
 
 /// The upstream stages after outlining, as a pipeline string (each stage is
 /// a registered pass).
-static constexpr llvm::StringLiteral kCpuBufferize =
-    "func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,"
-    "tosa-to-tensor,convert-elementwise-to-linalg),"
-    "canonicalize,cse,"
-    "one-shot-bufferize{bufferize-function-boundaries "
-    "function-boundary-type-conversion=identity-layout-map},"
-    // Groups updating an input in place (concat branches) return nothing
-    // for it; callers use the input rather than a copy.
-    "drop-equivalent-buffer-results,"
-    "buffer-results-to-out-params{hoist-static-allocs},"
-    "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
-    "canonicalize,cse";
-
-static constexpr llvm::StringLiteral kCpuLowering =
-    "func.func(convert-linalg-to-loops,scf-forall-to-for),"
-    "lower-affine,convert-scf-to-cf,expand-strided-metadata,lower-affine,"
-    "finalize-memref-to-llvm,convert-math-to-llvm,convert-math-to-libm,"
-    "convert-vector-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,"
-    "convert-func-to-llvm,convert-cf-to-llvm,reconcile-unrealized-casts";
-
 void mlir::fuse::buildCpuPipeline(OpPassManager &pm,
                                   const CpuPipelineOptions &options) {
   if (options.outlineGroups)
     pm.addPass(createFuseOutlineGroups());
-  if (failed(parsePassPipeline(kCpuBufferize, pm, llvm::errs())))
-    llvm::report_fatal_error("fuse-to-cpu: an upstream pass is not "
-                             "registered; call mlir::registerAllPasses()");
+  // TOSA (if any) and elementwise ops on tensors to linalg.
+  OpPassManager &tosa = pm.nest<func::FuncOp>();
+  tosa.addPass(tosa::createTosaToLinalgNamed());
+  tosa.addPass(tosa::createTosaToLinalg());
+  tosa.addPass(createTosaToArithPass());
+  tosa.addPass(createTosaToTensorPass());
+  tosa.addPass(createConvertElementwiseToLinalgPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  // Groups updating an input in place (concat branches) return nothing
+  // for it; callers use the input rather than a copy.
+  pm.addPass(bufferization::createDropEquivalentBufferResultsPass());
+  bufferization::BufferResultsToOutParamsPassOptions outParams;
+  outParams.hoistStaticAllocs = true;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  bufferization::buildBufferDeallocationPipeline(pm);
+  pm.addPass(createConvertBufferizationToMemRefPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
   if (options.emulateThreads > 0) {
     FuseDistributeThreadsOptions distribute;
     distribute.blockSize = options.emulateThreads;
@@ -60,9 +68,24 @@ void mlir::fuse::buildCpuPipeline(OpPassManager &pm,
   }
   if (options.planBuffers)
     pm.addPass(createFusePlanBuffers());
-  if (failed(parsePassPipeline(kCpuLowering, pm, llvm::errs())))
-    llvm::report_fatal_error("fuse-to-cpu: an upstream pass is not "
-                             "registered; call mlir::registerAllPasses()");
+  // Loops, then the LLVM dialect (with libm for erf and friends).
+  OpPassManager &loops = pm.nest<func::FuncOp>();
+  loops.addPass(createConvertLinalgToLoopsPass());
+  loops.addPass(createForallToForLoopPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createFuseStripTarget());
 }
 
 void mlir::fuse::registerCpuPipeline() {

@@ -6,6 +6,7 @@
 
 #include "fuse/Pipelines/Pipelines.h"
 
+#include "fuse/Dialect/Fuse/Transforms/Passes.h"
 #include "fuse/Fusion/Passes.h"
 #include "fuse/Preprocessing/Passes.h"
 #include "mlir/Conversion/TosaToArith/TosaToArith.h"
@@ -25,6 +26,13 @@ void mlir::fuse::buildFusionPipeline(OpPassManager &pm,
   // Graph rewrites on TOSA: BatchNorm-like scales and shifts into weights,
   // then same-input contractions into one. Each is a rule that
   // disable-rules can switch off.
+  // The target, when given, goes on the module first: a module fused for
+  // another one is refused before anything is rewritten.
+  if (!StringRef(options.target).trim().empty()) {
+    FuseAttachTargetOptions attach;
+    attach.target = options.target;
+    pm.addPass(createFuseAttachTarget(attach));
+  }
   auto disabled = [&](StringRef rule) {
     return llvm::is_contained(options.disableRules, rule.str());
   };

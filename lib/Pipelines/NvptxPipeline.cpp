@@ -5,175 +5,221 @@
 // Fused IR to NVPTX: every fuse.group becomes one tile loop
 // (fuse-lower-groups), one function, and ONE kernel: the tile loop maps to
 // the grid (one block per tile), the kernel is outlined and compiled for the
-// target's architecture.
+// architecture of the module's #fuse.target.
+//
+// Upstream's gpu-lower-to-nvvm-pipeline builder does not fit as a whole: it
+// has no way to link libdevice and would serialize before
+// fuse-device-memory rewrites the host code; its passes are added here in
+// the same order instead.
 //
 //===----------------------------------------------------------------------===//
 
 #include "fuse/Pipelines/Pipelines.h"
 
-#include "fuse/Dialect/Fuse/IR/FuseAttrs.h"
 #include "fuse/Codegen/GPU/Passes.h"
 #include "fuse/Codegen/Tiling/Passes.h"
+#include "fuse/Dialect/Fuse/IR/FuseAttrs.h"
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
 #include "fuse/Memory/Passes.h"
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/MLIRContext.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace mlir::fuse;
 
-LogicalResult mlir::fuse::buildNvptxPipeline(OpPassManager &pm,
-                                             const NvptxPipelineOptions &options,
-                                             MLIRContext *context,
-                                             raw_ostream &errors) {
-  std::string error;
-  TargetAttr target =
-      TargetAttr::parseFromOption(context, options.target, error);
-  if (!target) {
-    errors << "fuse-to-nvptx: " << error << "\n";
-    return failure();
-  }
-  // The chip: given, or the target's architecture.
-  std::string chip = options.chip;
-  if (chip.empty())
-    chip = target.getArch().str();
-  // An option bounded by a property of the target.
-  auto inRange = [&](StringRef option, int64_t value, int64_t low,
-                     int64_t high, StringRef property) {
-    if (value >= low && value <= high)
-      return true;
-    errors << "fuse-to-nvptx: " << option << " must be in [" << low << ", "
-           << high << "] (" << property << " of '" << target.getName()
-           << "'), got " << value << "\n";
-    return false;
+LogicalResult mlir::fuse::checkNvptxPipelineOptions(
+    const NvptxPipelineOptions &options,
+    function_ref<LogicalResult(const Twine &)> error) {
+  auto oneOf = [&](StringRef option, StringRef value,
+                   ArrayRef<StringRef> accepted) {
+    if (llvm::is_contained(accepted, value))
+      return success();
+    std::string choices =
+        llvm::join(accepted.drop_back(), ", ") + " or " + accepted.back().str();
+    return error(llvm::formatv("fuse-to-nvptx: option '{0}' must be {1}, got "
+                               "'{2}'",
+                               option, choices, value));
   };
-  if (!inRange("block-size", options.blockSize, 1,
-               target.getMaxThreadsPerBlock(), "max_threads_per_block") ||
-      !inRange("shared-bytes", options.sharedBytes, 0,
-               target.getSharedMemPerBlock(), "shared memory per block"))
+  if (failed(oneOf("format", options.format, {"isa", "bin", "fatbin"})) ||
+      failed(oneOf("workspace", options.workspace, {"alloc", "argument"})))
     return failure();
-  int64_t sharedBytes = options.sharedBytes ? options.sharedBytes
-                                             : target.getSharedMemPerBlock();
-  if (options.format != "isa" && options.format != "bin" &&
-      options.format != "fatbin") {
-    errors << "fuse-to-nvptx: format must be isa, bin or fatbin, got '"
-           << options.format << "'\n";
-    return failure();
+  if (options.blockSize < 1 || options.sharedBytes < 0 ||
+      options.maxTileBytes < 0 || options.optLevel < 0 ||
+      options.optLevel > 3)
+    return error(llvm::formatv(
+        "fuse-to-nvptx: options 'block-size' must be positive, "
+        "'shared-bytes' and 'max-tile-bytes' non-negative and 'opt-level' in "
+        "[0, 3], got {0}, {1}, {2} and {3}",
+        options.blockSize.getValue(), options.sharedBytes.getValue(),
+        options.maxTileBytes.getValue(), options.optLevel.getValue()));
+  if (!options.chip.empty() && !StringRef(options.chip).starts_with("sm_"))
+    return error("fuse-to-nvptx: option 'chip' must be sm_XX, got '" +
+                 options.chip + "'");
+  // A preset name is known without a context; a #fuse.target<...> is
+  // parsed by fuse-attach-target when the pipeline starts.
+  StringRef target = StringRef(options.target).trim();
+  if (!target.empty() && !target.starts_with("#") &&
+      !llvm::is_contained(TargetAttr::getPresetNames(), target))
+    return error(llvm::formatv("fuse-to-nvptx: option 'target': unknown "
+                               "target '{0}'; presets are {1}, or give a "
+                               "#fuse.target<...> attribute",
+                               target,
+                               llvm::join(TargetAttr::getPresetNames(), ", ")));
+  return success();
+}
+
+void mlir::fuse::buildNvptxPipeline(OpPassManager &pm,
+                                    const NvptxPipelineOptions &options) {
+  // The target: the one given becomes the module's (an error if the IR was
+  // fused for another); every pass below reads the module's.
+  if (!StringRef(options.target).trim().empty()) {
+    FuseAttachTargetOptions attach;
+    attach.target = options.target;
+    pm.addPass(createFuseAttachTarget(attach));
   }
-  if (options.workspace != "alloc" && options.workspace != "argument") {
-    errors << "fuse-to-nvptx: workspace must be alloc or argument, got '"
-           << options.workspace << "'\n";
-    return failure();
-  }
-  // Every option is checked above, before the first pass is added.
+  FuseCheckLaunchLimitsOptions limits;
+  limits.blockSize = options.blockSize;
+  limits.sharedBytes = options.sharedBytes;
+  pm.addPass(createFuseCheckLaunchLimits(limits));
   if (options.relayoutWeights)
     pm.addNestedPass<func::FuncOp>(createFuseRelayoutWeights());
   FuseLowerGroupsOptions lower;
   lower.tileSizes.assign(options.tileSizes.begin(), options.tileSizes.end());
-  lower.target = options.target;
   lower.threads = options.blockSize;
   pm.addNestedPass<func::FuncOp>(createFuseLowerGroups(lower));
   pm.addPass(createFuseOutlineGroups());
-  std::string libdevice = options.libdevice;
-  std::string link = libdevice.empty() ? "" : " l=" + libdevice;
-  std::string plan =
-      options.planBuffers
-          ? "fuse-plan-buffers{workspace=" + options.workspace + "},"
-          : std::string();
-  std::string rest = llvm::formatv(
-      // Tiling a pad leaves its tile dynamically shaped behind a cast to the
-      // static tile; folding the cast into the pad (canonicalize) keeps the
-      // tile's buffer static, so no kernel allocates at run time.
-      "canonicalize,cse,"
-      "one-shot-bufferize{{bufferize-function-boundaries "
-      "function-boundary-type-conversion=identity-layout-map},"
-      "canonicalize,cse,"
-      // A group that updates one of its inputs in place (a concat branch
-      // writing its slice) returns that buffer: its callers use the input
-      // instead of a copy of it (which would be a host loop over device
-      // memory).
-      "drop-equivalent-buffer-results,"
-      // Kernels write their results into buffers the host function
-      // allocates, and those go into one arena (fuse-plan-buffers).
-      "buffer-results-to-out-params{{hoist-static-allocs},{6}"
-      "canonicalize,"
-      // Copies (of padded tiles, say) become linalg.copy, lowered to loops
-      // inside the kernel rather than to a host runtime call. Tile-local
-      // intermediates live in the thread's local memory, never in a
-      // device-side malloc.
-      "func.func(fuse-copy-to-linalg,"
-      "promote-buffers-to-stack{{max-alloc-size-in-bytes={0} "
-      "max-rank-of-allocated-memref=8},"
-      // One block per tile; the tile's ops spread over the block's threads
-      // (contiguous dimension on threadIdx.x), its intermediates in shared
-      // memory.
-      "fuse-drop-tile-mapping,scf-forall-to-parallel,gpu-map-parallel-loops,"
-      "convert-parallel-loops-to-gpu,"
-      "fuse-distribute-threads{{block-size={7} shared-bytes={8}},"
-      "convert-linalg-to-loops,gpu-launch-sink-index-computations),"
-      "canonicalize,gpu-kernel-outlining,fuse-verify-kernels,"
-      "fuse-drop-known-block-size,{10}"
-      // The NVVM lowering (as upstream's gpu-lower-to-nvvm-pipeline), with
-      // libdevice linked for the math functions.
-      "convert-nvgpu-to-nvvm,convert-vector-to-scf,convert-scf-to-cf,"
-      "convert-nvvm-to-llvm,convert-func-to-llvm,expand-strided-metadata,"
-      "nvvm-attach-target{{chip={1} features={2} O={4}{5}},"
-      "lower-affine,convert-arith-to-llvm,convert-index-to-llvm,"
-      "canonicalize,cse,"
-      "gpu.module(convert-gpu-to-nvvm,canonicalize,cse,"
-      "reconcile-unrealized-casts),"
-      "gpu-to-llvm,reconcile-unrealized-casts,{9}"
-      "gpu-module-to-binary{{format={3}}",
-      options.maxTileBytes.getValue(), chip, options.features.getValue(),
-      options.format.getValue(), options.optLevel.getValue(), link, plan,
-      options.blockSize.getValue(), sharedBytes,
-      options.deviceMemory ? "fuse-device-memory," : "",
-      // One stream per call: the group functions (each one launch, no host
-      // work, checked above) inline into their caller, whose launches then
-      // chain on one stream; the host waits before anything else touches
-      // memory, and before it returns.
-      options.asyncLaunches ? "inline,func.func(gpu-async-region)," : "");
-  return parsePassPipeline(rest, pm, errors);
+
+  // Tiling a pad leaves its tile dynamically shaped behind a cast to the
+  // static tile; folding the cast into the pad (canonicalize) keeps the
+  // tile's buffer static, so no kernel allocates at run time.
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  // A group that updates one of its inputs in place (a concat branch
+  // writing its slice) returns that buffer: its callers use the input
+  // instead of a copy of it (which would be a host loop over device memory).
+  pm.addPass(bufferization::createDropEquivalentBufferResultsPass());
+  // Kernels write their results into buffers the host function allocates,
+  // and those go into one arena (fuse-plan-buffers).
+  bufferization::BufferResultsToOutParamsPassOptions outParams;
+  outParams.hoistStaticAllocs = true;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  if (options.planBuffers) {
+    FusePlanBuffersOptions plan;
+    plan.workspace = options.workspace;
+    pm.addPass(createFusePlanBuffers(plan));
+  }
+  pm.addPass(createCanonicalizerPass());
+
+  OpPassManager &fn = pm.nest<func::FuncOp>();
+  // Copies (of padded tiles, say) become linalg.copy, lowered to loops
+  // inside the kernel rather than to a host runtime call. Tile-local
+  // intermediates live in the thread's local memory, never in a device-side
+  // malloc.
+  fn.addPass(createFuseCopyToLinalg());
+  bufferization::PromoteBuffersToStackPassOptions stack;
+  stack.maxAllocSizeInBytes = options.maxTileBytes;
+  stack.maxRankOfAllocatedMemRef = 8;
+  fn.addPass(bufferization::createPromoteBuffersToStackPass(stack));
+  // One block per tile; the tile's ops spread over the block's threads
+  // (contiguous dimension on threadIdx.x), its intermediates in shared
+  // memory.
+  fn.addPass(createFuseDropTileMapping());
+  fn.addPass(createForallToParallelLoopPass());
+  fn.addPass(createGpuMapParallelLoopsPass());
+  fn.addPass(createConvertParallelLoopToGpuPass());
+  FuseDistributeThreadsOptions distribute;
+  distribute.blockSize = options.blockSize;
+  distribute.sharedBytes = options.sharedBytes;
+  fn.addPass(createFuseDistributeThreads(distribute));
+  fn.addPass(createConvertLinalgToLoopsPass());
+  fn.addPass(createGpuLaunchSinkIndexComputationsPass());
+
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createFuseVerifyKernels());
+  pm.addPass(createFuseDropKnownBlockSize());
+  // One stream per call: the group functions (each one launch, no host
+  // work, checked above) inline into their caller, whose launches then
+  // chain on one stream; the host waits before anything else touches
+  // memory, and before it returns.
+  if (options.asyncLaunches) {
+    pm.addPass(createInlinerPass());
+    pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
+  }
+
+  // The NVVM lowering (as upstream's gpu-lower-to-nvvm-pipeline), with
+  // libdevice linked for the math functions.
+  pm.addPass(createConvertNVGPUToNVVMPass());
+  pm.addPass(createConvertVectorToSCFPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertNVVMToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  FuseAttachNVVMTargetOptions nvvm;
+  nvvm.chip = options.chip;
+  nvvm.features = options.features;
+  nvvm.optLevel = options.optLevel;
+  nvvm.libdevice = options.libdevice;
+  pm.addPass(createFuseAttachNVVMTarget(nvvm));
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(createConvertGpuOpsToNVVMOps());
+  kernels.addPass(createCanonicalizerPass());
+  kernels.addPass(createCSEPass());
+  kernels.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createGpuToLLVMConversionPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  if (options.deviceMemory)
+    pm.addPass(createFuseDeviceMemory());
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = options.format;
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+  pm.addPass(createFuseStripTarget());
 }
 
-namespace {
-/// Stands in for a pipeline whose options were wrong: it reports why on the
-/// module and fails, so the tool exits with an error.
-struct PipelineErrorPass
-    : public PassWrapper<PipelineErrorPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(PipelineErrorPass)
-  explicit PipelineErrorPass(std::string message)
-      : message(std::move(message)) {}
-  StringRef getArgument() const final { return "fuse-pipeline-error"; }
-  void runOnOperation() override {
-    getOperation()->emitError() << message;
-    signalPassFailure();
-  }
-  std::string message;
-};
-} // namespace
-
 void mlir::fuse::registerNvptxPipeline() {
-  PassPipelineRegistration<NvptxPipelineOptions>(
+  // Registered with the builder's own error channel: a wrong option is one
+  // error line naming it, and no pass is added.
+  registerPassPipeline(
       "fuse-to-nvptx",
       "Fused IR to NVPTX: one tile loop, one function and ONE kernel per "
-      "fuse.group; PTX (format=isa) or cubin (format=bin, needs ptxas)",
-      [](OpPassManager &pm, const NvptxPipelineOptions &options) {
-        // Parsing the target needs a context; pipelines are built before
-        // the input exists, so use a scratch one for the preset lookup.
-        MLIRContext scratch;
-        std::string errors;
-        llvm::raw_string_ostream os(errors);
+      "fuse.group, for the module's #fuse.target; PTX (format=isa) or cubin "
+      "(format=bin, needs ptxas)",
+      [](OpPassManager &pm, StringRef text,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        NvptxPipelineOptions options;
+        if (failed(options.parseFromString(text)) ||
+            failed(checkNvptxPipelineOptions(options, errorHandler)))
+          return failure();
         // The passes go after whatever `pm` already holds
-        // (`--fuse-fusion-pipeline --fuse-to-nvptx` in one run); a wrong
-        // option adds nothing but the error.
-        if (failed(buildNvptxPipeline(pm, options, &scratch, os)))
-          pm.addPass(std::make_unique<PipelineErrorPass>(
-              StringRef(errors).trim().str()));
+        // (`--fuse-fusion-pipeline --fuse-to-nvptx` in one run).
+        buildNvptxPipeline(pm, options);
+        return success();
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> optHandler) {
+        optHandler(NvptxPipelineOptions());
       });
 }

@@ -1,15 +1,38 @@
+// A wrong option of fuse-to-nvptx is one error line that names it and what
+// it accepts: no pass runs and the module is not printed.
 // RUN: not fuse-opt %s --fuse-to-nvptx="target=h2000" 2>&1 | FileCheck %s --check-prefix=TARGET
 // RUN: not fuse-opt %s --fuse-to-nvptx="format=elf" 2>&1 | FileCheck %s --check-prefix=FORMAT
 // RUN: fuse-opt %s --fuse-to-nvptx="chip=sm_80" | FileCheck %s --check-prefix=CHIP
 // RUN: not fuse-opt %s --fuse-to-nvptx="workspace=heap" 2>&1 | FileCheck %s --check-prefix=WS
-// WS: fuse-to-nvptx: workspace must be alloc or argument, got 'heap'
 // RUN: not fuse-opt %s --fuse-to-nvptx="block-size=2048" 2>&1 | FileCheck %s --check-prefix=BLOCK
 // RUN: not fuse-opt %s --fuse-to-nvptx="target=t4 shared-bytes=-1" 2>&1 | FileCheck %s --check-prefix=SMEM
-// BLOCK: fuse-to-nvptx: block-size must be in [1, 1024] (max_threads_per_block of 'h200'), got 2048
-// SMEM: fuse-to-nvptx: shared-bytes must be in [0, {{[0-9]+}}] (shared memory per block of 't4'), got -1
-// TARGET: fuse-to-nvptx: unknown target 'h2000'
-// FORMAT: fuse-to-nvptx: format must be isa, bin or fatbin, got 'elf'
+// RUN: not fuse-opt %s --fuse-to-nvptx="target=t4 shared-bytes=100000" 2>&1 | FileCheck %s --check-prefix=SMEMT4
+// RUN: not fuse-opt %s --fuse-to-nvptx="opt-level=7" 2>&1 | FileCheck %s --check-prefix=OPT
+// RUN: not fuse-opt %s --fuse-to-nvptx="chip=80" 2>&1 | FileCheck %s --check-prefix=BADCHIP
+// RUN: not fuse-opt %s --fuse-to-nvptx="formt=isa" 2>&1 | FileCheck %s --check-prefix=TYPO
+// Each of them is one line.
+// RUN: not fuse-opt %s --fuse-to-nvptx="format=elf" 2>&1 | count 1
+// RUN: not fuse-opt %s --fuse-to-nvptx="block-size=2048" 2>&1 | count 1
+// RUN: not fuse-opt %s --fuse-to-nvptx="formt=isa" 2>&1 | count 1
+// WS: error: fuse-to-nvptx: option 'workspace' must be alloc or argument, got 'heap'
+// BLOCK: error: fuse-check-launch-limits: option 'block-size' must be at most 1024 (max_threads_per_block of target 'h200'), got 2048
+// SMEM: error: fuse-to-nvptx: options 'block-size' must be positive, 'shared-bytes' and 'max-tile-bytes' non-negative and 'opt-level' in [0, 3], got 128, -1, 1048576 and 3
+// SMEMT4: error: fuse-check-launch-limits: option 'shared-bytes' must be at most 65536 (shared memory per block of target 't4'), got 100000
+// OPT: error: fuse-to-nvptx: options {{.*}} got 128, 0, 1048576 and 7
+// BADCHIP: error: fuse-to-nvptx: option 'chip' must be sm_XX, got '80'
+// TARGET: error: fuse-to-nvptx: option 'target': unknown target 'h2000'; presets are t4, v100, a100, h100, h200, orin, jetson-nano
+// FORMAT: error: fuse-to-nvptx: option 'format' must be isa, bin or fatbin, got 'elf'
+// TYPO: no such option formt
 // CHIP: .target sm_80
+
+// The target is the module's: a module fused for one GPU is compiled for
+// its chip, and naming another one is an error that names both.
+// RUN: fuse-opt %s --fuse-attach-target=target=a100 | fuse-opt --fuse-to-nvptx | FileCheck %s --check-prefix=FROMIR
+// RUN: fuse-opt %s --fuse-attach-target=target=a100 | fuse-opt --fuse-to-nvptx=target=a100 | FileCheck %s --check-prefix=FROMIR
+// RUN: fuse-opt %s --fuse-attach-target=target=a100 | not fuse-opt --fuse-to-nvptx=target=h200 2>&1 | FileCheck %s --check-prefix=MISMATCH
+// FROMIR: .target sm_80
+// FROMIR-NOT: fuse.target
+// MISMATCH: error: fuse-attach-target: target=#fuse.target<"h200"> differs from the module's fuse.target = #fuse.target<"a100">
 func.func @f(%x: tensor<64xf32>) -> tensor<64xf32> {
   %r = fuse.group single (%a = %x : tensor<64xf32>) -> tensor<64xf32> {
     %e = tensor.empty() : tensor<64xf32>

@@ -24,12 +24,15 @@ struct TestFusionPatternsPass
   using FuseTestFusionPatternsBase::FuseTestFusionPatternsBase;
 
   void runOnOperation() override {
-    std::string error;
-    policy.target = TargetAttr::parseFromOption(&getContext(), target, error);
-    if (!policy.target) {
-      getOperation()->emitError() << "fuse-test-fusion-patterns: " << error;
+    FailureOr<TargetAttr> requested =
+        parseTargetOption(&getContext(), target, getArgument());
+    if (failed(requested))
       return signalPassFailure();
-    }
+    FailureOr<TargetAttr> resolved =
+        resolveTarget(getOperation(), *requested, getArgument());
+    if (failed(resolved))
+      return signalPassFailure();
+    policy.target = *resolved;
     policy.maxOpsPerGroup = maxOpsPerGroup;
     RewritePatternSet patterns(&getContext());
     if (family == "vertical")

@@ -50,8 +50,9 @@ def FuseTestFusionPatterns : Pass<"fuse-test-fusion-patterns"> {
   let options = [
     Option<"family", "family", "std::string", /*default=*/"\"composite\"",
            "vertical, horizontal, diagonal or composite">,
-    Option<"target", "target", "std::string", /*default=*/"\"h200\"",
-           "Preset name or #fuse.target attribute">,
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "Preset name or #fuse.target attribute; empty: the module's "
+           "fuse.target, else h200">,
     Option<"maxOpsPerGroup", "max-ops-per-group", "int64_t",
            /*default=*/"64", "Most compute ops in one group">,
   ];

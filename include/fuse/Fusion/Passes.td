@@ -47,9 +47,10 @@ def FuseFormGroups : Pass<"fuse-form-groups", "::mlir::ModuleOp"> {
     ```
   }];
   let options = [
-    Option<"target", "target", "std::string", /*default=*/"\"h200\"",
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
            "The GPU to fuse for: a preset name (t4, v100, a100, h100, h200, "
-           "orin, jetson-nano) or a #fuse.target<...> attribute">,
+           "orin, jetson-nano) or a #fuse.target<...> attribute; empty: "
+           "the module's fuse.target, else h200. The module records it">,
     Option<"reportFile", "report", "std::string", /*default=*/"\"\"",
            "Write the fusion report as JSON to this file ('-' for stdout)">,
     Option<"graphFile", "graph", "std::string", /*default=*/"\"\"",

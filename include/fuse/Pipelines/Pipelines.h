@@ -7,6 +7,10 @@
 #ifndef FUSE_PIPELINES_PIPELINES_H
 #define FUSE_PIPELINES_PIPELINES_H
 
+#include "fuse/Codegen/GPU/Passes.h"
+#include "fuse/Codegen/Tiling/Passes.h"
+#include "fuse/Fusion/Passes.h"
+#include "fuse/Memory/Passes.h"
 #include "mlir/Pass/PassOptions.h"
 #include "mlir/Support/LLVM.h"
 
@@ -22,14 +26,18 @@ class MLIRContext;
 class OpPassManager;
 namespace fuse {
 
-/// Options of `fuse-fusion-pipeline`; they mirror `fuse-form-groups`.
+/// Options of `fuse-fusion-pipeline`: those of `fuse-form-groups`, with its
+/// defaults (taken from the pass's generated options, so they cannot drift
+/// apart), plus `prune`.
 struct FusionPipelineOptions
     : public PassPipelineOptions<FusionPipelineOptions> {
   PassOptions::Option<std::string> target{
       *this, "target",
       llvm::cl::desc("GPU to fuse for: a preset (t4, v100, a100, h100, h200, "
-                     "orin, jetson-nano) or a #fuse.target<...> attribute"),
-      llvm::cl::init("h200")};
+                     "orin, jetson-nano) or a #fuse.target<...> attribute; "
+                     "empty: the module's fuse.target, else h200. The "
+                     "module records it (fuse-attach-target)"),
+      llvm::cl::init(FuseFormGroupsOptions().target)};
   PassOptions::Option<std::string> report{
       *this, "report",
       llvm::cl::desc("Write the fusion report as JSON to this file ('-' for "
@@ -44,21 +52,22 @@ struct FusionPipelineOptions
       llvm::cl::desc("Fusion rules to switch off, by name")};
   PassOptions::Option<int64_t> maxOpsPerGroup{
       *this, "max-ops-per-group",
-      llvm::cl::desc("Most compute ops in one group"), llvm::cl::init(64)};
+      llvm::cl::desc("Most compute ops in one group"),
+      llvm::cl::init(FuseFormGroupsOptions().maxOpsPerGroup)};
   PassOptions::Option<int64_t> maxKernelParamBytes{
       *this, "max-kernel-param-bytes",
       llvm::cl::desc("Most bytes of kernel parameters per group"),
-      llvm::cl::init(4096)};
+      llvm::cl::init(FuseFormGroupsOptions().maxKernelParamBytes)};
   PassOptions::Option<int64_t> maxReductionsPerGroup{
       *this, "max-reductions-per-group",
       llvm::cl::desc("Most reductions (not contractions) per group"),
-      llvm::cl::init(2)};
+      llvm::cl::init(FuseFormGroupsOptions().maxReductionsPerGroup)};
   PassOptions::Option<bool> checkLowering{
       *this, "check-lowering",
       llvm::cl::desc("Keep only groups fuse-lower-groups can turn into one "
                      "loop nest (a refused merge is reported with the check "
                      "'lowering')"),
-      llvm::cl::init(true)};
+      llvm::cl::init(FuseFormGroupsOptions().checkLowering)};
   PassOptions::Option<bool> prune{
       *this, "prune",
       llvm::cl::desc("Run fuse-prune (dead code, cancelling pairs, constant "
@@ -91,32 +100,34 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
 };
 
 /// fuse.groups to functions, one-shot bufferization, buffer deallocation,
-/// loops, LLVM dialect (with libm for erf and friends). Needs the upstream
-/// passes registered (mlir::registerAllPasses()).
+/// loops, LLVM dialect (with libm for erf and friends).
 void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options);
 
-/// Options of `fuse-to-nvptx`.
+/// Options of `fuse-to-nvptx`; the defaults of those a pass takes come from
+/// that pass's generated options.
 struct NvptxPipelineOptions
     : public PassPipelineOptions<NvptxPipelineOptions> {
   PassOptions::Option<std::string> target{
       *this, "target",
-      llvm::cl::desc("The GPU: a preset or a #fuse.target<...>; its arch is "
-                     "the chip unless `chip` is given"),
-      llvm::cl::init("h200")};
+      llvm::cl::desc("The GPU: a preset or a #fuse.target<...>; empty: the "
+                     "module's fuse.target (else h200); given, it must agree "
+                     "with the module's. Its arch is the chip unless `chip` "
+                     "is given"),
+      llvm::cl::init("")};
   PassOptions::Option<std::string> chip{
       *this, "chip", llvm::cl::desc("sm_XX to compile for (overrides target)"),
-      llvm::cl::init("")};
+      llvm::cl::init(FuseAttachNVVMTargetOptions().chip)};
   PassOptions::Option<std::string> features{
       *this, "features", llvm::cl::desc("PTX features, e.g. +ptx80"),
-      llvm::cl::init("+ptx80")};
+      llvm::cl::init(FuseAttachNVVMTargetOptions().features)};
   PassOptions::Option<std::string> format{
       *this, "format",
       llvm::cl::desc("isa (PTX), bin (cubin, runs ptxas) or fatbin"),
       llvm::cl::init("isa")};
   PassOptions::Option<int64_t> optLevel{
       *this, "opt-level", llvm::cl::desc("Optimization level of the NVPTX "
-                                         "backend"),
-      llvm::cl::init(3)};
+                                         "backend (0 to 3)"),
+      llvm::cl::init(FuseAttachNVVMTargetOptions().optLevel)};
   PassOptions::ListOption<int64_t> tileSizes{
       *this, "tile-sizes",
       llvm::cl::desc("Tile sizes for every group root (fuse-lower-groups)")};
@@ -152,13 +163,13 @@ struct NvptxPipelineOptions
       llvm::cl::desc("Threads per block (fuse-distribute-threads); at most "
                      "the target's max_threads_per_block; 1 keeps one "
                      "thread per block"),
-      llvm::cl::init(128)};
+      llvm::cl::init(FuseDistributeThreadsOptions().blockSize)};
   PassOptions::Option<int64_t> sharedBytes{
       *this, "shared-bytes",
       llvm::cl::desc("Shared memory per block for tile-local buffers; 0: "
                      "the target's shared memory per block (above 48 KiB "
                      "as dynamic shared memory)"),
-      llvm::cl::init(0)};
+      llvm::cl::init(FuseDistributeThreadsOptions().sharedBytes)};
   PassOptions::Option<bool> asyncLaunches{
       *this, "async-launches",
       llvm::cl::desc("The kernels of one call queue on one CUDA stream and "
@@ -170,16 +181,22 @@ struct NvptxPipelineOptions
       *this, "workspace",
       llvm::cl::desc("Arena of fuse-plan-buffers: alloc (the host function "
                      "allocates it) or argument (the caller passes it)"),
-      llvm::cl::init("alloc")};
+      llvm::cl::init(FusePlanBuffersOptions().workspace)};
 };
+
+/// Checks the options of `fuse-to-nvptx` that need no IR (formats, ranges,
+/// preset names); `error` reports one line naming the option. Bounds a
+/// target sets (block size, shared memory) are checked against the module's
+/// target when the pipeline runs.
+LogicalResult
+checkNvptxPipelineOptions(const NvptxPipelineOptions &options,
+                          function_ref<LogicalResult(const Twine &)> error);
 
 /// fuse-lower-groups, one function per group, bufferization, the tile loop
 /// to the grid, kernel outlining, NVVM and binary serialization, appended to
-/// `pm`. Fails (and says why on `errors`) for a wrong option (an unknown
-/// target or format, a bound the target sets), before adding any pass.
-LogicalResult buildNvptxPipeline(OpPassManager &pm,
-                                 const NvptxPipelineOptions &options,
-                                 MLIRContext *context, raw_ostream &errors);
+/// `pm` (check the options first).
+void buildNvptxPipeline(OpPassManager &pm,
+                        const NvptxPipelineOptions &options);
 
 /// Registers `fuse-to-nvptx` (called by registerFusePipelines).
 void registerNvptxPipeline();

@@ -12,6 +12,7 @@
 
 #include "fuse/Codegen/GPU/Passes.h"
 #include "fuse/Dialect/Fuse/IR/FuseAttrs.h"
+#include "fuse/Dialect/Fuse/IR/FuseDialect.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -637,13 +638,6 @@ struct DistributeThreadsPass
   using Base::Base;
 
   void runOnOperation() override {
-    if (blockSize < 1 || blockSize > 1024 || sharedBytes < 0) {
-      getOperation()->emitError()
-          << "fuse-distribute-threads: block-size must be in [1, 1024] and "
-             "shared-bytes non-negative, got "
-          << blockSize.getValue() << " and " << sharedBytes.getValue();
-      return signalPassFailure();
-    }
     if (emulate) {
       SmallVector<scf::ForallOp> tiles;
       getOperation()->walk([&](scf::ForallOp forall) {
@@ -668,11 +662,34 @@ struct DistributeThreadsPass
       }
       return;
     }
+    // On the GPU the block size and the shared memory are bounded by the
+    // target the module is compiled for.
+    FailureOr<fuse::TargetAttr> target = fuse::resolveTarget(
+        getOperation(), fuse::TargetAttr(), getArgument());
+    if (failed(target))
+      return signalPassFailure();
+    if (failed(fuse::checkLaunchLimits(&getContext(), *target, blockSize,
+                                       sharedBytes, getArgument())))
+      return signalPassFailure();
+    blockShared =
+        sharedBytes ? int64_t(sharedBytes) : target->getSharedMemPerBlock();
     SmallVector<gpu::LaunchOp> launches;
     getOperation()->walk([&](gpu::LaunchOp l) { launches.push_back(l); });
     for (gpu::LaunchOp launch : launches)
       distributeLaunch(launch);
   }
+
+  LogicalResult initialize(MLIRContext *context) override {
+    if (blockSize < 1 || sharedBytes < 0)
+      return fuse::emitOptionError(context, getArgument())
+             << "option 'block-size' must be positive and 'shared-bytes' "
+                "non-negative, got "
+             << blockSize.getValue() << " and " << sharedBytes.getValue();
+    return success();
+  }
+
+  /// Shared memory a block may use: shared-bytes, or the target's.
+  int64_t blockShared = 0;
 
   void distributeLaunch(gpu::LaunchOp launch) {
     Region &body = launch.getBody();
@@ -694,12 +711,12 @@ struct DistributeThreadsPass
       }
       shared += sharedBufferBytes(type);
     });
-    if (why.empty() && shared > sharedBytes)
+    if (why.empty() && shared > blockShared)
       shared -= distributor.dropScratch(allocas);
-    if (why.empty() && shared > sharedBytes)
+    if (why.empty() && shared > blockShared)
       why = llvm::formatv("its tile-local buffers take {0} B of shared "
                           "memory, more than shared-bytes = {1}",
-                          shared, sharedBytes.getValue())
+                          shared, blockShared)
                 .str();
     if (!why.empty()) {
       emitRemark(launch.getLoc())

@@ -512,25 +512,34 @@ struct LowerGroupsPass
 
   using FuseLowerGroupsBase::FuseLowerGroupsBase;
 
+  TargetAttr requestedTarget;
+
+  LogicalResult initialize(MLIRContext *context) override {
+    FailureOr<TargetAttr> parsed =
+        parseTargetOption(context, target, getArgument());
+    if (failed(parsed))
+      return failure();
+    requestedTarget = *parsed;
+    if (threads < 1)
+      return emitOptionError(context, getArgument())
+             << "option 'threads' must be positive, got " << threads.getValue();
+    if (llvm::any_of(tileSizes, [](int64_t size) { return size < 0; }))
+      return emitOptionError(context, getArgument())
+             << "option 'tile-sizes' must not be negative";
+    return success();
+  }
+
   void runOnOperation() override {
     SmallVector<GroupOp> groups;
     getOperation()->walk([&](GroupOp group) { groups.push_back(group); });
     IRRewriter rewriter(&getContext());
     SmallVector<int64_t> sizes(tileSizes.begin(), tileSizes.end());
     bool failedAny = false;
-    std::string error;
-    TargetAttr targetAttr =
-        TargetAttr::parseFromOption(&getContext(), target, error);
-    if (!targetAttr) {
-      getOperation()->emitError() << "fuse-lower-groups: " << error;
+    FailureOr<TargetAttr> resolved =
+        resolveTarget(getOperation(), requestedTarget, getArgument());
+    if (failed(resolved))
       return signalPassFailure();
-    }
-    if (threads < 1) {
-      getOperation()->emitError()
-          << "fuse-lower-groups: threads must be positive, got "
-          << threads.getValue();
-      return signalPassFailure();
-    }
+    TargetAttr targetAttr = *resolved;
     int64_t blockThreads =
         std::min<int64_t>(threads, targetAttr.getMaxThreadsPerBlock());
     for (GroupOp group : groups)

@@ -83,7 +83,7 @@
 // B64: arith.constant 64 : index
 // B64: scf.for %{{.*}} = %{{.*}} to %c256 step %c64
 // SMEM: remark: fuse-distribute-threads: one thread per block: its tile-local buffers take 1056 B of shared memory, more than shared-bytes = 1024
-// BAD: error: fuse-distribute-threads: block-size must be in [1, 1024] and shared-bytes non-negative, got 2048 and 232448
+// BAD: error: fuse-distribute-threads: option 'block-size' must be at most 1024 (max_threads_per_block of target 'h200'), got 2048
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
 func.func @tile(%x: memref<64x256xf32>, %w: memref<256x32xf32>, %y: memref<64x32xf32>) {

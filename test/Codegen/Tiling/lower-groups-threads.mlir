@@ -13,8 +13,8 @@
 // CHECK: scf.forall ({{.*}}) = (0, 0, 0) to (1, 64, 4) step (1, 32, 4)
 // T32: scf.forall ({{.*}}) = (0, 0, 0) to (1, 64, 4) step (1, 8, 4)
 // T64: scf.forall ({{.*}}) = (0, 0, 0) to (1, 64, 4) step (1, 16, 4)
-// BAD: error: fuse-lower-groups: unknown target 'h2000'
-// ZERO: error: fuse-lower-groups: threads must be positive, got 0
+// BAD: error: fuse-lower-groups: option 'target': unknown target 'h2000'
+// ZERO: error: fuse-lower-groups: option 'threads' must be positive, got 0
 // EQUIV: PASS
 func.func @narrow(%x: tensor<1x64x4xf32>) -> tensor<1x64x4xf32> {
   %r = fuse.group single (%a = %x : tensor<1x64x4xf32>) -> tensor<1x64x4xf32> {

@@ -95,16 +95,18 @@ def FuseDistributeThreads : Pass<"fuse-distribute-threads"> {
   }];
   let options = [
     Option<"blockSize", "block-size", "int64_t", /*default=*/"128",
-           "Threads per block (at most)">,
-    Option<"sharedBytes", "shared-bytes", "int64_t", /*default=*/"232448",
-           "Shared memory a block may use for tile-local buffers (default: "
-           "227 KiB, the most an H100/H200 block can opt in to; "
-           "fuse-to-nvptx passes its target's)">,
+           "Threads per block (at most; on the GPU at most the module "
+           "target's max_threads_per_block)">,
+    Option<"sharedBytes", "shared-bytes", "int64_t", /*default=*/"0",
+           "Shared memory a block may use for tile-local buffers; 0: the "
+           "shared memory per block of the module's fuse.target (h200's "
+           "227 KiB when it has none)">,
     Option<"emulate", "emulate", "bool", /*default=*/"false",
            "Distribute the outermost scf.forall of each function for a CPU "
            "run, with a loop over the threads instead of thread ids">,
   ];
-  let dependentDialects = ["::mlir::gpu::GPUDialect",
+  let dependentDialects = ["::mlir::fuse::FuseDialect",
+                           "::mlir::gpu::GPUDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect"];
@@ -154,6 +156,65 @@ def FuseDeviceMemory : Pass<"fuse-device-memory", "::mlir::ModuleOp"> {
     device-accessible (device or managed memory).
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def FuseAttachNVVMTarget : Pass<"fuse-attach-nvvm-target", "::mlir::ModuleOp"> {
+  let summary = "Compile every GPU module for the module's fuse.target";
+  let description = [{
+    Gives every `gpu.module` an `#nvvm.target` for the chip of the target
+    the IR was fused for (the `arch` of the module's `fuse.target`, or
+    `chip` when given), with the PTX features, the NVVM optimization level
+    and libdevice to link. It stands where upstream's `nvvm-attach-target`
+    would, which needs the chip when the pipeline is built, before the IR
+    (and its target) is known.
+
+    Before (module `fuse.target = #fuse.target<"a100">`):
+    ```mlir
+    gpu.module @f_kernel { ... }
+    ```
+    After:
+    ```mlir
+    gpu.module @f_kernel [#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80">] { ... }
+    ```
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "sm_XX to compile for; empty: the arch of the module's "
+           "fuse.target (h200's sm_90 when it has none)">,
+    Option<"features", "features", "std::string", /*default=*/"\"+ptx80\"",
+           "PTX features">,
+    Option<"optLevel", "O", "int64_t", /*default=*/"3",
+           "NVVM optimization level (0 to 3)">,
+    Option<"libdevice", "libdevice", "std::string", /*default=*/"\"\"",
+           "Bitcode to link into every kernel (libdevice); empty: none">,
+  ];
+  let dependentDialects = ["::mlir::fuse::FuseDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::gpu::GPUDialect"];
+}
+
+def FuseCheckLaunchLimits : Pass<"fuse-check-launch-limits", "::mlir::ModuleOp"> {
+  let summary = "Check a block size and shared memory against the module's target";
+  let description = [{
+    The first step of `fuse-to-nvptx` after the target is known: the
+    threads per block and the shared memory per block the pipeline was asked
+    for must be within what the module's `fuse.target` allows
+    (`max_threads_per_block`, shared memory per block). A value out of range
+    is one error naming the option, the bound and the target; nothing is
+    changed otherwise.
+
+    ```
+    $ fuse-opt fused.mlir --fuse-to-nvptx=block-size=2048
+    error: fuse-check-launch-limits: option 'block-size' must be at most 1024 (max_threads_per_block of target 'h200'), got 2048
+    ```
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"128",
+           "Threads per block">,
+    Option<"sharedBytes", "shared-bytes", "int64_t", /*default=*/"0",
+           "Shared memory per block (0: the target's)">,
+  ];
+  let dependentDialects = ["::mlir::fuse::FuseDialect"];
 }
 
 #endif // FUSE_CODEGEN_GPU_PASSES_TD

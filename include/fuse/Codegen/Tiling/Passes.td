@@ -56,13 +56,14 @@ def FuseLowerGroups : Pass<"fuse-lower-groups"> {
   let options = [
     ListOption<"tileSizes", "tile-sizes", "int64_t",
                "Tile sizes for every group root (0: not tiled)">,
-    Option<"target", "target", "std::string", /*default=*/"\"h200\"",
-           "Target preset or #fuse.target attribute: bounds the threads a "
-           "tile is sized for (max_threads_per_block)">,
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "The GPU whose block size bounds the tiles: a preset or a "
+           "#fuse.target<...>; empty: the module's fuse.target, else h200">,
     Option<"threads", "threads", "int64_t", /*default=*/"128",
            "Threads per block the tiles are sized for">,
   ];
-  let dependentDialects = ["::mlir::scf::SCFDialect",
+  let dependentDialects = ["::mlir::fuse::FuseDialect",
+                           "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect",
                            "::mlir::linalg::LinalgDialect"];
 }

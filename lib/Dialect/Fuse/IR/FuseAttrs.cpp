@@ -537,6 +537,13 @@ TargetAttr mlir::fuse::getModuleTarget(Operation *op) {
   return FuseDialect::TargetAttrHelper(op->getContext()).getAttr(module);
 }
 
+InFlightDiagnostic mlir::fuse::emitOptionError(MLIRContext *context,
+                                               StringRef pass) {
+  InFlightDiagnostic diag = emitError(UnknownLoc::get(context));
+  diag << pass << ": ";
+  return diag;
+}
+
 FailureOr<TargetAttr> mlir::fuse::parseTargetOption(MLIRContext *context,
                                                     StringRef option,
                                                     StringRef pass) {
@@ -545,8 +552,7 @@ FailureOr<TargetAttr> mlir::fuse::parseTargetOption(MLIRContext *context,
   std::string error;
   TargetAttr target = TargetAttr::parseFromOption(context, option, error);
   if (!target)
-    return emitError(NameLoc::get(StringAttr::get(context, pass)))
-           << "option 'target': " << error;
+    return emitOptionError(context, pass) << "option 'target': " << error;
   return target;
 }
 
@@ -555,8 +561,8 @@ FailureOr<TargetAttr> mlir::fuse::resolveTarget(Operation *op,
                                                 StringRef pass) {
   TargetAttr carried = getModuleTarget(op);
   if (carried && requested && carried != requested)
-    return emitError(op->getLoc())
-           << pass << ": target=" << requested
+    return emitOptionError(op->getContext(), pass)
+           << "target=" << requested
            << " differs from the module's fuse.target = " << carried
            << " (the IR was fused for that target; drop the option or "
               "re-run the fusion for the other one)";

@@ -9,6 +9,7 @@
 
 #include "mlir/Dialect/SCF/IR/DeviceMappingInterface.h"
 #include "mlir/IR/Attributes.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/Support/LLVM.h"
@@ -32,6 +33,10 @@ inline constexpr llvm::StringLiteral kDefaultTargetPreset = "h200";
 /// The #fuse.target the module of `op` (or `op` itself, if it is a module)
 /// carries as `fuse.target`, or null.
 TargetAttr getModuleTarget(Operation *op);
+
+/// An error about an option of pass (or pipeline) `pass`, reported as one
+/// line that names the pass, without a location in the input.
+InFlightDiagnostic emitOptionError(MLIRContext *context, llvm::StringRef pass);
 
 /// Parses the `target` option of pass `pass`: empty gives null (no target
 /// requested); a preset or #fuse.target<...> gives the attribute; anything

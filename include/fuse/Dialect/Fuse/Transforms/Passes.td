@@ -9,6 +9,55 @@
 
 include "mlir/Pass/PassBase.td"
 
+def FuseAttachTarget : Pass<"fuse-attach-target", "::mlir::ModuleOp"> {
+  let summary = "Record on the module the GPU it is fused and compiled for";
+  let description = [{
+    Attaches `fuse.target = #fuse.target<...>` to the module, once: every
+    later pass that needs a target (`fuse-form-groups`, `fuse-lower-groups`,
+    `fuse-distribute-threads`, the NVVM target of `fuse-to-nvptx`) reads it
+    from there, so fused IR records what it was fused for. A module that
+    already carries the same target is left as it is; one that carries a
+    different target is an error naming both (fuse for the other target
+    from the unfused IR instead).
+
+    Before (`--fuse-attach-target=target=t4`):
+    ```mlir
+    module {
+      func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> { ... }
+    }
+    ```
+    After:
+    ```mlir
+    module attributes {fuse.target = #fuse.target<"t4">} {
+      func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> { ... }
+    }
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"h200\"",
+           "The GPU: a preset name (t4, v100, a100, h100, h200, orin, "
+           "jetson-nano) or a #fuse.target<...> attribute">,
+  ];
+  let dependentDialects = ["::mlir::fuse::FuseDialect"];
+}
+
+def FuseStripTarget : Pass<"fuse-strip-target", "::mlir::ModuleOp"> {
+  let summary = "Drop the module's fuse.target once nothing reads it";
+  let description = [{
+    The last step of `fuse-to-cpu` and `fuse-to-nvptx`: the lowered module
+    (LLVM dialect, GPU binaries) goes to tools that do not know the fuse
+    dialect (`mlir-translate`, `mlir-runner`), and its `#fuse.target` is an
+    attribute of that dialect. The target has been used by then: the
+    kernels are compiled for its chip.
+
+    ```mlir
+    module attributes {fuse.target = #fuse.target<"h200">} { ... }
+    // becomes
+    module { ... }
+    ```
+  }];
+}
+
 def FuseOutlineGroups : Pass<"fuse-outline-groups", "::mlir::ModuleOp"> {
   let summary = "Turn every fuse.group into a function of its own and a call";
   let description = [{
