@@ -14,7 +14,7 @@ CMAKE_FLAGS ?=
 SETUP_STAMP := $(BUILD_DIR)/.setup-done
 FUSE_OPT    := $(BUILD_DIR)/bin/fuse-opt
 
-.PHONY: all setup configure build check demo docs install clean bench-memory bench-models soak \
+.PHONY: all setup configure build check demo docs format install clean bench-memory bench-models soak \
         models e2e onnx-conformance fuzz check-asan bench bench-gpu stress
 
 all: build
@@ -71,6 +71,11 @@ demo: build
 	$(FUSE_OPT) $(DEMO_DIR)/fused.mlir --fuse-to-nvptx="target=$(DEMO_TARGET)" -o $(DEMO_DIR)/kernels.mlir
 	@python3 scripts/ptx-stats.py $(DEMO_DIR)/kernels.mlir --out $(DEMO_DIR)/ptx --json $(DEMO_DIR)/ptx-stats.json \
 	  --report $(DEMO_DIR)/report.json
+
+# The C++ sources formatted by .clang-format (LLVM style); make check fails
+# when a file is not.
+format: setup
+	git ls-files '*.cpp' '*.h' '*.c' | xargs $(LLVM_PREFIX)/bin/clang-format -i
 
 # Generated dialect/op/attribute/interface/pass docs, copied into docs/generated.
 docs: build

@@ -109,6 +109,22 @@ else
   failed=$((failed + 1))
 fi
 
+# --- 2c. the C++ sources are formatted (.clang-format; make format) ---
+format_check() {
+  local cf="$LLVM_PREFIX/bin/clang-format"
+  [ -x "$cf" ] || { echo "no $cf (scripts/setup.sh installs clang-format-22)"; return 1; }
+  git ls-files '*.cpp' '*.h' '*.c' | xargs "$cf" --dry-run -Werror 2>&1 | head -20
+  git ls-files '*.cpp' '*.h' '*.c' | xargs "$cf" --dry-run -Werror >/dev/null 2>&1
+}
+if format_output=$(format_check 2>&1); then
+  echo "PASS: the C++ sources are clang-formatted"
+  passed=$((passed + 1))
+else
+  echo "FAIL: the C++ sources are clang-formatted (run 'make format')"
+  echo "$format_output"
+  failed=$((failed + 1))
+fi
+
 # --- 3. random graphs: fused == unfused, with the groups as they are and
 # tiled + spread over emulated threads; strict: a group the lowering
 # refuses fails too (the fusion pipeline only forms groups that lower) ---

@@ -12,6 +12,10 @@ PACKAGES=(
   # ONNX front end (C++), the ONNX backend node tests, PyTorch for the model
   # corpus and its reference outputs
   libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata
+  # C++ unit tests
+  libgtest-dev
+  # formatting (make format, the format check)
+  clang-format-22
   python3-onnx python3-numpy python3-torch python3-torchvision
   # plots of the benchmark suite
   python3-matplotlib

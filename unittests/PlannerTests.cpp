@@ -1,34 +1,24 @@
-//===- PlannerTests.cpp - randomized tests of the memory planner ----------===//
+//===- PlannerTests.cpp - unit tests of the memory planner ----------------===//
 //
 // Part of fuse, an MLIR-based operator-fusion compiler.
 //
-// Thousands of seeded random traces, each planned and checked by the
-// independent verifier (no two live buffers overlap, offsets aligned, arena
-// at least the max-live bound); traces of equal sizes must reach the bound
-// exactly. Ends with "N passed, M failed".
+// GoogleTest: thousands of seeded random traces, each planned and checked
+// by the independent verifier (no two live buffers overlap, offsets
+// aligned, arena at least the max-live bound); traces of equal sizes must
+// reach the bound exactly; edge cases, input validation, in-place places.
 //
 //===----------------------------------------------------------------------===//
 
 #include "fuse/Memory/MemoryPlanner.h"
 
-#include <cstdio>
+#include <gtest/gtest.h>
+
 #include <random>
 #include <string>
 
 using namespace fuse::planner;
 
 namespace {
-int passed = 0, failed = 0;
-
-void expect(bool ok, const std::string &what) {
-  if (ok) {
-    ++passed;
-    return;
-  }
-  ++failed;
-  std::printf("FAIL: %s\n", what.c_str());
-}
-
 std::vector<Buffer> randomTrace(std::mt19937_64 &rng, int count, int steps,
                                 bool equalSizes) {
   std::vector<Buffer> buffers;
@@ -41,11 +31,9 @@ std::vector<Buffer> randomTrace(std::mt19937_64 &rng, int count, int steps,
   }
   return buffers;
 }
-} // namespace
 
-int main() {
+TEST(PlannerTest, RandomTracesAreValidAndBounded) {
   std::mt19937_64 rng(20261129);
-  // Random traces, several alignments.
   for (int t = 0; t < 3000; ++t) {
     int count = 1 + rng() % 40;
     auto buffers = randomTrace(rng, count, 1 + rng() % 60, false);
@@ -55,67 +43,71 @@ int main() {
     options.seed = t;
     Plan p = plan(buffers, options);
     std::string error;
-    bool ok = verify(buffers, p, options.alignment, &error);
-    expect(ok, "trace " + std::to_string(t) + ": " + error);
-    expect(p.arena >= p.maxLive, "trace " + std::to_string(t) +
-                                     ": arena below the max-live bound");
-    expect(p.arena <= p.naive, "trace " + std::to_string(t) +
-                                   ": arena above the naive sum");
+    EXPECT_TRUE(verify(buffers, p, options.alignment, &error))
+        << "trace " << t << ": " << error;
+    EXPECT_GE(p.arena, p.maxLive) << "trace " << t;
+    EXPECT_LE(p.arena, p.naive) << "trace " << t;
   }
-  // Equal sizes: exactly the bound.
+}
+
+TEST(PlannerTest, EqualSizesReachTheBound) {
+  std::mt19937_64 rng(20261130);
   for (int t = 0; t < 500; ++t) {
     auto buffers = randomTrace(rng, 1 + rng() % 60, 1 + rng() % 80, true);
     Options options;
     options.timeBudgetMs = 0;
     Plan p = plan(buffers, options);
     std::string error;
-    expect(verify(buffers, p, 1, &error),
-           "equal-size trace " + std::to_string(t) + ": " + error);
-    expect(p.arena == p.maxLive,
-           "equal-size trace " + std::to_string(t) + ": arena " +
-               std::to_string(p.arena) + " != max-live " +
-               std::to_string(p.maxLive));
+    EXPECT_TRUE(verify(buffers, p, 1, &error))
+        << "equal-size trace " << t << ": " << error;
+    EXPECT_EQ(p.arena, p.maxLive) << "equal-size trace " << t;
   }
-  // Edge cases.
-  {
-    Plan p = plan({}, Options());
-    expect(p.arena == 0 && p.offsets.empty(), "empty trace");
-    std::vector<Buffer> one = {{3, 3, 100}};
-    Plan q = plan(one, Options());
-    expect(q.arena == 100 && q.offsets[0] == 0, "single buffer");
-    std::vector<Buffer> disjoint = {{0, 1, 10}, {2, 3, 20}, {4, 5, 30}};
-    Plan r = plan(disjoint, Options());
-    expect(r.arena == 30, "disjoint lifetimes share memory");
-    std::string error;
-    expect(!validate({{5, 2, 1}}, &error) && !error.empty(),
-           "end before start is rejected");
-    expect(!validate({{0, 1, -4}}, &error) && !error.empty(),
-           "negative size is rejected");
-    Plan bad = r;
-    bad.offsets = {0, 0, 0};
-    bad.arena = 30;
-    std::vector<Buffer> overlapping = {{0, 2, 10}, {1, 3, 20}, {4, 5, 30}};
-    expect(!verify(overlapping, bad, 1, &error),
-           "the verifier catches an overlap");
-  }
-  // Places shared by in-place reuse, and the naive sum.
-  {
-    std::vector<Buffer> buffers = {{0, 2, 100}, {2, 5, 300}, {1, 3, 50},
-                                   {5, 6, 200}};
-    std::vector<size_t> place = {7, 7, 3, 7};
-    std::vector<Buffer> merged = mergePlaces(buffers, place);
-    expect(merged.size() == 2, "two places");
-    expect(place == std::vector<size_t>({0, 0, 1, 0}),
-           "places numbered in order of first appearance");
-    expect(merged[0].start == 0 && merged[0].end == 6 &&
-               merged[0].size == 300,
-           "a place spans its members' lifetimes, as large as the largest");
-    expect(merged[1].start == 1 && merged[1].end == 3 && merged[1].size == 50,
-           "a buffer alone keeps its interval");
-    expect(computeNaive(buffers, 1) == 650, "naive sum");
-    expect(computeNaive(buffers, 256) == 256 + 512 + 256 + 256,
-           "naive sum with each size aligned");
-  }
-  std::printf("planner: %d passed, %d failed\n", passed, failed);
-  return failed ? 1 : 0;
 }
+
+TEST(PlannerTest, EdgeCases) {
+  Plan p = plan({}, Options());
+  EXPECT_EQ(p.arena, 0);
+  EXPECT_TRUE(p.offsets.empty());
+  std::vector<Buffer> one = {{3, 3, 100}};
+  Plan q = plan(one, Options());
+  EXPECT_EQ(q.arena, 100);
+  EXPECT_EQ(q.offsets[0], 0);
+  std::vector<Buffer> disjoint = {{0, 1, 10}, {2, 3, 20}, {4, 5, 30}};
+  EXPECT_EQ(plan(disjoint, Options()).arena, 30)
+      << "disjoint lifetimes share memory";
+}
+
+TEST(PlannerTest, ValidationAndVerifierCatchBadInput) {
+  std::string error;
+  EXPECT_FALSE(validate({{5, 2, 1}}, &error)) << "end before start";
+  EXPECT_FALSE(error.empty());
+  error.clear();
+  EXPECT_FALSE(validate({{0, 1, -4}}, &error)) << "negative size";
+  EXPECT_FALSE(error.empty());
+  Plan bad;
+  bad.offsets = {0, 0, 0};
+  bad.arena = 30;
+  std::vector<Buffer> overlapping = {{0, 2, 10}, {1, 3, 20}, {4, 5, 30}};
+  EXPECT_FALSE(verify(overlapping, bad, 1, &error)) << "an overlap";
+}
+
+TEST(PlannerTest, InPlacePlacesAndNaiveSum) {
+  std::vector<Buffer> buffers = {
+      {0, 2, 100}, {2, 5, 300}, {1, 3, 50}, {5, 6, 200}};
+  std::vector<size_t> place = {7, 7, 3, 7};
+  std::vector<Buffer> merged = mergePlaces(buffers, place);
+  ASSERT_EQ(merged.size(), 2u);
+  EXPECT_EQ(place, std::vector<size_t>({0, 0, 1, 0}))
+      << "places numbered in order of first appearance";
+  // A place spans its members' lifetimes and is as large as the largest.
+  EXPECT_EQ(merged[0].start, 0);
+  EXPECT_EQ(merged[0].end, 6);
+  EXPECT_EQ(merged[0].size, 300);
+  // A buffer alone keeps its interval.
+  EXPECT_EQ(merged[1].start, 1);
+  EXPECT_EQ(merged[1].end, 3);
+  EXPECT_EQ(merged[1].size, 50);
+  EXPECT_EQ(computeNaive(buffers, 1), 650);
+  EXPECT_EQ(computeNaive(buffers, 256), 256 + 512 + 256 + 256);
+}
+} // namespace

@@ -12,8 +12,8 @@
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
 #include "fuse/Fusion/Passes.h"
 #include "fuse/Memory/Passes.h"
-#include "fuse/Preprocessing/Passes.h"
 #include "fuse/Pipelines/Pipelines.h"
+#include "fuse/Preprocessing/Passes.h"
 
 namespace mlir::fuse {
 

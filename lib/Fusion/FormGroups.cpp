@@ -4,17 +4,17 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fuse/Codegen/Tiling/LowerGroups.h"
 #include "fuse/Dialect/Fuse/IR/FuseInterfaces.h"
 #include "fuse/Dialect/Fuse/IR/FuseOps.h"
+#include "fuse/Fusion/FusionEngine.h"
+#include "fuse/Fusion/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
-#include "fuse/Codegen/Tiling/LowerGroups.h"
-#include "fuse/Fusion/FusionEngine.h"
-#include "fuse/Fusion/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -56,9 +56,8 @@ FusionPlan planLowerable(FunctionOpInterface fn, Block &block,
       return plan;
     IRMapping mapping;
     Operation *copy = fn->clone(mapping);
-    Block &trialBlock =
-        *std::next(cast<FunctionOpInterface>(copy).getFunctionBody().begin(),
-                   blockIndex);
+    Block &trialBlock = *std::next(
+        cast<FunctionOpInterface>(copy).getFunctionBody().begin(), blockIndex);
     FusionPlan trial = plan;
     for (PlannedGroup &group : trial.groups)
       for (Operation *&op : group.ops)
@@ -81,12 +80,12 @@ FusionPlan planLowerable(FunctionOpInterface fn, Block &block,
         std::string message;
         {
           // The lowering's diagnostic becomes the reason; nothing is printed.
-          ScopedDiagnosticHandler capture(
-              fn.getContext(), [&](Diagnostic &diag) {
-                if (message.empty())
-                  message = diag.str();
-                return success();
-              });
+          ScopedDiagnosticHandler capture(fn.getContext(),
+                                          [&](Diagnostic &diag) {
+                                            if (message.empty())
+                                              message = diag.str();
+                                            return success();
+                                          });
           if (!id || id.getInt() >= int64_t(plan.groups.size()))
             continue;
           if (succeeded(lowerFusionGroup(rewriter, group))) {
@@ -95,8 +94,7 @@ FusionPlan planLowerable(FunctionOpInterface fn, Block &block,
             if (succeeded(verify(group)))
               continue;
             message = "group " + std::to_string(id.getInt()) +
-                      ": its tiled loop nest does not verify (" + message +
-                      ")";
+                      ": its tiled loop nest does not verify (" + message + ")";
           }
         }
         failures[id.getInt()] = message;
@@ -118,7 +116,6 @@ FusionPlan planLowerable(FunctionOpInterface fn, Block &block,
       return plan;
   }
 }
-
 
 /// Writes `text` to `path` ("-" is stdout); reports failures on `op`.
 LogicalResult writeOutput(Operation *op, StringRef path, StringRef what,
@@ -196,8 +193,8 @@ void reorderConcatChains(Block &block) {
       continue;
     SmallVector<tensor::InsertSliceOp> chain = {first};
     while (chain.back()->hasOneUse()) {
-      auto next = dyn_cast<tensor::InsertSliceOp>(
-          *chain.back()->getUsers().begin());
+      auto next =
+          dyn_cast<tensor::InsertSliceOp>(*chain.back()->getUsers().begin());
       if (!next || next.getDest() != chain.back().getResult() ||
           next->getBlock() != &block)
         break;
@@ -294,9 +291,8 @@ struct FormGroupsPass : public fuse::impl::FuseFormGroupsBase<FormGroupsPass> {
              << "options 'max-ops-per-group' and 'max-kernel-param-bytes' "
                 "must be positive and 'max-reductions-per-group' "
                 "non-negative, got "
-             << int64_t(maxOpsPerGroup) << ", "
-             << int64_t(maxKernelParamBytes) << " and "
-             << int64_t(maxReductionsPerGroup);
+             << int64_t(maxOpsPerGroup) << ", " << int64_t(maxKernelParamBytes)
+             << " and " << int64_t(maxReductionsPerGroup);
     return success();
   }
 

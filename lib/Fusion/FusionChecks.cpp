@@ -76,7 +76,8 @@ checkReductionBarriers(const FusionCheckInput &in) {
 /// No cycle through ops outside the merged group, and no reduction result
 /// broadcast back over its rows except under a rule that provides the
 /// barrier.
-static std::optional<FusionRefusal> checkDependency(const FusionCheckInput &in) {
+static std::optional<FusionRefusal>
+checkDependency(const FusionCheckInput &in) {
   const FusionGraph &graph = in.graph;
   llvm::DenseSet<unsigned> members(in.merged.begin(), in.merged.end());
   if (graph.hasPathThroughOutside(in.a, in.b, members) ||
@@ -90,7 +91,8 @@ static std::optional<FusionRefusal> checkDependency(const FusionCheckInput &in) 
 }
 
 /// A merge whose group returns an intermediate needs rule multi_output.
-static std::optional<FusionRefusal> checkMultiOutput(const FusionCheckInput &in) {
+static std::optional<FusionRefusal>
+checkMultiOutput(const FusionCheckInput &in) {
   if (!in.graph.hasMultiOutput(in.merged) ||
       !in.policy.disabledRules.contains("multi_output"))
     return std::nullopt;
@@ -214,8 +216,8 @@ static std::optional<FusionRefusal> checkIntensity(const FusionCheckInput &in) {
     const Node &node = graph.node(m);
     if (!node.isContraction() || !node.cls.flops)
       continue;
-    int64_t bytes = node.cls.bytesRead.value_or(0) +
-                    node.cls.bytesWritten.value_or(0);
+    int64_t bytes =
+        node.cls.bytesRead.value_or(0) + node.cls.bytesWritten.value_or(0);
     if (bytes <= 0)
       continue;
     Type elem = getElementTypeOrSelf(node.op->getResult(0).getType());
@@ -242,12 +244,13 @@ static std::optional<FusionRefusal> checkHardware(const FusionCheckInput &in) {
   ArrayRef<unsigned> merged = in.merged;
   for (unsigned m : merged) {
     Operation *op = graph.node(m).op;
-    for (Type type : llvm::concat<Type>(op->getOperandTypes(),
-                                        op->getResultTypes())) {
+    for (Type type :
+         llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes())) {
       std::string reason;
       if (!policy.target.supportsElementType(type, &reason))
-        return FusionRefusal{check::kHardware,
-                       llvm::formatv("'{0}': {1}", describeOp(op), reason)};
+        return FusionRefusal{
+            check::kHardware,
+            llvm::formatv("'{0}': {1}", describeOp(op), reason)};
     }
   }
   return std::nullopt;
@@ -266,33 +269,35 @@ static std::optional<FusionRefusal> checkResources(const FusionCheckInput &in) {
   ArrayRef<unsigned> merged = in.merged;
   if (int64_t(merged.size()) > policy.maxOpsPerGroup)
     return FusionRefusal{check::kResource,
-                   llvm::formatv("{0} ops exceed max-ops-per-group {1}",
-                                 merged.size(), policy.maxOpsPerGroup)};
+                         llvm::formatv("{0} ops exceed max-ops-per-group {1}",
+                                       merged.size(), policy.maxOpsPerGroup)};
   int64_t reductions = llvm::count_if(
       merged, [&](unsigned m) { return graph.node(m).isReduction(); });
   if (reductions > policy.maxReductionsPerGroup)
     return FusionRefusal{check::kResource,
-                   llvm::formatv("{0} reductions exceed "
-                                 "max-reductions-per-group {1}",
-                                 reductions, policy.maxReductionsPerGroup)};
+                         llvm::formatv("{0} reductions exceed "
+                                       "max-reductions-per-group {1}",
+                                       reductions,
+                                       policy.maxReductionsPerGroup)};
   SmallVector<Value> inputs, outputs;
   graph.getBoundary(merged, inputs, outputs);
   int64_t params = 0;
   for (Value value : llvm::concat<Value>(inputs, outputs))
     params += descriptorBytes(value);
   if (params > policy.maxKernelParamBytes)
-    return FusionRefusal{check::kResource,
-                   llvm::formatv("kernel parameters take {0} B ({1} inputs, "
-                                 "{2} results), more than "
-                                 "max-kernel-param-bytes {3}",
-                                 params, inputs.size(), outputs.size(),
-                                 policy.maxKernelParamBytes)};
+    return FusionRefusal{
+        check::kResource,
+        llvm::formatv("kernel parameters take {0} B ({1} inputs, "
+                      "{2} results), more than "
+                      "max-kernel-param-bytes {3}",
+                      params, inputs.size(), outputs.size(),
+                      policy.maxKernelParamBytes)};
   return std::nullopt;
 }
 
 double mlir::fuse::detail::recomputeSeconds(const FusionGraph &graph,
-                                           const FusionPolicy &policy,
-                                           ArrayRef<unsigned> members) {
+                                            const FusionPolicy &policy,
+                                            ArrayRef<unsigned> members) {
   llvm::DenseSet<unsigned> in(members.begin(), members.end());
   double seconds = 0;
   for (unsigned m : members) {
@@ -309,7 +314,8 @@ double mlir::fuse::detail::recomputeSeconds(const FusionGraph &graph,
     if (factor <= 0)
       continue;
     Type elem = getElementTypeOrSelf(producer.op->getResult(0).getType());
-    seconds += double(*producer.cls.flops) * factor / policy.target.getPeakFlopsOrF32(elem);
+    seconds += double(*producer.cls.flops) * factor /
+               policy.target.getPeakFlopsOrF32(elem);
   }
   return seconds;
 }
@@ -326,13 +332,13 @@ static std::optional<FusionRefusal> checkCost(const FusionCheckInput &in) {
                      recomputeSeconds(graph, policy, in.b);
   if (seconds - recompute > 0)
     return std::nullopt;
-  return FusionRefusal{check::kCost,
-                 llvm::formatv("saves {0} B and one launch ({1:f3} us) but "
-                               "recomputing broadcast producers costs {2:f3} "
-                               "us",
-                               saved, seconds * 1e6, recompute * 1e6)};
+  return FusionRefusal{
+      check::kCost,
+      llvm::formatv("saves {0} B and one launch ({1:f3} us) but "
+                    "recomputing broadcast producers costs {2:f3} "
+                    "us",
+                    saved, seconds * 1e6, recompute * 1e6)};
 }
-
 
 ArrayRef<FusionCheck> mlir::fuse::getFusionChecks() {
   static const FusionCheck checks[] = {
@@ -414,9 +420,8 @@ mlir::fuse::checkGroupMerge(GroupOp a, GroupOp b, StringRef rule,
   }
   if (sideA.empty() || sideB.empty())
     return std::nullopt;
-  FusionCheckInput input{graph,  policy, lookupFusionRule(rule),
-                         sideA,  sideB,  all,
-                         sideB.front(), std::nullopt};
+  FusionCheckInput input{graph, policy, lookupFusionRule(rule), sideA,
+                         sideB, all,    sideB.front(),          std::nullopt};
   std::optional<FusionRefusal> refusal = runFusionChecks(input);
   // The scratch block's ops still use values of the enclosing function.
   scratch.dropAllReferences();

@@ -17,8 +17,8 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Location.h"
-#include "mlir/IR/TypeUtilities.h"
 #include "mlir/IR/Operation.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -80,8 +80,8 @@ bool FusionState::groupIsElementwiseLike(unsigned g) const {
 void FusionState::record(const FusionRule &rule, StringRef checkName,
                          std::string reason, unsigned anchor,
                          unsigned candidate) {
-  auto key = std::make_tuple(rule.name.str(), anchor, candidate,
-                             checkName.str());
+  auto key =
+      std::make_tuple(rule.name.str(), anchor, candidate, checkName.str());
   if (!recorded.insert(key).second)
     return;
   FusionRejection rejection;
@@ -131,8 +131,8 @@ bool FusionState::tryMerge(unsigned a, ArrayRef<unsigned> others,
   SmallVector<unsigned> merged(ga.members);
   merged.append(gb.members);
   llvm::sort(merged);
-  FusionCheckInput input{graph,      policy,    &rule,     ga.members,
-                         gb.members, merged,    gb.anchor, candidate};
+  FusionCheckInput input{graph,      policy, &rule,     ga.members,
+                         gb.members, merged, gb.anchor, candidate};
   if (std::optional<FusionRefusal> refusal = runFusionChecks(input)) {
     record(rule, refusal->check, std::move(refusal->reason), ga.anchor,
            candidate);
@@ -150,9 +150,9 @@ bool FusionState::tryMerge(unsigned a, ArrayRef<unsigned> others,
   if (!ga.firstRule || (ga.firstRule->has(FusionRule::Prologue) &&
                         !rule.has(FusionRule::Prologue)))
     ga.firstRule = &rule;
-  ga.namingRule = namingRuleOf(
-      namingRuleOf(ga.namingRule, gb.namingRule),
-      rule.has(FusionRule::NamesGroup) ? &rule : nullptr);
+  ga.namingRule =
+      namingRuleOf(namingRuleOf(ga.namingRule, gb.namingRule),
+                   rule.has(FusionRule::NamesGroup) ? &rule : nullptr);
   ga.kinds |= gb.kinds | (1u << static_cast<unsigned>(rule.kind));
   ga.steps.append(gb.steps.begin(), gb.steps.end());
   ga.steps.push_back(
@@ -228,8 +228,8 @@ FusionPlan FusionState::run() {
         group.kind = FusionKind::diagonal;
       else
         group.kind = FusionKind::vertical;
-      group.rule = (state.namingRule ? state.namingRule : state.firstRule)
-                       ->name.str();
+      group.rule =
+          (state.namingRule ? state.namingRule : state.firstRule)->name.str();
       // A packed contraction: the horizontal rule formed this group's
       // anchor.
       if (isPackedContraction(graph, state.anchor)) {
@@ -241,8 +241,7 @@ FusionPlan FusionState::run() {
       }
       group.timeSavedUs =
           (double(group.bytesSaved) / bandwidth +
-           double(state.members.size() - 1) *
-               policy.target.getLaunchSeconds() -
+           double(state.members.size() - 1) * policy.target.getLaunchSeconds() -
            recomputeSeconds(graph, policy, state.members)) *
           1e6;
     }

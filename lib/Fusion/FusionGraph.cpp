@@ -33,7 +33,8 @@ bool mlir::fuse::detail::isWeightConstant(Operation *op) {
     return false;
   Attribute value;
   if (matchPattern(op->getResult(0), m_Constant(&value)))
-    if (auto dense = dyn_cast<DenseElementsAttr>(value); dense && dense.isSplat())
+    if (auto dense = dyn_cast<DenseElementsAttr>(value);
+        dense && dense.isSplat())
       return false;
   return !type.hasStaticShape() ||
          type.getNumElements() > kMaxClonedConstantElements;
@@ -100,8 +101,7 @@ static std::optional<ReductionInfo> getReductionInfo(Operation *op) {
 FusionGraph::FusionGraph(Block &block) : block(block) {
   for (Operation &op : block) {
     if (isa<GroupOp>(op) || op.hasTrait<OpTrait::IsTerminator>() ||
-        isCloneableIntoGroup(&op) || isWeightConstant(&op) ||
-        !isComputeOp(&op))
+        isCloneableIntoGroup(&op) || isWeightConstant(&op) || !isComputeOp(&op))
       continue;
     Node node;
     node.op = &op;
@@ -287,11 +287,11 @@ bool FusionGraph::hasMultiOutput(ArrayRef<unsigned> members) const {
   for (unsigned m : members) {
     const Node &node = nodes[m];
     for (auto [i, consumers] : llvm::enumerate(node.resultConsumers)) {
-      bool inside = llvm::any_of(consumers,
-                                 [&](unsigned c) { return in.contains(c); });
-      bool outside = node.resultEscapes[i] ||
-                     llvm::any_of(consumers,
-                                  [&](unsigned c) { return !in.contains(c); });
+      bool inside =
+          llvm::any_of(consumers, [&](unsigned c) { return in.contains(c); });
+      bool outside =
+          node.resultEscapes[i] ||
+          llvm::any_of(consumers, [&](unsigned c) { return !in.contains(c); });
       if (inside && outside)
         return true;
     }

@@ -1,4 +1,5 @@
-//===- FusionGraph.h - the dataflow graph the fusion engine reads -*- C++ -*-===//
+//===- FusionGraph.h - the dataflow graph the fusion engine reads -*- C++
+//-*-===//
 //
 // Part of fuse, an MLIR-based operator-fusion compiler.
 //
@@ -58,9 +59,7 @@ struct Node {
   bool hasStaticShape = false;
   std::optional<ReductionInfo> reduction;
 
-  bool isContraction() const {
-    return cls.category == OpCategory::contraction;
-  }
+  bool isContraction() const { return cls.category == OpCategory::contraction; }
   bool isReduction() const { return cls.category == OpCategory::reduction; }
   bool isElementwiseLike() const {
     return hasStaticShape && (cls.category == OpCategory::elementwise ||

@@ -62,16 +62,17 @@ struct FuseProducerGroup : GroupPattern {
       // A prologue (elementwise producer) or an epilogue (elementwise
       // consumer over the producer's output shape).
       bool prologue = isElementwiseGroup(producer);
-      bool epilogue = isElementwiseGroup(consumer) && hasAnchor(producer) &&
-                      getCommonResultShape(producer) &&
-                      getCommonResultShape(producer) == getCommonResultShape(consumer);
-      StringRef rule = epilogue && !prologue ? "contraction_epilogue"
-                                             : "elementwise_chain";
+      bool epilogue =
+          isElementwiseGroup(consumer) && hasAnchor(producer) &&
+          getCommonResultShape(producer) &&
+          getCommonResultShape(producer) == getCommonResultShape(consumer);
+      StringRef rule =
+          epilogue && !prologue ? "contraction_epilogue" : "elementwise_chain";
       if ((!prologue && !epilogue) ||
           !mergeRespectsPolicy(producer, consumer, policy, nullptr, rule))
         continue;
-      FusionKind kind = combine(producer.getKind(), consumer.getKind(),
-                                FusionKind::vertical);
+      FusionKind kind =
+          combine(producer.getKind(), consumer.getKind(), FusionKind::vertical);
       mergeFuseGroups(rewriter, producer, consumer, kind, rule, consumer);
       return success();
     }
@@ -102,8 +103,8 @@ struct FuseMultiOutputProducer : GroupPattern {
           !mergeRespectsPolicy(producer, consumer, policy, nullptr,
                                "multi_output"))
         continue;
-      FusionKind kind = combine(producer.getKind(), consumer.getKind(),
-                                FusionKind::diagonal);
+      FusionKind kind =
+          combine(producer.getKind(), consumer.getKind(), FusionKind::diagonal);
       mergeFuseGroups(rewriter, producer, consumer, kind, "multi_output",
                       consumer);
       return success();
@@ -122,8 +123,8 @@ struct FuseSiblingGroups : GroupPattern {
     });
     if (!second)
       return failure();
-    FusionKind kind = combine(first.getKind(), second.getKind(),
-                              FusionKind::horizontal);
+    FusionKind kind =
+        combine(first.getKind(), second.getKind(), FusionKind::horizontal);
     mergeFuseGroups(rewriter, first, second, kind, "sibling_merge", first);
     return success();
   }

@@ -21,8 +21,7 @@
 using namespace mlir;
 using namespace mlir::fuse;
 
-void mlir::fuse::emitFusionRemarks(const FusionPlan &plan,
-                                   StringRef function) {
+void mlir::fuse::emitFusionRemarks(const FusionPlan &plan, StringRef function) {
   if (plan.groups.empty() && plan.rejections.empty())
     return;
   MLIRContext *context = plan.groups.empty()

@@ -10,10 +10,10 @@
 #include "fuse/Dialect/Fuse/IR/FuseInterfaces.h"
 #include "fuse/Fusion/FusionEngine.h"
 #include "fuse/Memory/MemoryPlanner.h"
-#include "llvm/ADT/EquivalenceClasses.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 
@@ -27,8 +27,8 @@ static SmallVector<std::string> reasonsLeftAlone(const FusionPlan &plan,
   SmallVector<std::string> reasons;
   for (const FusionRejection &r : plan.rejections)
     if (r.candidate == op || r.anchor == op)
-      reasons.push_back(llvm::formatv("{0} refused by {1}: {2}", r.rule,
-                                      r.check, r.reason));
+      reasons.push_back(
+          llvm::formatv("{0} refused by {1}: {2}", r.rule, r.check, r.reason));
   if (reasons.empty()) {
     OpClassification cls = classifyOp(op);
     reasons.push_back(llvm::formatv("no fusion rule matches this {0} op and "
@@ -241,16 +241,15 @@ static MemoryEstimate estimateMemory(const FusionPlan &plan,
 }
 
 /// Writes a memory section.
-static void writeMemory(llvm::json::OStream &json,
-                        const MemoryEstimate &m) {
+static void writeMemory(llvm::json::OStream &json, const MemoryEstimate &m) {
   json.attributeObject("memory", [&] {
     json.attribute("buffers", m.buffers);
     json.attribute("unfused_naive", m.unfusedNaive);
     json.attribute("naive", m.naive);
     json.attribute("arena", m.arena);
     json.attribute("max_live", m.maxLive);
-    json.attribute("ratio", m.maxLive ? double(m.arena) / double(m.maxLive)
-                                      : 1.0);
+    json.attribute("ratio",
+                   m.maxLive ? double(m.arena) / double(m.maxLive) : 1.0);
     json.attribute("in_place_bytes", m.inPlaceBytes);
     json.attribute("strategy", m.strategy.empty() ? "none" : m.strategy);
   });
@@ -276,8 +275,7 @@ void mlir::fuse::writeFusionReportJSON(raw_ostream &os,
     json.attributeObject("policy", [&] {
       json.attribute("max_ops_per_group", policy.maxOpsPerGroup);
       json.attribute("max_kernel_param_bytes", policy.maxKernelParamBytes);
-      json.attribute("max_reductions_per_group",
-                     policy.maxReductionsPerGroup);
+      json.attribute("max_reductions_per_group", policy.maxReductionsPerGroup);
       json.attributeArray("disabled_rules", [&] {
         SmallVector<StringRef> names;
         for (const auto &entry : policy.disabledRules)
@@ -438,8 +436,7 @@ void mlir::fuse::writeFusionGraphDOT(raw_ostream &os,
     // Dataflow edges, looking through ops cloned into groups (views, fills).
     for (const PlannedGroup &group : fn.plan.groups)
       for (Operation *op : group.ops) {
-        llvm::SetVector<Value> worklist(op->operand_begin(),
-                                        op->operand_end());
+        llvm::SetVector<Value> worklist(op->operand_begin(), op->operand_end());
         llvm::SetVector<unsigned> sources;
         for (unsigned i = 0; i < worklist.size(); ++i) {
           Operation *def = worklist[i].getDefiningOp();

@@ -85,9 +85,9 @@ static void materializeGroup(Block &block, const PlannedGroup &planned) {
 
   Operation *last = planned.ops.back();
   OpBuilder builder(last);
-  auto group = GroupOp::create(builder, planned.anchor->getLoc(),
-                               ValueRange(results).getTypes(),
-                               inputs.getArrayRef(), planned.kind, planned.rule);
+  auto group = GroupOp::create(
+      builder, planned.anchor->getLoc(), ValueRange(results).getTypes(),
+      inputs.getArrayRef(), planned.kind, planned.rule);
   FuseDialect::IdAttrHelper(builder.getContext())
       .setAttr(group, builder.getI64IntegerAttr(planned.id));
   Block &body = group.getBodyBlock();

@@ -6,8 +6,8 @@
 
 #include "fuse/Dialect/Fuse/IR/FuseDialect.h"
 #include "fuse/Dialect/Fuse/IR/FuseInterfaces.h"
-#include "fuse/Memory/Passes.h"
 #include "fuse/Memory/MemoryPlanner.h"
+#include "fuse/Memory/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -191,9 +191,8 @@ struct PlanBuffersPass
           }
           // Any other op that makes a memref out of this one could keep the
           // memory alive in ways this pass does not follow.
-          if (llvm::any_of(user->getResultTypes(), [](Type t) {
-                return isa<BaseMemRefType>(t);
-              })) {
+          if (llvm::any_of(user->getResultTypes(),
+                           [](Type t) { return isa<BaseMemRefType>(t); })) {
             escapes = true;
             break;
           }
@@ -299,8 +298,8 @@ struct PlanBuffersPass
           builder, fn.getLoc(), (fn.getName() + "_workspace_bytes").str(),
           builder.getFunctionType({}, {builder.getIndexType()}));
       OpBuilder body = OpBuilder::atBlockBegin(query.addEntryBlock());
-      Value size = arith::ConstantIndexOp::create(body, fn.getLoc(),
-                                                  plan.arena);
+      Value size =
+          arith::ConstantIndexOp::create(body, fn.getLoc(), plan.arena);
       func::ReturnOp::create(body, fn.getLoc(), size);
     } else {
       builder.setInsertionPointToStart(&block);
@@ -316,28 +315,25 @@ struct PlanBuffersPass
     // Every planned allocation becomes a view of the arena.
     for (auto [i, c] : llvm::enumerate(candidates)) {
       OpBuilder b(c.alloc);
-      Value offset = arith::ConstantIndexOp::create(
-          b, c.alloc.getLoc(), plan.offsets[placeOf[i]]);
-      Value view = memref::ViewOp::create(b, c.alloc.getLoc(),
-                                          c.alloc.getType(), arena, offset,
-                                          ValueRange());
+      Value offset = arith::ConstantIndexOp::create(b, c.alloc.getLoc(),
+                                                    plan.offsets[placeOf[i]]);
+      Value view = memref::ViewOp::create(
+          b, c.alloc.getLoc(), c.alloc.getType(), arena, offset, ValueRange());
       for (Operation *dealloc : c.deallocs)
         dealloc->erase();
       c.alloc.replaceAllUsesWith(view);
       c.alloc.erase();
     }
     Builder b(ctx);
-    FuseDialect::MemoryAttrHelper(ctx).setAttr(fn,
-                b.getDictionaryAttr({
-                    b.getNamedAttr("naive", b.getI64IntegerAttr(naive)),
-                    b.getNamedAttr("arena", b.getI64IntegerAttr(plan.arena)),
-                    b.getNamedAttr("max_live",
-                                   b.getI64IntegerAttr(plan.maxLive)),
-                    b.getNamedAttr("in_place_bytes",
-                                   b.getI64IntegerAttr(inPlaceBytes)),
-                    b.getNamedAttr("strategy",
-                                   b.getStringAttr(plan.strategy)),
-                }));
+    FuseDialect::MemoryAttrHelper(ctx).setAttr(
+        fn,
+        b.getDictionaryAttr({
+            b.getNamedAttr("naive", b.getI64IntegerAttr(naive)),
+            b.getNamedAttr("arena", b.getI64IntegerAttr(plan.arena)),
+            b.getNamedAttr("max_live", b.getI64IntegerAttr(plan.maxLive)),
+            b.getNamedAttr("in_place_bytes", b.getI64IntegerAttr(inPlaceBytes)),
+            b.getNamedAttr("strategy", b.getStringAttr(plan.strategy)),
+        }));
   }
 };
 

@@ -56,8 +56,7 @@ LogicalResult mlir::fuse::checkNvptxPipelineOptions(
       failed(oneOf("workspace", options.workspace, {"alloc", "argument"})))
     return failure();
   if (options.blockSize < 1 || options.sharedBytes < 0 ||
-      options.maxTileBytes < 0 || options.optLevel < 0 ||
-      options.optLevel > 3)
+      options.maxTileBytes < 0 || options.optLevel < 0 || options.optLevel > 3)
     return error(llvm::formatv(
         "fuse-to-nvptx: options 'block-size' must be positive, "
         "'shared-bytes' and 'max-tile-bytes' non-negative and 'opt-level' in "

@@ -67,10 +67,10 @@ std::optional<ContractionLayout> getLayout(Operation *op) {
 
 /// The values of an f32 constant (dense elements or a resource blob) as
 /// doubles, and whether it came from a resource.
-std::optional<std::vector<double>> getConstantValues(Value value,
-                                                     bool *fromResource =
-                                                         nullptr) {
-  std::optional<fuse::detail::ConstantData> data = fuse::detail::getConstantData(value);
+std::optional<std::vector<double>>
+getConstantValues(Value value, bool *fromResource = nullptr) {
+  std::optional<fuse::detail::ConstantData> data =
+      fuse::detail::getConstantData(value);
   std::optional<std::vector<float>> floats = fuse::detail::getF32Values(value);
   if (!data || !floats)
     return std::nullopt;
@@ -81,12 +81,10 @@ std::optional<std::vector<double>> getConstantValues(Value value,
 
 /// A constant that only varies along the last dimension, broadcast to
 /// `channels` values; std::nullopt otherwise.
-std::optional<std::vector<double>> getPerChannel(Value value,
-                                                 RankedTensorType resultType,
-                                                 int64_t channels) {
+std::optional<std::vector<double>>
+getPerChannel(Value value, RankedTensorType resultType, int64_t channels) {
   auto type = dyn_cast<RankedTensorType>(value.getType());
-  if (!type || type.getRank() != resultType.getRank() ||
-      !type.hasStaticShape())
+  if (!type || type.getRank() != resultType.getRank() || !type.hasStaticShape())
     return std::nullopt;
   for (int64_t d : type.getShape().drop_back())
     if (d != 1)
@@ -187,8 +185,8 @@ LogicalResult foldInto(PatternRewriter &rewriter, Operation *op,
   if (layout->biasOperand) {
     auto biasType = RankedTensorType::get(
         {layout->channels},
-        cast<ShapedType>(contraction->getOperand(*layout->biasOperand)
-                             .getType())
+        cast<ShapedType>(
+            contraction->getOperand(*layout->biasOperand).getType())
             .getElementType());
     folded->setOperand(*layout->biasOperand,
                        makeConstant(rewriter, loc, biasType, *bias,
@@ -245,14 +243,12 @@ struct FoldSub : OpRewritePattern<tosa::SubOp> {
   }
 };
 
-struct FoldAffinePass
-    : public fuse::impl::FuseFoldAffineBase<FoldAffinePass> {
+struct FoldAffinePass : public fuse::impl::FuseFoldAffineBase<FoldAffinePass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<FoldMul, FoldAdd, FoldSub>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-      getOperation()->emitWarning()
-          << "fuse-fold-affine did not converge";
+      getOperation()->emitWarning() << "fuse-fold-affine did not converge";
   }
 };
 

@@ -26,7 +26,6 @@ using namespace mlir;
 
 namespace {
 
-
 /// Concatenates constants of the same element type along `axis`.
 std::vector<char> concat(ArrayRef<fuse::detail::ConstantData> parts,
                          int64_t axis, SmallVectorImpl<int64_t> &shape) {
@@ -89,8 +88,8 @@ bool isCandidate(Operation *op) {
 
 /// A !tosa.shape constant.
 Value makeShape(ImplicitLocOpBuilder &b, ArrayRef<int64_t> values) {
-  auto attrType = RankedTensorType::get({int64_t(values.size())},
-                                        b.getIndexType());
+  auto attrType =
+      RankedTensorType::get({int64_t(values.size())}, b.getIndexType());
   auto attr = DenseIntElementsAttr::get(attrType, values);
   return tosa::ConstShapeOp::create(
       b, tosa::shapeType::get(b.getContext(), values.size()), attr);
@@ -136,8 +135,8 @@ void mergeSiblings(ArrayRef<Operation *> siblings) {
   ImplicitLocOpBuilder b(loc, builder);
   SmallVector<int64_t> weightShape;
   std::vector<char> weightBytes = concat(weights, weightAxis, weightShape);
-  auto weightType = RankedTensorType::get(
-      weightShape, weights.front().type.getElementType());
+  auto weightType =
+      RankedTensorType::get(weightShape, weights.front().type.getElementType());
   Value weightConst = tosa::ConstOp::create(
       b, weightType,
       fuse::detail::makeElementsAttr(weightType, weightBytes, resource,
@@ -170,9 +169,8 @@ void mergeSiblings(ArrayRef<Operation *> siblings) {
     SmallVector<int64_t> start(rank, 0), size(type.getShape());
     start.back() = offset;
     offset += type.getShape().back();
-    Value slice = tosa::SliceOp::create(b, type, merged->getResult(0),
-                                        makeShape(b, start),
-                                        makeShape(b, size));
+    Value slice = tosa::SliceOp::create(
+        b, type, merged->getResult(0), makeShape(b, start), makeShape(b, size));
     slice.getDefiningOp()->setLoc(op->getLoc());
     op->getResult(0).replaceAllUsesWith(slice);
   }

@@ -8,11 +8,11 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Matchers.h"
-#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
-#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -51,8 +51,7 @@ struct DropDepthwiseMultiplier
     if (!resultType || !resultType.hasStaticShape() ||
         resultType.getDimSize(4) != 1 || !op->hasOneUse())
       return failure();
-    auto collapse =
-        dyn_cast<tensor::CollapseShapeOp>(*op->getUsers().begin());
+    auto collapse = dyn_cast<tensor::CollapseShapeOp>(*op->getUsers().begin());
     SmallVector<ReassociationIndices> channels = {{0}, {1}, {2}, {3, 4}};
     if (!collapse || collapse.getReassociationIndices() != channels)
       return failure();
@@ -62,7 +61,8 @@ struct DropDepthwiseMultiplier
     if (!filterType || filterType.getRank() != 4)
       return failure();
     Value filter3d = tensor::CollapseShapeOp::create(
-        rewriter, loc, filter, SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}});
+        rewriter, loc, filter,
+        SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}});
     Value init = tensor::CollapseShapeOp::create(
         rewriter, loc, op.getDpsInitOperand(0)->get(), channels);
     auto conv = linalg::DepthwiseConv2DNhwcHwcOp::create(
@@ -123,14 +123,13 @@ struct FoldConstantGeneric : OpRewritePattern<linalg::GenericOp> {
         SmallVector<uint64_t> at;
         for (int64_t v : map.compose(index))
           at.push_back(v);
-        values[body->getArgument(i)] =
-            input.isSplat() ? input.getSplatValue<Attribute>()
-                            : input.getValues<Attribute>()[at];
+        values[body->getArgument(i)] = input.isSplat()
+                                           ? input.getSplatValue<Attribute>()
+                                           : input.getValues<Attribute>()[at];
       }
       for (Operation &payload : body->without_terminator()) {
         if (auto indexOp = dyn_cast<linalg::IndexOp>(payload)) {
-          values[indexOp] =
-              rewriter.getIndexAttr(index[indexOp.getDim()]);
+          values[indexOp] = rewriter.getIndexAttr(index[indexOp.getDim()]);
           continue;
         }
         SmallVector<Attribute> operands;
@@ -179,11 +178,12 @@ struct PrunePass : public fuse::impl::FusePruneBase<PrunePass> {
     for (RegisteredOperationName op : context->getRegisteredOperations())
       op.getCanonicalizationPatterns(owning, context);
     int64_t limit = maxConstantFoldElements;
-    linalg::populateConstantFoldLinalgOperations(
-        owning, [limit](OpOperand *fused) {
-          auto type = dyn_cast<ShapedType>(fused->getOwner()->getResult(0).getType());
-          return type && type.hasStaticShape() && type.getNumElements() <= limit;
-        });
+    linalg::populateConstantFoldLinalgOperations(owning, [limit](
+                                                             OpOperand *fused) {
+      auto type =
+          dyn_cast<ShapedType>(fused->getOwner()->getResult(0).getType());
+      return type && type.hasStaticShape() && type.getNumElements() <= limit;
+    });
     owning.add<FoldConstantGeneric>(context, limit);
     // tensor.concat becomes insertions into one tensor, so that each branch
     // can write its slice (the concat_slices rule).

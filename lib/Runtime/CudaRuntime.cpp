@@ -167,12 +167,14 @@ void Profile::write() {
     double total = 0;
     for (float t : ms)
       total += t;
-    std::fprintf(file, "%s\t%zu\t%.6f\t%.6f\t%.6f\n", name.c_str(), n,
-                 median, double(ms.front()), total);
+    std::fprintf(file, "%s\t%zu\t%.6f\t%.6f\t%.6f\n", name.c_str(), n, median,
+                 double(ms.front()), total);
   }
   if (lost)
-    std::fprintf(file, "# %zu launch(es) not timed: their events could not "
-                       "be read at exit\n", lost);
+    std::fprintf(file,
+                 "# %zu launch(es) not timed: their events could not "
+                 "be read at exit\n",
+                 lost);
   std::fclose(file);
 }
 
@@ -248,8 +250,8 @@ FUSE_EXPORT void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
   CHECK_CU(cuEventCreate(&launch.start, CU_EVENT_DEFAULT));
   CHECK_CU(cuEventCreate(&launch.stop, CU_EVENT_DEFAULT));
   CHECK_CU(cuEventRecord(launch.start, stream));
-  CHECK_CU(cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY,
-                          blockZ, smem, stream, params, extra));
+  CHECK_CU(cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY, blockZ,
+                          smem, stream, params, extra));
   CHECK_CU(cuEventRecord(launch.stop, stream));
   std::lock_guard<std::mutex> guard(profile->lock);
   profile->pending.push_back(launch);
@@ -386,9 +388,8 @@ FUSE_EXPORT void mgpuMemHostRegisterMemRef(int64_t rank, Descriptor *descriptor,
                                            int64_t elementSizeBytes) {
   uint64_t bytes = spanBytes(rank, descriptor, elementSizeBytes);
   if (bytes)
-    mgpuMemHostRegister(descriptor->aligned +
-                            descriptor->offset * elementSizeBytes,
-                        bytes);
+    mgpuMemHostRegister(
+        descriptor->aligned + descriptor->offset * elementSizeBytes, bytes);
 }
 
 FUSE_EXPORT void mgpuMemHostUnregisterMemRef(int64_t rank,
@@ -495,8 +496,8 @@ FUSE_EXPORT void *fuseDeviceConstant(void *host, uint64_t sizeBytes) {
   void *&copy = copies[host];
   if (!copy) {
     copy = fuseDeviceMalloc(sizeBytes);
-    CHECK_CU(cuMemcpyHtoD(reinterpret_cast<CUdeviceptr>(copy), host,
-                          sizeBytes));
+    CHECK_CU(
+        cuMemcpyHtoD(reinterpret_cast<CUdeviceptr>(copy), host, sizeBytes));
   }
   return copy;
 }

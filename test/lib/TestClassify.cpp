@@ -4,9 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TestPasses.h"
 #include "fuse/Dialect/Fuse/IR/FuseInterfaces.h"
 #include "fuse/Dialect/Fuse/IR/FuseOps.h"
-#include "TestPasses.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -38,15 +38,17 @@ struct TestClassifyPass
           (!classified && !isComputeOp(op)))
         return WalkResult::skip();
       OpClassification c = classifyOp(op);
-      FuseDialect::CategoryAttrHelper(&getContext()).setAttr(op, OpCategoryAttr::get(&getContext(),
-                                                       c.category));
+      FuseDialect::CategoryAttrHelper(&getContext())
+          .setAttr(op, OpCategoryAttr::get(&getContext(), c.category));
       if (c.flops)
-        FuseDialect::FlopsAttrHelper(&getContext()).setAttr(op, b.getI64IntegerAttr(*c.flops));
+        FuseDialect::FlopsAttrHelper(&getContext())
+            .setAttr(op, b.getI64IntegerAttr(*c.flops));
       if (c.bytesRead)
-        FuseDialect::BytesReadAttrHelper(&getContext()).setAttr(op, b.getI64IntegerAttr(*c.bytesRead));
+        FuseDialect::BytesReadAttrHelper(&getContext())
+            .setAttr(op, b.getI64IntegerAttr(*c.bytesRead));
       if (c.bytesWritten)
-        FuseDialect::BytesWrittenAttrHelper(&getContext()).setAttr(op,
-                    b.getI64IntegerAttr(*c.bytesWritten));
+        FuseDialect::BytesWrittenAttrHelper(&getContext())
+            .setAttr(op, b.getI64IntegerAttr(*c.bytesWritten));
       // The payload of a classified op belongs to it.
       return WalkResult::skip();
     });

@@ -4,9 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TestPasses.h"
 #include "fuse/Dialect/Fuse/IR/FuseOps.h"
 #include "fuse/Fusion/FusionPatterns.h"
-#include "TestPasses.h"
 
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 

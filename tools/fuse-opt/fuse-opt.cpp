@@ -8,9 +8,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fuse/Fusion/FusionEngine.h"
 #include "fuse/InitAllDialects.h"
 #include "fuse/InitAllPasses.h"
-#include "fuse/Fusion/FusionEngine.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -49,6 +49,6 @@ int main(int argc, char **argv) {
   mlir::registerAllGPUToLLVMIRTranslations(registry);
   mlir::fuse::registerAllDialects(registry);
 
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "fuse optimizer driver\n", registry));
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "fuse optimizer driver\n", registry));
 }

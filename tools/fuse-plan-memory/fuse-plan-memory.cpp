@@ -12,31 +12,35 @@
 #include "fuse/Memory/MemoryPlanner.h"
 
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/Support/FileSystem.h"
 
 #include <string>
 
 using namespace fuse::planner;
 
-static llvm::cl::opt<std::string> input(llvm::cl::Positional,
+static llvm::cl::OptionCategory category("fuse-plan-memory options");
+
+static llvm::cl::opt<std::string> input(llvm::cl::cat(category),
+                                        llvm::cl::Positional,
                                         llvm::cl::desc("<trace.csv>"),
                                         llvm::cl::Required);
 static llvm::cl::opt<int64_t>
-    alignment("alignment", llvm::cl::desc("Offset alignment in bytes"),
-              llvm::cl::init(1));
+    alignment(llvm::cl::cat(category), "alignment",
+              llvm::cl::desc("Offset alignment in bytes"), llvm::cl::init(1));
 static llvm::cl::opt<double>
-    budget("time-budget-ms",
+    budget(llvm::cl::cat(category), "time-budget-ms",
            llvm::cl::desc("Local search budget in milliseconds"),
            llvm::cl::init(1000.0));
-static llvm::cl::opt<uint64_t> seed("seed", llvm::cl::desc("Search seed"),
+static llvm::cl::opt<uint64_t> seed(llvm::cl::cat(category), "seed",
+                                    llvm::cl::desc("Search seed"),
                                     llvm::cl::init(0));
-static llvm::cl::opt<bool> json("json",
+static llvm::cl::opt<bool> json(llvm::cl::cat(category), "json",
                                 llvm::cl::desc("Print one JSON object"));
 static llvm::cl::opt<std::string>
-    offsetsFile("offsets",
+    offsetsFile(llvm::cl::cat(category), "offsets",
                 llvm::cl::desc("Write the plan as CSV start,end,size,offset"),
                 llvm::cl::init(""));
 
@@ -46,6 +50,9 @@ static int fail(const llvm::Twine &message) {
 }
 
 int main(int argc, char **argv) {
+  // --help shows the planner's options, not every option of the LLVM
+  // libraries linked in (--help-hidden has them).
+  llvm::cl::HideUnrelatedOptions(category);
   llvm::cl::ParseCommandLineOptions(argc, argv,
                                     "fuse static memory planner on traces\n");
   auto file = llvm::MemoryBuffer::getFileOrSTDIN(input);

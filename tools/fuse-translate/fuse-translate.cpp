@@ -1,4 +1,5 @@
-//===- fuse-translate.cpp - fuse's front ends ------------------------------===//
+//===- fuse-translate.cpp - fuse's front ends
+//------------------------------===//
 //
 // Part of fuse, an MLIR-based operator-fusion compiler.
 //
@@ -13,6 +14,7 @@
 
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 
 int main(int argc, char **argv) {
@@ -24,6 +26,9 @@ int main(int argc, char **argv) {
       return 0;
     }
   mlir::fuse::registerOnnxImportTranslation();
+  // --help shows the translation driver's and the importer's options, not
+  // every option of the LLVM libraries linked in (--help-hidden has them).
+  llvm::cl::HideUnrelatedOptions(mlir::fuse::getOnnxImportCategory());
   return mlir::failed(
       mlir::mlirTranslateMain(argc, argv, "fuse translation driver\n"));
 }

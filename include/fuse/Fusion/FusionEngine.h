@@ -6,7 +6,8 @@
 // kernel. It works in two steps that embedders can drive separately:
 //
 //   FusionPlan plan = planFusion(block, policy);    // analysis, IR unchanged
-//   materializeFusionPlan(block, plan);             // wraps groups in fuse.group
+//   materializeFusionPlan(block, plan);             // wraps groups in
+//   fuse.group
 //
 // Rules are applied by priority, compute-heavy anchors first; every candidate
 // merge passes the feasibility checks (dependency, memory, arithmetic
@@ -23,8 +24,8 @@
 #include "fuse/Dialect/Fuse/Utils/Describe.h"
 #include "fuse/Fusion/FusionCheck.h"
 #include "fuse/Fusion/FusionRule.h"
-#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/Block.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"

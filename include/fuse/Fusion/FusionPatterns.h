@@ -50,8 +50,7 @@ void populateCompositeFusionPatterns(RewritePatternSet &patterns,
 /// feasibility checks (checkGroupMerge in FusionCheck.h) for `policy`;
 /// otherwise `reason` says which check refused and why ("check: reason").
 bool mergeRespectsPolicy(GroupOp a, GroupOp b, const FusionPolicy &policy,
-                         std::string *reason = nullptr,
-                         StringRef rule = "");
+                         std::string *reason = nullptr, StringRef rule = "");
 
 } // namespace mlir::fuse
 

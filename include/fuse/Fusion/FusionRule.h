@@ -1,4 +1,5 @@
-//===- FusionRule.h - a fusion rule as one unit ------------------*- C++ -*-===//
+//===- FusionRule.h - a fusion rule as one unit ------------------*- C++
+//-*-===//
 //
 // Part of fuse, an MLIR-based operator-fusion compiler.
 //

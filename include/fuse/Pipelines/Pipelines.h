@@ -105,8 +105,7 @@ void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options);
 
 /// Options of `fuse-to-nvptx`; the defaults of those a pass takes come from
 /// that pass's generated options.
-struct NvptxPipelineOptions
-    : public PassPipelineOptions<NvptxPipelineOptions> {
+struct NvptxPipelineOptions : public PassPipelineOptions<NvptxPipelineOptions> {
   PassOptions::Option<std::string> target{
       *this, "target",
       llvm::cl::desc("The GPU: a preset or a #fuse.target<...>; empty: the "
@@ -125,8 +124,9 @@ struct NvptxPipelineOptions
       llvm::cl::desc("isa (PTX), bin (cubin, runs ptxas) or fatbin"),
       llvm::cl::init("isa")};
   PassOptions::Option<int64_t> optLevel{
-      *this, "opt-level", llvm::cl::desc("Optimization level of the NVPTX "
-                                         "backend (0 to 3)"),
+      *this, "opt-level",
+      llvm::cl::desc("Optimization level of the NVPTX "
+                     "backend (0 to 3)"),
       llvm::cl::init(FuseAttachNVVMTargetOptions().optLevel)};
   PassOptions::ListOption<int64_t> tileSizes{
       *this, "tile-sizes",
@@ -195,8 +195,7 @@ checkNvptxPipelineOptions(const NvptxPipelineOptions &options,
 /// fuse-lower-groups, one function per group, bufferization, the tile loop
 /// to the grid, kernel outlining, NVVM and binary serialization, appended to
 /// `pm` (check the options first).
-void buildNvptxPipeline(OpPassManager &pm,
-                        const NvptxPipelineOptions &options);
+void buildNvptxPipeline(OpPassManager &pm, const NvptxPipelineOptions &options);
 
 /// Registers `fuse-to-nvptx` (called by registerFusePipelines).
 void registerNvptxPipeline();

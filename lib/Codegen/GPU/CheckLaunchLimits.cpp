@@ -32,8 +32,7 @@ LogicalResult mlir::fuse::checkLaunchLimits(MLIRContext *context,
   };
   if (failed(inRange("block-size", blockSize, target.getMaxThreadsPerBlock(),
                      "max_threads_per_block")) ||
-      failed(inRange("shared-bytes", sharedBytes,
-                     target.getSharedMemPerBlock(),
+      failed(inRange("shared-bytes", sharedBytes, target.getSharedMemPerBlock(),
                      "shared memory per block")))
     return failure();
   return success();
@@ -48,8 +47,8 @@ struct CheckLaunchLimitsPass
     FailureOr<TargetAttr> target =
         resolveTarget(getOperation(), TargetAttr(), getArgument());
     if (failed(target) ||
-        failed(checkLaunchLimits(&getContext(), *target, blockSize,
-                                 sharedBytes, getArgument())))
+        failed(checkLaunchLimits(&getContext(), *target, blockSize, sharedBytes,
+                                 getArgument())))
       return signalPassFailure();
   }
 };

@@ -87,26 +87,25 @@ struct DeviceMemoryPass
       call.erase();
     }
     for (LLVM::CallOp call : frees) {
-      LLVM::LLVMFuncOp deviceFree = declare(
-          module, "fuseDeviceFree", LLVM::LLVMFunctionType::get(voidType, {ptr}));
+      LLVM::LLVMFuncOp deviceFree =
+          declare(module, "fuseDeviceFree",
+                  LLVM::LLVMFunctionType::get(voidType, {ptr}));
       OpBuilder b(call);
-      LLVM::CallOp::create(b, call.getLoc(), deviceFree,
-                           call.getArgOperands());
+      LLVM::CallOp::create(b, call.getLoc(), deviceFree, call.getArgOperands());
       call.erase();
     }
     for (LLVM::AddressOfOp address : constants) {
       LLVM::LLVMFuncOp deviceConstant =
           declare(module, "fuseDeviceConstant",
                   LLVM::LLVMFunctionType::get(ptr, {ptr, i64}));
-      auto global =
-          cast<LLVM::GlobalOp>(module.lookupSymbol(address.getGlobalNameAttr()));
+      auto global = cast<LLVM::GlobalOp>(
+          module.lookupSymbol(address.getGlobalNameAttr()));
       int64_t bytes = layout.getTypeSize(global.getGlobalType());
       OpBuilder b(address->getBlock(), std::next(address->getIterator()));
       Value size = LLVM::ConstantOp::create(b, address.getLoc(), i64,
                                             b.getI64IntegerAttr(bytes));
-      auto copy =
-          LLVM::CallOp::create(b, address.getLoc(), deviceConstant,
-                               ValueRange{address.getResult(), size});
+      auto copy = LLVM::CallOp::create(b, address.getLoc(), deviceConstant,
+                                       ValueRange{address.getResult(), size});
       address.getResult().replaceAllUsesExcept(copy.getResult(), copy);
     }
   }

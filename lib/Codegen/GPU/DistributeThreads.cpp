@@ -15,8 +15,8 @@
 #include "fuse/Dialect/Fuse/IR/FuseDialect.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -109,9 +109,8 @@ bool accumulatesInRegister(linalg::LinalgOp op) {
       op.getBlock()->getTerminator()->getNumOperands() != 1)
     return false;
   Value out = op.getDpsInitOperand(0)->get();
-  return llvm::none_of(op.getDpsInputOperands(), [&](OpOperand *input) {
-    return input->get() == out;
-  });
+  return llvm::none_of(op.getDpsInputOperands(),
+                       [&](OpOperand *input) { return input->get() == out; });
 }
 
 /// The indices of a point's element of `op`'s (owned) output, from the
@@ -455,19 +454,18 @@ private:
                                            thread, index(ob, groups * lanes));
       auto ifOp = scf::IfOp::create(ob, loc, active, /*withElse=*/false);
       OpBuilder ib = ifOp.getThenBodyBuilder();
-      Value group = ib.createOrFold<arith::DivUIOp>(loc, thread,
-                                                    index(ib, lanes));
-      Value lane = ib.createOrFold<arith::RemUIOp>(loc, thread,
-                                                   index(ib, lanes));
+      Value group =
+          ib.createOrFold<arith::DivUIOp>(loc, thread, index(ib, lanes));
+      Value lane =
+          ib.createOrFold<arith::RemUIOp>(loc, thread, index(ib, lanes));
       auto pointLoop = scf::ForOp::create(ib, loc, group, index(ib, points),
                                           index(ib, groups));
       OpBuilder pb = OpBuilder::atBlockBegin(pointLoop.getBody());
       SmallVector<Value> ivs(sizes.size());
       delinearize(pb, loc, pointLoop.getInductionVar(), parallel, sizes, ivs);
-      Value partial =
-          accumulate(pb, loc, op, {ivs}, reductions, sizes, lane,
-                     index(pb, reduced), index(pb, lanes), neutral)
-              .front();
+      Value partial = accumulate(pb, loc, op, {ivs}, reductions, sizes, lane,
+                                 index(pb, reduced), index(pb, lanes), neutral)
+                          .front();
       SmallVector<Value> at = {lane};
       llvm::append_range(at, outputIndices(op, ivs));
       memref::StoreOp::create(pb, loc, partial, scratch, at);
@@ -485,17 +483,16 @@ private:
     ArrayRef<int64_t> pointShape = scratchType.getShape().drop_front();
     for (int64_t half = lanes / 2; half >= 1; half /= 2) {
       phase(b, loc, tid, [&](OpBuilder &ob, Value thread) {
-        auto loop = scf::ForOp::create(ob, loc, thread,
-                                       index(ob, half * points),
-                                       index(ob, threads));
+        auto loop = scf::ForOp::create(
+            ob, loc, thread, index(ob, half * points), index(ob, threads));
         OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
         Value linear = loop.getInductionVar();
         SmallVector<Value> at;
         for (int64_t size : llvm::reverse(pointShape)) {
-          at.push_back(lb.createOrFold<arith::RemUIOp>(loc, linear,
-                                                       index(lb, size)));
-          linear = lb.createOrFold<arith::DivUIOp>(loc, linear,
-                                                   index(lb, size));
+          at.push_back(
+              lb.createOrFold<arith::RemUIOp>(loc, linear, index(lb, size)));
+          linear =
+              lb.createOrFold<arith::DivUIOp>(loc, linear, index(lb, size));
         }
         at.push_back(linear); // the lane
         std::reverse(at.begin(), at.end());
@@ -537,8 +534,8 @@ private:
       std::optional<int64_t> points = parallelPoints(op);
       bool inRegister = owns && accumulatesInRegister(op) &&
                         llvm::none_of(staticSizes, ShapedType::isDynamic);
-      if (inRegister && *points % threads == 0 &&
-          *points / threads >= 2 && *points / threads <= kPointsPerThread) {
+      if (inRegister && *points % threads == 0 && *points / threads >= 2 &&
+          *points / threads <= kPointsPerThread) {
         // Each thread's points t, t + T, ... all at once: one reduction
         // loop carrying an accumulator per point.
         SmallVector<unsigned> order = parallelOrder(op);
@@ -664,8 +661,8 @@ struct DistributeThreadsPass
     }
     // On the GPU the block size and the shared memory are bounded by the
     // target the module is compiled for.
-    FailureOr<fuse::TargetAttr> target = fuse::resolveTarget(
-        getOperation(), fuse::TargetAttr(), getArgument());
+    FailureOr<fuse::TargetAttr> target =
+        fuse::resolveTarget(getOperation(), fuse::TargetAttr(), getArgument());
     if (failed(target))
       return signalPassFailure();
     if (failed(fuse::checkLaunchLimits(&getContext(), *target, blockSize,
@@ -741,8 +738,8 @@ struct DistributeThreadsPass
           start, launch.getLoc(),
           MemRefType::get({ShapedType::kDynamic}, start.getI8Type(),
                           MemRefLayoutAttrInterface(), workgroup));
-      Value bytes = arith::ConstantIntOp::create(outside, launch.getLoc(),
-                                                 shared, 32);
+      Value bytes =
+          arith::ConstantIntOp::create(outside, launch.getLoc(), shared, 32);
       launch.getDynamicSharedMemorySizeMutable().assign(bytes);
     }
     int64_t offset = 0;
@@ -754,7 +751,8 @@ struct DistributeThreadsPass
       Value buffer;
       if (dynamic) {
         b.setInsertionPointAfter(dynamicBuffer.getDefiningOp());
-        Value shift = arith::ConstantIndexOp::create(b, alloca.getLoc(), offset);
+        Value shift =
+            arith::ConstantIndexOp::create(b, alloca.getLoc(), offset);
         buffer = memref::ViewOp::create(b, alloca.getLoc(), sharedType,
                                         dynamicBuffer, shift, ValueRange());
         offset += sharedBufferBytes(type);
@@ -762,14 +760,14 @@ struct DistributeThreadsPass
       } else {
         buffer = launch.addWorkgroupAttribution(sharedType, alloca.getLoc());
       }
-      Value generic = memref::MemorySpaceCastOp::create(b, alloca.getLoc(),
-                                                        type, buffer);
+      Value generic =
+          memref::MemorySpaceCastOp::create(b, alloca.getLoc(), type, buffer);
       distributor.replaceScratch(alloca.getResult(), generic);
       alloca.replaceAllUsesWith(generic);
       alloca.erase();
     }
-    Value size = arith::ConstantIndexOp::create(outside, launch.getLoc(),
-                                                threads);
+    Value size =
+        arith::ConstantIndexOp::create(outside, launch.getLoc(), threads);
     launch.getBlockSizeXMutable().assign(size);
     distributor.run(body, launch.getThreadIds().x);
   }
@@ -806,9 +804,8 @@ namespace {
 struct DropKnownBlockSizePass
     : public fuse::impl::FuseDropKnownBlockSizeBase<DropKnownBlockSizePass> {
   void runOnOperation() override {
-    getOperation()->walk([](gpu::GPUFuncOp kernel) {
-      kernel.removeKnownBlockSizeAttr();
-    });
+    getOperation()->walk(
+        [](gpu::GPUFuncOp kernel) { kernel.removeKnownBlockSizeAttr(); });
   }
 };
 } // namespace

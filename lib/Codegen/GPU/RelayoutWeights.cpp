@@ -12,10 +12,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fuse/Dialect/Fuse/Utils/ConstantData.h"
-#include "fuse/Dialect/Fuse/IR/FuseOps.h"
-#include "fuse/Dialect/Fuse/Utils/Describe.h"
 #include "fuse/Codegen/GPU/Passes.h"
+#include "fuse/Dialect/Fuse/IR/FuseOps.h"
+#include "fuse/Dialect/Fuse/Utils/ConstantData.h"
+#include "fuse/Dialect/Fuse/Utils/Describe.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -88,14 +88,14 @@ struct RelayoutWeightsPass
             size_t to = (((y * kw + x) * c + i) * f + o) * elem;
             std::memcpy(&permuted[to], &data->bytes[from], elem);
           }
-    auto type = RankedTensorType::get({kh, kw, c, f},
-                                      data->type.getElementType());
+    auto type =
+        RankedTensorType::get({kh, kw, c, f}, data->type.getElementType());
     OpBuilder b(constant);
     std::string blob = llvm::formatv("fuse_hwcf_{0}", counter++).str();
     auto relaid = arith::ConstantOp::create(
         b, constant.getLoc(),
-        cast<TypedAttr>(fuse::detail::makeElementsAttr(type, permuted,
-                                                 data->fromResource, blob)));
+        cast<TypedAttr>(fuse::detail::makeElementsAttr(
+            type, permuted, data->fromResource, blob)));
     Value newFilter = relaid.getResult();
     if (group) {
       auto arg = cast<BlockArgument>(filter);
@@ -118,10 +118,12 @@ struct RelayoutWeightsPass
     record.append("op", StringAttr::get(ctx, described));
     record.append("from", StringAttr::get(ctx, "FHWC"));
     record.append("to", StringAttr::get(ctx, "HWCF"));
-    record.append("bytes", IntegerAttr::get(IntegerType::get(ctx, 64),
-                                            static_cast<int64_t>(permuted.size())));
+    record.append("bytes",
+                  IntegerAttr::get(IntegerType::get(ctx, 64),
+                                   static_cast<int64_t>(permuted.size())));
     if (group)
-      if (auto id = FuseDialect::IdAttrHelper(group->getContext()).getAttr(group))
+      if (auto id =
+              FuseDialect::IdAttrHelper(group->getContext()).getAttr(group))
         record.append("group", id);
     return record.getDictionary(ctx);
   }

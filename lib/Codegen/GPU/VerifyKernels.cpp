@@ -4,16 +4,16 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fuse/Dialect/Fuse/IR/FuseDialect.h"
 #include "fuse/Codegen/GPU/Passes.h"
+#include "fuse/Dialect/Fuse/IR/FuseDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Interfaces/LoopLikeInterface.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir::fuse {
 #define GEN_PASS_DEF_FUSEVERIFYKERNELS
@@ -39,7 +39,8 @@ struct VerifyKernelsPass
     // One kernel per group: each outlined group function (fuse.kind) launches
     // exactly one kernel, unless it only forwards values (no writes).
     getOperation()->walk([&](func::FuncOp fn) {
-      if (!fuse::FuseDialect::KindAttrHelper(fn->getContext()).isAttrPresent(fn))
+      if (!fuse::FuseDialect::KindAttrHelper(fn->getContext())
+               .isAttrPresent(fn))
         return;
       unsigned launches = 0;
       Operation *hostWork = nullptr;
@@ -82,9 +83,8 @@ struct VerifyKernelsPass
           if (isa<memref::AllocaOp>(def)) {
             launch.emitError()
                 << "kernel '" << launch.getKernelName().getValue()
-                << "' is given a buffer on the host's stack ("
-                << def->getName() << " of "
-                << cast<MemRefType>(def->getResult(0).getType())
+                << "' is given a buffer on the host's stack (" << def->getName()
+                << " of " << cast<MemRefType>(def->getResult(0).getType())
                 << "), which the device cannot reach";
             failedAny = true;
             break;

@@ -4,11 +4,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fuse/Codegen/Tiling/LowerGroups.h"
+#include "fuse/Codegen/Tiling/Passes.h"
 #include "fuse/Dialect/Fuse/IR/FuseAttrs.h"
 #include "fuse/Dialect/Fuse/IR/FuseInterfaces.h"
 #include "fuse/Dialect/Fuse/IR/FuseOps.h"
-#include "fuse/Codegen/Tiling/LowerGroups.h"
-#include "fuse/Codegen/Tiling/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/TilingInterfaceImpl.h"
@@ -18,9 +18,9 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/IR/TensorTilingInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/TilingInterface.h"
-#include "mlir/IR/Dominance.h"
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/RegionUtils.h"
 
@@ -108,9 +108,8 @@ SmallVector<Operation *> findRoots(GroupOp group) {
   for (Operation *output : outputs)
     if (!feeding.contains(output))
       roots.push_back(output);
-  llvm::sort(roots, [](Operation *a, Operation *b) {
-    return a->isBeforeInBlock(b);
-  });
+  llvm::sort(roots,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
   return roots;
 }
 
@@ -170,7 +169,7 @@ SmallVector<OpFoldResult> defaultTileSizes(OpBuilder &b, TilingInterface root,
   for (int64_t i = int64_t(iterators.size()) - 1; i >= 0; --i) {
     if (iterators[i] != utils::IteratorType::parallel)
       continue;
-    int64_t tile = parallelSeen == 0 ? (keepRows ? 0 : 32)
+    int64_t tile = parallelSeen == 0   ? (keepRows ? 0 : 32)
                    : parallelSeen == 1 ? (keepRows ? 1 : 8)
                                        : 1;
     ++parallelSeen;
@@ -195,8 +194,8 @@ SmallVector<OpFoldResult> defaultTileSizes(OpBuilder &b, TilingInterface root,
       for (auto [i, iterator] : llvm::enumerate(iterators))
         if (iterator == utils::IteratorType::parallel)
           if (std::optional<int64_t> size = getConstantIntValue(sizes[i]))
-            n *= *size ? *size
-                       : getConstantIntValue(domain[i].size).value_or(1);
+            n *=
+                *size ? *size : getConstantIntValue(domain[i].size).value_or(1);
       return n;
     };
     int seen = 0;
@@ -228,8 +227,7 @@ SmallVector<OpFoldResult> defaultTileSizes(OpBuilder &b, TilingInterface root,
 /// Whether two loops have the same bounds and steps.
 bool sameSpace(scf::ForallOp a, scf::ForallOp b) {
   auto equal = [](ArrayRef<OpFoldResult> x, ArrayRef<OpFoldResult> y) {
-    return x.size() == y.size() &&
-           llvm::all_of(llvm::zip(x, y), [](auto pair) {
+    return x.size() == y.size() && llvm::all_of(llvm::zip(x, y), [](auto pair) {
              return isEqualConstantIntOrValue(std::get<0>(pair),
                                               std::get<1>(pair));
            });
@@ -311,8 +309,8 @@ LogicalResult lowerGroup(RewriterBase &rewriter, GroupOp group,
     if (Operation *user = partiallyCovered(value, body, &why))
       return def->emitError()
              << "fuse-lower-groups: " << groupName() << ": its output '"
-             << def->getName() << "' also feeds " << rootNames
-             << " through '" << user->getName() << "' (" << why
+             << def->getName() << "' also feeds " << rootNames << " through '"
+             << user->getName() << "' (" << why
              << "), so the tile loop would compute only part of it";
   }
 
@@ -418,17 +416,16 @@ LogicalResult lowerGroup(RewriterBase &rewriter, GroupOp group,
     FailureOr<scf::SCFTileAndFuseResult> tiled =
         scf::tileConsumerAndFuseProducersUsingSCF(rewriter, root, options);
     if (failed(tiled))
-      return rootOp->emitError() << "fuse-lower-groups: " << groupName()
-                                 << ": tiling its root '" << rootName
-                                 << "' failed";
+      return rootOp->emitError()
+             << "fuse-lower-groups: " << groupName() << ": tiling its root '"
+             << rootName << "' failed";
     for (auto [original, replacement] : tiled->replacements)
       rewriter.replaceAllUsesWith(original, replacement);
     auto forall = cast<scf::ForallOp>(tiled->loops.front().getOperation());
     // Zero-based unit-step loops: roots whose tiles line up by count share
     // one loop even when their tile sizes differ.
     if (roots.size() > 1) {
-      FailureOr<scf::ForallOp> normalized =
-          normalizeForallOp(rewriter, forall);
+      FailureOr<scf::ForallOp> normalized = normalizeForallOp(rewriter, forall);
       if (succeeded(normalized))
         forall = *normalized;
     }
@@ -463,8 +460,8 @@ LogicalResult lowerGroup(RewriterBase &rewriter, GroupOp group,
     // into its slice) moves after it, in order.
     SmallVector<Operation *> early;
     for (Operation *user : loop->getUsers())
-      if (user->getBlock() == loop->getBlock() &&
-          user->isBeforeInBlock(loop) && !llvm::is_contained(early, user))
+      if (user->getBlock() == loop->getBlock() && user->isBeforeInBlock(loop) &&
+          !llvm::is_contained(early, user))
         early.push_back(user);
     llvm::sort(early, [](Operation *a, Operation *b) {
       return a->isBeforeInBlock(b);
@@ -557,7 +554,8 @@ struct LowerGroupsPass
 
 } // namespace
 
-LogicalResult mlir::fuse::lowerFusionGroup(RewriterBase &rewriter, GroupOp group,
+LogicalResult mlir::fuse::lowerFusionGroup(RewriterBase &rewriter,
+                                           GroupOp group,
                                            ArrayRef<int64_t> tileSizes,
                                            int64_t threads) {
   return lowerGroup(rewriter, group, tileSizes, threads);

@@ -20,7 +20,8 @@ static bool isMatmulLike(Operation *op) {
 static void propose(FusionState &state) {
   const FusionGraph &graph = state.getGraph();
   for (const Node &c1 : graph.getNodes()) {
-    if (!isMatmulLike(c1.op) || !c1.hasStaticShape || !state.isSingleton(c1.index))
+    if (!isMatmulLike(c1.op) || !c1.hasStaticShape ||
+        !state.isSingleton(c1.index))
       continue;
     ArrayRef<int64_t> space = c1.shape;
     int64_t full = c1.numElements();
@@ -69,9 +70,8 @@ static void propose(FusionState &state) {
     if (llvm::any_of(interior, [&](unsigned n) {
           const Node &node = graph.node(n);
           return llvm::is_contained(node.resultEscapes, true) ||
-                 llvm::any_of(node.consumers, [&](unsigned c) {
-                   return !inside.contains(c);
-                 });
+                 llvm::any_of(node.consumers,
+                              [&](unsigned c) { return !inside.contains(c); });
         }))
       continue;
     // Head-split transposes feeding the products, and the transpose after.

@@ -20,8 +20,8 @@ static void propose(FusionState &state) {
     std::optional<unsigned> producer = graph.getDefiningNode(op.getSource());
     if (!producer)
       continue;
-    state.tryMerge(state.groupOf(*producer), state.groupOf(insert.index), kConcatSlicesRule,
-             insert.index);
+    state.tryMerge(state.groupOf(*producer), state.groupOf(insert.index),
+                   kConcatSlicesRule, insert.index);
   }
 }
 

@@ -44,8 +44,7 @@ static void propose(FusionState &state) {
         if (!p || !state.isSingleton(*p))
           continue;
         const Node &producer = graph.node(*p);
-        if (producer.isElementwiseLike() &&
-            ArrayRef(producer.shape) == shape &&
+        if (producer.isElementwiseLike() && ArrayRef(producer.shape) == shape &&
             producer.consumers == SmallVector<unsigned>{c} &&
             !llvm::is_contained(producer.resultEscapes, true))
           state.tryMerge(g, state.groupOf(*p), kContractionEpilogueRule, *p);
@@ -63,7 +62,8 @@ static void propose(FusionState &state) {
             continue;
           // A slice of the output (one of several merged contractions).
           if (isa<tensor::ExtractSliceOp>(epi.op) && epi.hasStaticShape) {
-            if (state.tryMerge(g, state.groupOf(e), kContractionEpilogueRule, e)) {
+            if (state.tryMerge(g, state.groupOf(e), kContractionEpilogueRule,
+                               e)) {
               spaces.push_back(epi.shape);
               changed = true;
               break;
@@ -78,9 +78,9 @@ static void propose(FusionState &state) {
             std::optional<unsigned> def = graph.getDefiningNode(read);
             return def && state.groupOf(*def) != g;
           });
-          if (state.tryMerge(g, state.groupOf(e),
-                       join ? kResidualJoinRule : kContractionEpilogueRule,
-                       e)) {
+          if (state.tryMerge(
+                  g, state.groupOf(e),
+                  join ? kResidualJoinRule : kContractionEpilogueRule, e)) {
             changed = true;
             break;
           }

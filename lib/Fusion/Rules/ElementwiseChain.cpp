@@ -19,7 +19,8 @@ static void propose(FusionState &state) {
       const Node &producer = graph.node(p);
       unsigned gc = state.groupOf(consumer.index), gp = state.groupOf(p);
       if (gc == gp || !producer.isElementwiseLike() ||
-          !state.groupIsElementwiseLike(gc) || !state.groupIsElementwiseLike(gp))
+          !state.groupIsElementwiseLike(gc) ||
+          !state.groupIsElementwiseLike(gp))
         continue;
       // Same iteration space, or a smaller producer read by broadcast.
       bool sameSpace = producer.shape == consumer.shape;

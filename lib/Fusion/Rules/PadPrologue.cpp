@@ -21,8 +21,8 @@ static void propose(FusionState &state) {
     const Node &consumer = graph.node(pad.consumers.front());
     if (!consumer.isContraction() && !consumer.isReduction())
       continue;
-    state.tryMerge(state.groupOf(consumer.index), state.groupOf(pad.index), kPadPrologueRule,
-             pad.index);
+    state.tryMerge(state.groupOf(consumer.index), state.groupOf(pad.index),
+                   kPadPrologueRule, pad.index);
   }
 }
 

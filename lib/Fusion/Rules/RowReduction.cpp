@@ -20,8 +20,7 @@ static void propose(FusionState &state) {
     const ReductionInfo &red = *anchor.reduction;
     int64_t full = red.rows * red.cols;
     auto sameRows = [&](const Node &other) {
-      return other.reduction &&
-             other.reduction->inputShape == red.inputShape &&
+      return other.reduction && other.reduction->inputShape == red.inputShape &&
              other.reduction->reducedDims == red.reducedDims;
     };
     auto fits = [&](const Node &node) {

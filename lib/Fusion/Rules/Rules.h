@@ -45,7 +45,8 @@ void absorbViews(FusionState &state, const FusionRule &rule) {
         t.consumers.empty() || llvm::is_contained(t.resultEscapes, true))
       continue;
     unsigned g = state.groupOf(t.consumers.front());
-    if (llvm::any_of(t.consumers, [&](unsigned c) { return state.groupOf(c) != g; }))
+    if (llvm::any_of(t.consumers,
+                     [&](unsigned c) { return state.groupOf(c) != g; }))
       continue;
     // Read directly: through a pad, the view's tile would be the pad's
     // dynamically sized source slice, which a GPU kernel cannot hold
@@ -54,8 +55,7 @@ void absorbViews(FusionState &state, const FusionRule &rule) {
     if (llvm::any_of(t.consumers, [&](unsigned c) {
           Operation *reader = graph.node(c).op;
           return isa<tensor::PadOp>(reader) ||
-                 !llvm::is_contained(reader->getOperands(),
-                                     t.op->getResult(0));
+                 !llvm::is_contained(reader->getOperands(), t.op->getResult(0));
         }))
       continue;
     if (!isWindowAnchor(graph.node(state.group(g).anchor)))

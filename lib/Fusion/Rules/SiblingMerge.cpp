@@ -15,15 +15,16 @@ using namespace mlir::fuse::detail;
 /// The iteration space a group runs over, for sibling matching: the anchor's
 /// result shape, plus the reduced dims for reductions.
 static std::string iterationSpaceKey(const Node &anchor) {
-  std::string key = llvm::join(
-      llvm::map_range(anchor.shape, [](int64_t d) { return std::to_string(d); }),
-      "x");
+  std::string key =
+      llvm::join(llvm::map_range(anchor.shape,
+                                 [](int64_t d) { return std::to_string(d); }),
+                 "x");
   if (anchor.reduction)
-    key += "/r" + llvm::join(llvm::map_range(anchor.reduction->inputShape,
-                                             [](int64_t d) {
-                                               return std::to_string(d);
-                                             }),
-                             "x");
+    key +=
+        "/r" +
+        llvm::join(llvm::map_range(anchor.reduction->inputShape,
+                                   [](int64_t d) { return std::to_string(d); }),
+                   "x");
   return key;
 }
 
@@ -34,7 +35,8 @@ static void propose(FusionState &state) {
   llvm::MapVector<Value, SmallVector<unsigned>> readers;
   std::vector<std::string> keys(state.numGroups());
   for (unsigned g = 0; g < state.numGroups(); ++g) {
-    if (!state.group(g).alive || !graph.node(state.group(g).anchor).hasStaticShape)
+    if (!state.group(g).alive ||
+        !graph.node(state.group(g).anchor).hasStaticShape)
       continue;
     keys[g] = iterationSpaceKey(graph.node(state.group(g).anchor));
     SmallVector<Value> inputs, outputs;

@@ -176,8 +176,9 @@ int64_t fuse::planner::computeNaive(const std::vector<Buffer> &buffers,
   return naive;
 }
 
-std::vector<Buffer> fuse::planner::mergePlaces(
-    const std::vector<Buffer> &buffers, std::vector<size_t> &place) {
+std::vector<Buffer>
+fuse::planner::mergePlaces(const std::vector<Buffer> &buffers,
+                           std::vector<size_t> &place) {
   std::vector<Buffer> merged;
   std::map<size_t, size_t> index; // place name -> position in `merged`
   for (size_t i = 0; i < buffers.size(); ++i) {
@@ -228,8 +229,9 @@ Plan fuse::planner::plan(const std::vector<Buffer> &buffers,
   };
 
   // Equal sizes: exact.
-  bool equalSizes = std::all_of(problem.sizes.begin(), problem.sizes.end(),
-                                [&](int64_t s) { return s == problem.sizes[0]; });
+  bool equalSizes =
+      std::all_of(problem.sizes.begin(), problem.sizes.end(),
+                  [&](int64_t s) { return s == problem.sizes[0]; });
   if (equalSizes)
     consider("interval-colouring", problem.colour(offsets));
 
@@ -238,26 +240,33 @@ Plan fuse::planner::plan(const std::vector<Buffer> &buffers,
   for (size_t i = 0; i < n; ++i)
     for (uint32_t j : problem.conflicts[i])
       degree[i] += problem.sizes[j];
-  auto length = [&](uint32_t i) { return buffers[i].end - buffers[i].start + 1; };
+  auto length = [&](uint32_t i) {
+    return buffers[i].end - buffers[i].start + 1;
+  };
   using Key = std::function<bool(uint32_t, uint32_t)>;
   std::vector<std::pair<std::string, Key>> orders = {
-      {"size", [&](uint32_t a, uint32_t b) {
+      {"size",
+       [&](uint32_t a, uint32_t b) {
          return std::make_tuple(-problem.sizes[a], -length(a), a) <
                 std::make_tuple(-problem.sizes[b], -length(b), b);
        }},
-      {"lifetime", [&](uint32_t a, uint32_t b) {
+      {"lifetime",
+       [&](uint32_t a, uint32_t b) {
          return std::make_tuple(-length(a), -problem.sizes[a], a) <
                 std::make_tuple(-length(b), -problem.sizes[b], b);
        }},
-      {"area", [&](uint32_t a, uint32_t b) {
+      {"area",
+       [&](uint32_t a, uint32_t b) {
          return std::make_tuple(-problem.sizes[a] * length(a), a) <
                 std::make_tuple(-problem.sizes[b] * length(b), b);
        }},
-      {"start", [&](uint32_t a, uint32_t b) {
+      {"start",
+       [&](uint32_t a, uint32_t b) {
          return std::make_tuple(buffers[a].start, -problem.sizes[a], a) <
                 std::make_tuple(buffers[b].start, -problem.sizes[b], b);
        }},
-      {"conflicts", [&](uint32_t a, uint32_t b) {
+      {"conflicts",
+       [&](uint32_t a, uint32_t b) {
          return std::make_tuple(-degree[a], -problem.sizes[a], a) <
                 std::make_tuple(-degree[b], -problem.sizes[b], b);
        }},
@@ -317,9 +326,8 @@ Plan fuse::planner::plan(const std::vector<Buffer> &buffers,
   return result;
 }
 
-bool fuse::planner::verify(const std::vector<Buffer> &buffers,
-                           const Plan &plan, int64_t alignment,
-                           std::string *error) {
+bool fuse::planner::verify(const std::vector<Buffer> &buffers, const Plan &plan,
+                           int64_t alignment, std::string *error) {
   auto fail = [&](const std::string &why) {
     if (error)
       *error = why;

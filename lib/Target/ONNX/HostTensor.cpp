@@ -239,8 +239,9 @@ HostTensor::binary(const HostTensor &a, const HostTensor &b,
   } else {
     r.i.resize(n);
     for (int64_t k = 0; k < n; ++k)
-      r.i[k] = intFn ? intFn(a.i[ia[k]], b.i[ib[k]])
-                     : saturatingInt(fn(double(a.i[ia[k]]), double(b.i[ib[k]])));
+      r.i[k] = intFn
+                   ? intFn(a.i[ia[k]], b.i[ib[k]])
+                   : saturatingInt(fn(double(a.i[ia[k]]), double(b.i[ib[k]])));
   }
   return r;
 }

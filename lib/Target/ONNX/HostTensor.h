@@ -1,4 +1,5 @@
-//===- HostTensor.h - tensors the ONNX importer evaluates itself -*- C++ -*-===//
+//===- HostTensor.h - tensors the ONNX importer evaluates itself -*- C++
+//-*-===//
 //
 // Part of fuse, an MLIR-based operator-fusion compiler.
 //
@@ -13,8 +14,8 @@
 #define FUSE_LIB_TARGET_ONNX_HOSTTENSOR_H
 
 #include "llvm/ADT/ArrayRef.h"
-#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <cstdint>
 #include <optional>
@@ -49,7 +50,9 @@ struct HostTensor {
 
   int64_t size() const { return isFloat ? f.size() : i.size(); }
   double at(int64_t k) const { return isFloat ? f[k] : double(i[k]); }
-  int64_t intAt(int64_t k) const { return isFloat ? saturatingInt(f[k]) : i[k]; }
+  int64_t intAt(int64_t k) const {
+    return isFloat ? saturatingInt(f[k]) : i[k];
+  }
 
   static HostTensor floats(Shape shape, std::vector<float> values);
   static HostTensor ints(Shape shape, std::vector<int64_t> values);

@@ -30,10 +30,10 @@
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/Support/MathExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
@@ -100,8 +100,8 @@ Shape permuted(ArrayRef<int64_t> s, ArrayRef<int64_t> perm) {
 class Importer {
 public:
   Importer(MLIRContext *ctx, const OnnxImportOptions &opts)
-      : ctx(ctx), b(ctx), opts(opts), fileLoc(FileLineColLoc::get(
-                                          ctx, opts.modelName, 0, 0)) {}
+      : ctx(ctx), b(ctx), opts(opts),
+        fileLoc(FileLineColLoc::get(ctx, opts.modelName, 0, 0)) {}
 
   OwningOpRef<ModuleOp> run(StringRef bytes);
 
@@ -115,8 +115,9 @@ private:
     return d;
   }
   std::string nodeName() const {
-    return node->name().empty() ? node->op_type() + "#" + std::to_string(nodeIndex)
-                                : node->name();
+    return node->name().empty()
+               ? node->op_type() + "#" + std::to_string(nodeIndex)
+               : node->name();
   }
 
   // --- attributes --------------------------------------------------------
@@ -362,8 +363,8 @@ FailureOr<HostTensor> Importer::parseTensor(const onnx::TensorProto &t) {
   bool isFloat = dt == onnx::TensorProto::FLOAT;
   bool isInt = dt == onnx::TensorProto::INT64 ||
                dt == onnx::TensorProto::INT32 ||
-               dt == onnx::TensorProto::INT8 || dt == onnx::TensorProto::UINT8 ||
-               dt == onnx::TensorProto::BOOL;
+               dt == onnx::TensorProto::INT8 ||
+               dt == onnx::TensorProto::UINT8 || dt == onnx::TensorProto::BOOL;
   if (!isFloat && !isInt)
     return fail() << "element type " << typeName(dt)
                   << " is not supported (float32, and integers for shapes)",
@@ -443,7 +444,7 @@ FailureOr<HostTensor> Importer::parseTensor(const onnx::TensorProto &t) {
     }
     return r;
   }
-  int64_t have = isFloat ? t.float_data_size()
+  int64_t have = isFloat                          ? t.float_data_size()
                  : dt == onnx::TensorProto::INT64 ? t.int64_data_size()
                                                   : t.int32_data_size();
   if (have != *n)
@@ -467,8 +468,7 @@ FailureOr<Shape> Importer::inputShape(const onnx::ValueInfoProto &v) {
   int32_t dt = type.tensor_type().elem_type();
   if (dt != onnx::TensorProto::FLOAT)
     return error() << "graph input '" << v.name() << "' has element type "
-                   << typeName(dt)
-                   << "; only float32 inputs are supported",
+                   << typeName(dt) << "; only float32 inputs are supported",
            failure();
   if (!type.tensor_type().has_shape())
     return error() << "graph input '" << v.name()
@@ -784,8 +784,9 @@ FailureOr<bool> Importer::tryFold() {
         return failure();
       if (v->size() != 1)
         return error() << "value must have one element", failure();
-      t = v->isFloat ? HostTensor::floats(t.shape, std::vector<float>(*n, v->f[0]))
-                     : HostTensor::ints(t.shape, std::vector<int64_t>(*n, v->i[0]));
+      t = v->isFloat
+              ? HostTensor::floats(t.shape, std::vector<float>(*n, v->f[0]))
+              : HostTensor::ints(t.shape, std::vector<int64_t>(*n, v->i[0]));
     }
     return defineHost(std::move(t));
   }
@@ -937,8 +938,7 @@ LogicalResult Importer::importUnary(StringRef kind) {
   return define(0, result(unaryOp(kind, v), x.shape, x.nhwc));
 }
 
-FailureOr<Entry> Importer::broadcastBinary(StringRef kind, Entry &a,
-                                           Entry &c) {
+FailureOr<Entry> Importer::broadcastBinary(StringRef kind, Entry &a, Entry &c) {
   std::optional<Shape> out = broadcastShapes(a.shape, c.shape);
   if (!out)
     return error() << "shapes " << shapeStr(a.shape) << " and "
@@ -1024,8 +1024,7 @@ LogicalResult Importer::importClip() {
     for (int k : {1, 2}) {
       if (!hasInput(k))
         continue;
-      FailureOr<const HostTensor *> t =
-          constInput(k, k == 1 ? "min" : "max");
+      FailureOr<const HostTensor *> t = constInput(k, k == 1 ? "min" : "max");
       if (failed(t))
         return failure();
       if ((*t)->size() != 1)
@@ -1036,10 +1035,10 @@ LogicalResult Importer::importClip() {
   }
   Entry &x = *input(0);
   Value v = x.value ? x.value : logical(x);
-  Value y = op<tosa::ClampOp>(
-      v.getType(), {v},
-      {b.getNamedAttr("min_val", b.getF32FloatAttr(lo)),
-       b.getNamedAttr("max_val", b.getF32FloatAttr(hi))});
+  Value y =
+      op<tosa::ClampOp>(v.getType(), {v},
+                        {b.getNamedAttr("min_val", b.getF32FloatAttr(lo)),
+                         b.getNamedAttr("max_val", b.getF32FloatAttr(hi))});
   return define(0, result(y, x.shape, x.nhwc));
 }
 
@@ -1080,8 +1079,7 @@ static std::optional<Window> window(int64_t in, int64_t k, int64_t s,
   return w;
 }
 
-LogicalResult Importer::resolveAutoPad(StringRef autoPad,
-                                       ArrayRef<int64_t> in,
+LogicalResult Importer::resolveAutoPad(StringRef autoPad, ArrayRef<int64_t> in,
                                        ArrayRef<int64_t> kernel,
                                        ArrayRef<int64_t> strides,
                                        ArrayRef<int64_t> dilations,
@@ -1089,9 +1087,9 @@ LogicalResult Importer::resolveAutoPad(StringRef autoPad,
   if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
     for (int d = 0; d < 2; ++d) {
       int64_t out = (in[d] + strides[d] - 1) / strides[d];
-      int64_t total = std::max<int64_t>(
-          0, (out - 1) * strides[d] + dilations[d] * (kernel[d] - 1) + 1 -
-                 in[d]);
+      int64_t total =
+          std::max<int64_t>(0, (out - 1) * strides[d] +
+                                   dilations[d] * (kernel[d] - 1) + 1 - in[d]);
       int64_t small = total / 2, big = total - small;
       pads[d] = autoPad == "SAME_UPPER" ? small : big;
       pads[d + 2] = autoPad == "SAME_UPPER" ? big : small;
@@ -1128,22 +1126,22 @@ LogicalResult Importer::importConv() {
   int64_t o = w->shape[0], kh = w->shape[2], kw = w->shape[3];
   int64_t g = *group;
   if (g <= 0 || c % g || o % g || w->shape[1] != c / g)
-    return error() << "weight " << shapeStr(w->shape) << " does not match "
-                   << c << " input channels in " << g << " groups",
+    return error() << "weight " << shapeStr(w->shape) << " does not match " << c
+                   << " input channels in " << g << " groups",
            failure();
   if (*kernel && **kernel != Shape{kh, kw})
     return error() << "kernel_shape " << shapeStr(**kernel)
                    << " does not match the weight " << shapeStr(w->shape),
            failure();
-  Shape st = strides->value_or(Shape{1, 1}), dl = dilations->value_or(Shape{1, 1});
+  Shape st = strides->value_or(Shape{1, 1}),
+        dl = dilations->value_or(Shape{1, 1});
   Shape pd = pads->value_or(Shape{0, 0, 0, 0});
   if (st.size() != 2 || dl.size() != 2 || pd.size() != 4)
     return error() << "strides, dilations and pads must have 2, 2 and 4 values",
            failure();
   for (int64_t v : llvm::concat<int64_t>(st, dl))
     if (v <= 0 || v > kMaxWindowAttr)
-      return error() << "strides and dilations must be in [1, 2^30]",
-             failure();
+      return error() << "strides and dilations must be in [1, 2^30]", failure();
   for (int64_t v : pd)
     if (v < 0 || v > kMaxWindowAttr)
       return error() << "pads must be in [0, 2^30]", failure();
@@ -1170,8 +1168,9 @@ LogicalResult Importer::importConv() {
            failure();
   auto attrs = [&]() {
     return SmallVector<NamedAttribute>{
-        b.getNamedAttr("pad", b.getDenseI64ArrayAttr({wh->padBegin, wh->padEnd,
-                                                      ww->padBegin, ww->padEnd})),
+        b.getNamedAttr("pad",
+                       b.getDenseI64ArrayAttr({wh->padBegin, wh->padEnd,
+                                               ww->padBegin, ww->padEnd})),
         b.getNamedAttr("stride", b.getDenseI64ArrayAttr(st)),
         b.getNamedAttr("dilation", b.getDenseI64ArrayAttr(dl)),
         b.getNamedAttr("acc_type", TypeAttr::get(b.getF32Type()))};
@@ -1182,19 +1181,18 @@ LogicalResult Importer::importConv() {
   if (g == 1) {
     Value wv = w->value ? transpose(logical(*w), kToNhwc)
                         : constant(w->host->transposed(kToNhwc));
-    y = op<tosa::Conv2DOp>(f32(outShape),
-                           {in, wv, biasValue, zeroPoint(), zeroPoint()},
-                           attrs());
+    y = op<tosa::Conv2DOp>(
+        f32(outShape), {in, wv, biasValue, zeroPoint(), zeroPoint()}, attrs());
   } else if (g == c) {
     // Depthwise: weight [C*M, 1, KH, KW] -> [KH, KW, C, M].
     int64_t m = o / c;
-    Value wv = w->value
-                   ? transpose(reshape(logical(*w), {c, m, kh, kw}), {2, 3, 0, 1})
-                   : constant(w->host->reshaped({c, m, kh, kw})
-                                  .transposed({2, 3, 0, 1}));
+    Value wv =
+        w->value
+            ? transpose(reshape(logical(*w), {c, m, kh, kw}), {2, 3, 0, 1})
+            : constant(
+                  w->host->reshaped({c, m, kh, kw}).transposed({2, 3, 0, 1}));
     y = op<tosa::DepthwiseConv2DOp>(
-        f32(outShape), {in, wv, biasValue, zeroPoint(), zeroPoint()},
-        attrs());
+        f32(outShape), {in, wv, biasValue, zeroPoint(), zeroPoint()}, attrs());
   } else {
     // Grouped: one convolution per group on its channel slice, concatenated.
     int64_t cg = c / g, og = o / g;
@@ -1207,9 +1205,9 @@ LogicalResult Importer::importConv() {
                        {inShape[0], inShape[1], inShape[2], cg});
       Value ws = slice(wAll, {k * og, 0, 0, 0}, {og, kh, kw, cg});
       Value bs = reshape(slice(reshape(biasValue, {o}), {k * og}, {og}), {og});
-      parts.push_back(op<tosa::Conv2DOp>(
-          f32({n, wh->out, ww->out, og}),
-          {xs, ws, bs, zeroPoint(), zeroPoint()}, attrs()));
+      parts.push_back(op<tosa::Conv2DOp>(f32({n, wh->out, ww->out, og}),
+                                         {xs, ws, bs, zeroPoint(), zeroPoint()},
+                                         attrs()));
     }
     y = op<tosa::ConcatOp>(f32(outShape), parts,
                            {b.getNamedAttr("axis", b.getI32IntegerAttr(3))});
@@ -1220,7 +1218,8 @@ LogicalResult Importer::importConv() {
 LogicalResult Importer::importBatchNorm() {
   Entry &x = *input(0);
   if (x.shape.size() < 2)
-    return error() << "input " << shapeStr(x.shape) << " has no channel dimension",
+    return error() << "input " << shapeStr(x.shape)
+                   << " has no channel dimension",
            failure();
   for (int k = 1; k < node->output_size(); ++k)
     if (outputUsed(k))
@@ -1262,8 +1261,8 @@ LogicalResult Importer::importBatchNorm() {
     Value var = operandFor(params[3], pshape.size(), false);
     Value rstd = op<tosa::RsqrtOp>(
         var.getType(), {binaryOp("Add", var, scalar(*eps, pshape.size()))});
-    scale.value = binaryOp("Mul", operandFor(params[0], pshape.size(), false),
-                           rstd);
+    scale.value =
+        binaryOp("Mul", operandFor(params[0], pshape.size(), false), rstd);
   }
   FailureOr<Entry> a = broadcastBinary("Sub", x, mean);
   if (failed(a))
@@ -1377,7 +1376,8 @@ LogicalResult Importer::importMatMul(Entry &a, Entry &w, Entry &out,
     return error() << "inner dimensions differ: " << shapeStr(a.shape) << " x "
                    << shapeStr(w.shape),
            failure();
-  ArrayRef<int64_t> ba = ArrayRef(sa).drop_back(2), bw = ArrayRef(sw).drop_back(2);
+  ArrayRef<int64_t> ba = ArrayRef(sa).drop_back(2),
+                    bw = ArrayRef(sw).drop_back(2);
   std::optional<Shape> batch = broadcastShapes(ba, bw);
   if (!batch)
     return error() << "batch dimensions " << shapeStr(ba) << " and "
@@ -1429,8 +1429,8 @@ LogicalResult Importer::importMatMul(Entry &a, Entry &w, Entry &out,
       }
       return reshape(v, {nb, r, c});
     };
-    Value wl = w.value ? reshape(logical(w), sw)
-                       : constant(w.host->reshaped(sw));
+    Value wl =
+        w.value ? reshape(logical(w), sw) : constant(w.host->reshaped(sw));
     y = op<tosa::MatMulOp>(f32({nb, m, nn}),
                            {expand(va, ba, m, k), expand(wl, bw, k, nn),
                             zeroPoint(), zeroPoint()});
@@ -1452,7 +1452,8 @@ LogicalResult Importer::importMatMul(Entry &a, Entry &w, Entry &out,
 }
 
 LogicalResult Importer::importGemm() {
-  FailureOr<float> alpha = floatAttr("alpha", 1.0f), beta = floatAttr("beta", 1.0f);
+  FailureOr<float> alpha = floatAttr("alpha", 1.0f),
+                   beta = floatAttr("beta", 1.0f);
   FailureOr<int64_t> ta = intAttr("transA", 0), tb = intAttr("transB", 0);
   if (failed(alpha) || failed(beta) || failed(ta) || failed(tb))
     return failure();
@@ -1644,7 +1645,9 @@ LogicalResult Importer::importReduce(StringRef kind) {
     if (kept[a] == 1)
       continue;
     count *= x.shape[a];
-    v = reduce(kind == "ReduceMax" ? "max" : kind == "ReduceMin" ? "min" : "sum",
+    v = reduce(kind == "ReduceMax"   ? "max"
+               : kind == "ReduceMin" ? "min"
+                                     : "sum",
                v, nhwc ? kAxisInNhwc[a] : a);
     kept[a] = 1;
   }
@@ -1718,7 +1721,8 @@ FailureOr<Shape> Importer::reshapeTarget(const Entry &x) {
         return error() << "axes " << shapeStr(axes) << " repeat", failure();
     } else {
       for (int64_t d = 0; d < rank; ++d) {
-        bool drop = axes.empty() ? x.shape[d] == 1 : llvm::is_contained(axes, d);
+        bool drop =
+            axes.empty() ? x.shape[d] == 1 : llvm::is_contained(axes, d);
         if (drop && x.shape[d] != 1)
           return error() << "cannot squeeze dimension " << d << " of "
                          << shapeStr(x.shape),
@@ -1752,7 +1756,8 @@ FailureOr<Shape> Importer::reshapeTarget(const Entry &x) {
       infer = k;
     } else if (d < 0) {
       return error() << "shape has a negative dimension " << d, failure();
-    } else if (llvm::MulOverflow(known, d, known) || known > (int64_t(1) << 40)) {
+    } else if (llvm::MulOverflow(known, d, known) ||
+               known > (int64_t(1) << 40)) {
       return error() << "the target shape has more than 2^40 elements",
              failure();
     }
@@ -1766,8 +1771,8 @@ FailureOr<Shape> Importer::reshapeTarget(const Entry &x) {
     out[infer] = total / known;
   }
   if (numElements(out) != total)
-    return error() << "cannot reshape " << shapeStr(x.shape) << " ("
-                   << total << " elements) to " << shapeStr(out),
+    return error() << "cannot reshape " << shapeStr(x.shape) << " (" << total
+                   << " elements) to " << shapeStr(out),
            failure();
   return out;
 }
@@ -1845,9 +1850,9 @@ LogicalResult Importer::importConcat() {
   Shape phys = nhwc ? permuted(out, kToNhwc) : out;
   Value y = parts.size() == 1
                 ? parts.front()
-                : op<tosa::ConcatOp>(f32(phys), parts,
-                                     {b.getNamedAttr("axis", b.getI32IntegerAttr(
-                                                                 physAxis))});
+                : op<tosa::ConcatOp>(
+                      f32(phys), parts,
+                      {b.getNamedAttr("axis", b.getI32IntegerAttr(physAxis))});
   return define(0, result(y, out, nhwc));
 }
 
@@ -2001,8 +2006,8 @@ LogicalResult Importer::importSlice() {
     int64_t ax = nhwc ? kAxisInNhwc[a] : a;
     int64_t d = x.shape[a], start = spec->starts[a], size = spec->sizes[a];
     if (st < 0) {
-      v = op<tosa::ReverseOp>(v.getType(), {v},
-                              {b.getNamedAttr("axis", b.getI32IntegerAttr(ax))});
+      v = op<tosa::ReverseOp>(
+          v.getType(), {v}, {b.getNamedAttr("axis", b.getI32IntegerAttr(ax))});
       start = d - 1 - start;
       st = -st;
     }
@@ -2066,9 +2071,9 @@ LogicalResult Importer::importGather() {
   cat[*axis] = count;
   Value y = parts.size() == 1
                 ? parts.front()
-                : op<tosa::ConcatOp>(f32(cat), parts,
-                                     {b.getNamedAttr("axis", b.getI32IntegerAttr(
-                                                                 *axis))});
+                : op<tosa::ConcatOp>(
+                      f32(cat), parts,
+                      {b.getNamedAttr("axis", b.getI32IntegerAttr(*axis))});
   Shape out(x.shape.begin(), x.shape.begin() + *axis);
   out.append((*idx)->shape.begin(), (*idx)->shape.end());
   out.append(x.shape.begin() + *axis + 1, x.shape.end());
@@ -2083,9 +2088,9 @@ LogicalResult Importer::importResize() {
                          coord = stringAttr("coordinate_transformation_mode",
                                             opset < 11 ? "asymmetric"
                                                        : "half_pixel"),
-                         nearest = stringAttr("nearest_mode",
-                                              opset < 11 ? "floor"
-                                                         : "round_prefer_floor");
+                         nearest = stringAttr(
+                             "nearest_mode",
+                             opset < 11 ? "floor" : "round_prefer_floor");
   if (failed(mode) || failed(coord) || failed(nearest))
     return failure();
   if (*mode != "nearest")
@@ -2309,8 +2314,7 @@ const llvm::StringMap<Importer::Handler> &Importer::handlers() {
     // Evaluated at import time (tryFold); a run-time one cannot be built.
     for (StringRef op : {"Constant", "ConstantOfShape", "Shape"})
       t[op] = [](Importer &i) -> LogicalResult {
-        return i.error() << "the shape must be known at import time",
-               failure();
+        return i.error() << "the shape must be known at import time", failure();
       };
     return t;
   }();
@@ -2360,10 +2364,9 @@ LogicalResult Importer::importNode() {
   // time, as shapes and indices).
   if (t != "Reshape" && t != "Shape")
     for (int k = 0; k < numInputs(); ++k)
-      if (Entry *e = input(k); e && e->value &&
-                               !cast<RankedTensorType>(e->value.getType())
-                                    .getElementType()
-                                    .isF32())
+      if (Entry *e = input(k);
+          e && e->value &&
+          !cast<RankedTensorType>(e->value.getType()).getElementType().isF32())
         return error() << "input '" << node->input(k) << "' is not float32",
                failure();
   auto handler = handlers().find(t);
@@ -2471,12 +2474,12 @@ OwningOpRef<ModuleOp> Importer::run(StringRef bytes) {
 
   OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
   b.setInsertionPointToEnd(module->getBody());
-  std::string name = opts.functionName.empty()
-                         ? sanitize(graph.name().empty() ? "main_graph"
-                                                         : graph.name())
-                         : opts.functionName;
-  auto func = func::FuncOp::create(b, fileLoc, name,
-                                   b.getFunctionType(argTypes, {}));
+  std::string name =
+      opts.functionName.empty()
+          ? sanitize(graph.name().empty() ? "main_graph" : graph.name())
+          : opts.functionName;
+  auto func =
+      func::FuncOp::create(b, fileLoc, name, b.getFunctionType(argTypes, {}));
   entryBlock = func.addEntryBlock();
   b.setInsertionPointToEnd(entryBlock);
   for (auto [k, v] : llvm::enumerate(inputs)) {

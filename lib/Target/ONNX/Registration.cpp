@@ -18,24 +18,30 @@
 
 using namespace mlir;
 
+llvm::cl::OptionCategory &mlir::fuse::getOnnxImportCategory() {
+  static llvm::cl::OptionCategory category("ONNX import options");
+  return category;
+}
+
 namespace {
 struct OnnxOptions {
   llvm::cl::opt<int64_t> batch{
-      "onnx-batch",
+      "onnx-batch", llvm::cl::cat(mlir::fuse::getOnnxImportCategory()),
       llvm::cl::desc("Size of a symbolic first (batch) dimension of the graph "
                      "inputs (default 1)"),
       llvm::cl::init(1)};
   llvm::cl::list<std::string> dims{
-      "onnx-dim",
+      "onnx-dim", llvm::cl::cat(mlir::fuse::getOnnxImportCategory()),
       llvm::cl::desc("Value of a named symbolic dimension, NAME=N "
                      "(repeatable)")};
   llvm::cl::opt<int64_t> resourceThreshold{
       "onnx-resource-threshold",
+      llvm::cl::cat(mlir::fuse::getOnnxImportCategory()),
       llvm::cl::desc("Initializers larger than this many bytes become "
                      "dense_resource blobs (default 256)"),
       llvm::cl::init(256)};
   llvm::cl::opt<std::string> function{
-      "onnx-function",
+      "onnx-function", llvm::cl::cat(mlir::fuse::getOnnxImportCategory()),
       llvm::cl::desc("Name of the imported function (default: the graph's "
                      "name)")};
 };

@@ -29,14 +29,14 @@ CUresult cuInit(unsigned flags) {
 }
 
 CUresult cuGetErrorName(CUresult error, const char **name) {
-  *name = error == kNoDevice        ? "CUDA_ERROR_NO_DEVICE"
+  *name = error == kNoDevice       ? "CUDA_ERROR_NO_DEVICE"
           : error == kInvalidValue ? "CUDA_ERROR_INVALID_VALUE"
                                    : "CUDA_ERROR_UNKNOWN";
   return kSuccess;
 }
 
 CUresult cuGetErrorString(CUresult error, const char **text) {
-  *text = error == kNoDevice        ? "no CUDA-capable device is detected"
+  *text = error == kNoDevice       ? "no CUDA-capable device is detected"
           : error == kInvalidValue ? "invalid argument"
                                    : "unknown error";
   return kSuccess;
@@ -67,7 +67,9 @@ CUresult cuModuleLoadDataEx(void **m, const void *image, unsigned n,
   (void)n, (void)options, (void)values;
   return cuModuleLoadData(m, image);
 }
-CUresult cuModuleUnload(void *m) { return m == &module ? kSuccess : kInvalidValue; }
+CUresult cuModuleUnload(void *m) {
+  return m == &module ? kSuccess : kInvalidValue;
+}
 
 /* A kernel is its name, interned: the same name gives the same handle. */
 static char *kernels[4096];
@@ -112,7 +114,10 @@ CUresult cuStreamDestroy_v2(void *stream) {
   free(stream);
   return kSuccess;
 }
-CUresult cuStreamSynchronize(void *stream) { (void)stream; return kSuccess; }
+CUresult cuStreamSynchronize(void *stream) {
+  (void)stream;
+  return kSuccess;
+}
 CUresult cuStreamWaitEvent(void *stream, void *event, unsigned flags) {
   (void)stream, (void)event, (void)flags;
   return kSuccess;
@@ -132,7 +137,10 @@ CUresult cuEventRecord(void *event, void *stream) {
   *(double *)event = clockMs;
   return kSuccess;
 }
-CUresult cuEventSynchronize(void *event) { (void)event; return kSuccess; }
+CUresult cuEventSynchronize(void *event) {
+  (void)event;
+  return kSuccess;
+}
 CUresult cuEventElapsedTime_v2(float *ms, void *start, void *stop) {
   *ms = (float)(*(double *)stop - *(double *)start);
   return kSuccess;
@@ -180,4 +188,7 @@ CUresult cuMemHostRegister_v2(void *p, size_t bytes, unsigned flags) {
   (void)p, (void)bytes, (void)flags;
   return kSuccess;
 }
-CUresult cuMemHostUnregister(void *p) { (void)p; return kSuccess; }
+CUresult cuMemHostUnregister(void *p) {
+  (void)p;
+  return kSuccess;
+}

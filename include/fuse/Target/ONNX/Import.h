@@ -23,6 +23,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/CommandLine.h"
 
 #include <cstdint>
 #include <map>
@@ -61,6 +62,10 @@ OwningOpRef<ModuleOp> importOnnxModel(llvm::StringRef bytes,
 std::vector<std::string> supportedOnnxOps();
 
 /// Registers `--import-onnx` (and its options) with mlir-translate's
+/// The command-line category of the --onnx-* options (tools show it in
+/// their --help and hide LLVM's own options).
+llvm::cl::OptionCategory &getOnnxImportCategory();
+
 /// registry.
 void registerOnnxImportTranslation();
 

@@ -113,9 +113,9 @@ static OpCategory classifyStructured(linalg::LinalgOp op) {
   }
   // A payload that reads other tensors at computed indices is a gather.
   if (Block *body = op.getBlock())
-    injective |= llvm::any_of(
-        body->getOperations(),
-        [](Operation &nested) { return isa<tensor::ExtractOp>(nested); });
+    injective |= llvm::any_of(body->getOperations(), [](Operation &nested) {
+      return isa<tensor::ExtractOp>(nested);
+    });
   if (injective)
     return OpCategory::injective;
   return broadcast ? OpCategory::broadcast : OpCategory::elementwise;

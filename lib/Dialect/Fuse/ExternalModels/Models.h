@@ -1,4 +1,5 @@
-//===- Models.h - shared pieces of the FusibleOpInterface models -*- C++ -*-===//
+//===- Models.h - shared pieces of the FusibleOpInterface models -*- C++
+//-*-===//
 //
 // Part of fuse, an MLIR-based operator-fusion compiler.
 //

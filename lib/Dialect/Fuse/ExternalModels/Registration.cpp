@@ -19,7 +19,7 @@ using namespace mlir::fuse;
 using namespace mlir::fuse::detail;
 
 std::optional<int64_t> mlir::fuse::detail::scaleElements(Type type,
-                                                          int64_t perElement) {
+                                                         int64_t perElement) {
   std::optional<int64_t> count = getNumElements(type);
   if (!count)
     return std::nullopt;

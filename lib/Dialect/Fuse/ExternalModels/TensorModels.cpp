@@ -57,9 +57,8 @@ OpClassification mlir::fuse::detail::classifyTensorOp(Operation *op) {
                         bytes(pad.getResult()));
       })
       .Case<tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::ReshapeOp,
-            tensor::CastOp, tensor::BitcastOp>([&](Operation *) {
-        return movement(OpCategory::injective, 0, 0);
-      })
+            tensor::CastOp, tensor::BitcastOp>(
+          [&](Operation *) { return movement(OpCategory::injective, 0, 0); })
       .Case([&](tensor::ExtractOp extract) {
         return movement(OpCategory::injective, bytes(extract.getResult()), 0);
       })
@@ -80,10 +79,10 @@ OpClassification mlir::fuse::detail::classifyTensorOp(Operation *op) {
                         result);
       })
       .Case([&](tensor::ScatterOp scatter) {
-        return movement(OpCategory::injective,
-                        sumShapedBytes({scatter.getSource(),
-                                        scatter.getIndices()}),
-                        bytes(scatter.getSource()));
+        return movement(
+            OpCategory::injective,
+            sumShapedBytes({scatter.getSource(), scatter.getIndices()}),
+            bytes(scatter.getSource()));
       })
       .Case([&](tensor::SplatOp splat) {
         return movement(OpCategory::broadcast, 0, bytes(splat.getResult()));

@@ -84,9 +84,9 @@ std::optional<int64_t> contractionFlops(Operation *op) {
   return llvm::TypeSwitch<Operation *, std::optional<int64_t>>(op)
       .Case<tosa::Conv2DOp, tosa::Conv3DOp>([](auto conv) {
         // weight [OC, (KD,) KH, KW, IC]
-        return macFlops(elementsOf(conv.getOutput()),
-                        divide(elementsOf(conv.getWeight()),
-                               dimOf(conv.getWeight(), 0)));
+        return macFlops(
+            elementsOf(conv.getOutput()),
+            divide(elementsOf(conv.getWeight()), dimOf(conv.getWeight(), 0)));
       })
       .Case([](tosa::DepthwiseConv2DOp conv) {
         // weight [KH, KW, C, M]
@@ -98,13 +98,14 @@ std::optional<int64_t> contractionFlops(Operation *op) {
       })
       .Case([](tosa::TransposeConv2DOp conv) {
         // Each input element scatters into KH x KW x OC outputs.
-        return macFlops(elementsOf(conv.getInput()),
-                        divide(elementsOf(conv.getWeight()),
-                               dimOf(conv.getWeight(), 3)));
+        return macFlops(
+            elementsOf(conv.getInput()),
+            divide(elementsOf(conv.getWeight()), dimOf(conv.getWeight(), 3)));
       })
       .Case([](tosa::MatMulOp matmul) {
         // a [N, H, C] x b [N, C, W]
-        return macFlops(elementsOf(matmul.getOutput()), dimOf(matmul.getA(), 2));
+        return macFlops(elementsOf(matmul.getOutput()),
+                        dimOf(matmul.getA(), 2));
       })
       .Default([](Operation *) { return std::nullopt; });
 }
@@ -129,22 +130,34 @@ std::optional<int64_t> reductionFlops(Operation *op) {
 bool mlir::fuse::detail::isClassifiedTosaOp(RegisteredOperationName name) {
   if (isTosaElementwise(name))
     return true;
-  return llvm::is_contained(
-      {TypeID::get<tosa::Conv2DOp>(), TypeID::get<tosa::Conv3DOp>(),
-       TypeID::get<tosa::DepthwiseConv2DOp>(),
-       TypeID::get<tosa::TransposeConv2DOp>(), TypeID::get<tosa::MatMulOp>(),
-       TypeID::get<tosa::ReduceAllOp>(), TypeID::get<tosa::ReduceAnyOp>(),
-       TypeID::get<tosa::ReduceMaxOp>(), TypeID::get<tosa::ReduceMinOp>(),
-       TypeID::get<tosa::ReduceProductOp>(), TypeID::get<tosa::ReduceSumOp>(),
-       TypeID::get<tosa::ArgMaxOp>(), TypeID::get<tosa::MaxPool2dOp>(),
-       TypeID::get<tosa::AvgPool2dOp>(), TypeID::get<tosa::TransposeOp>(),
-       TypeID::get<tosa::SliceOp>(), TypeID::get<tosa::ConcatOp>(),
-       TypeID::get<tosa::PadOp>(), TypeID::get<tosa::TileOp>(),
-       TypeID::get<tosa::ReverseOp>(), TypeID::get<tosa::GatherOp>(),
-       TypeID::get<tosa::ScatterOp>(), TypeID::get<tosa::ResizeOp>(),
-       TypeID::get<tosa::ReshapeOp>(), TypeID::get<tosa::FFT2dOp>(),
-       TypeID::get<tosa::RFFT2dOp>(), TypeID::get<tosa::CustomOp>()},
-      name.getTypeID());
+  return llvm::is_contained({TypeID::get<tosa::Conv2DOp>(),
+                             TypeID::get<tosa::Conv3DOp>(),
+                             TypeID::get<tosa::DepthwiseConv2DOp>(),
+                             TypeID::get<tosa::TransposeConv2DOp>(),
+                             TypeID::get<tosa::MatMulOp>(),
+                             TypeID::get<tosa::ReduceAllOp>(),
+                             TypeID::get<tosa::ReduceAnyOp>(),
+                             TypeID::get<tosa::ReduceMaxOp>(),
+                             TypeID::get<tosa::ReduceMinOp>(),
+                             TypeID::get<tosa::ReduceProductOp>(),
+                             TypeID::get<tosa::ReduceSumOp>(),
+                             TypeID::get<tosa::ArgMaxOp>(),
+                             TypeID::get<tosa::MaxPool2dOp>(),
+                             TypeID::get<tosa::AvgPool2dOp>(),
+                             TypeID::get<tosa::TransposeOp>(),
+                             TypeID::get<tosa::SliceOp>(),
+                             TypeID::get<tosa::ConcatOp>(),
+                             TypeID::get<tosa::PadOp>(),
+                             TypeID::get<tosa::TileOp>(),
+                             TypeID::get<tosa::ReverseOp>(),
+                             TypeID::get<tosa::GatherOp>(),
+                             TypeID::get<tosa::ScatterOp>(),
+                             TypeID::get<tosa::ResizeOp>(),
+                             TypeID::get<tosa::ReshapeOp>(),
+                             TypeID::get<tosa::FFT2dOp>(),
+                             TypeID::get<tosa::RFFT2dOp>(),
+                             TypeID::get<tosa::CustomOp>()},
+                            name.getTypeID());
 }
 
 OpClassification mlir::fuse::detail::classifyTosaOp(Operation *op) {

@@ -5,18 +5,18 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuse/Dialect/Fuse/IR/FuseAttrs.h"
-#include "fuse/Dialect/Fuse/IR/FuseDialect.h"
 #include "TargetPresets.h"
+#include "fuse/Dialect/Fuse/IR/FuseDialect.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/TypeUtilities.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -45,14 +45,14 @@ void FuseDialect::registerAttributes() {
 namespace {
 /// Architectures fuse accepts, oldest first.
 constexpr llvm::StringLiteral kKnownArchs[] = {
-    "sm_50",  "sm_52",  "sm_53", "sm_60", "sm_61",  "sm_62",
-    "sm_70",  "sm_72",  "sm_75", "sm_80", "sm_86",  "sm_87",
+    "sm_50",  "sm_52",  "sm_53",  "sm_60",  "sm_61",   "sm_62",
+    "sm_70",  "sm_72",  "sm_75",  "sm_80",  "sm_86",   "sm_87",
     "sm_89",  "sm_90",  "sm_90a", "sm_100", "sm_100a", "sm_101",
     "sm_103", "sm_110", "sm_120", "sm_121"};
 
 /// Keys of `peak_tflops`.
-constexpr llvm::StringLiteral kPeakKeys[] = {"f64", "f32", "tf32", "f16",
-                                             "bf16", "f8", "i8"};
+constexpr llvm::StringLiteral kPeakKeys[] = {"f64",  "f32", "tf32", "f16",
+                                             "bf16", "f8",  "i8"};
 
 /// Field keys of the textual form, in printing order.
 enum class Field {
@@ -69,10 +69,9 @@ enum class Field {
   Count
 };
 constexpr llvm::StringLiteral kFieldNames[] = {
-    "arch",        "sms",         "smem_per_block",
-    "smem_per_sm", "l2_bytes",    "regs_per_sm",
-    "max_threads_per_block", "dram_gbps", "launch_us",
-    "peak_tflops"};
+    "arch",      "sms",         "smem_per_block",        "smem_per_sm",
+    "l2_bytes",  "regs_per_sm", "max_threads_per_block", "dram_gbps",
+    "launch_us", "peak_tflops"};
 static_assert(std::size(kFieldNames) == size_t(Field::Count));
 
 /// The values of a target while it is parsed or printed.
@@ -84,7 +83,9 @@ struct TargetFields {
   DictionaryAttr peak;
 
   int64_t &intField(Field f) { return ints[size_t(f) - size_t(Field::SMs)]; }
-  static bool isInt(Field f) { return f >= Field::SMs && f <= Field::MaxThreads; }
+  static bool isInt(Field f) {
+    return f >= Field::SMs && f <= Field::MaxThreads;
+  }
 
   static TargetFields fromPreset(MLIRContext *ctx, const TargetPreset &p) {
     TargetFields f;
@@ -126,10 +127,9 @@ struct TargetFields {
 
   TargetAttr getChecked(llvm::function_ref<InFlightDiagnostic()> emitError,
                         MLIRContext *ctx) const {
-    return TargetAttr::getChecked(emitError, ctx, name, arch, ints[0], ints[1],
-                                  ints[2], ints[3], ints[4], ints[5],
-                                  llvm::APFloat(dramGBps),
-                                  llvm::APFloat(launchUs), peak);
+    return TargetAttr::getChecked(
+        emitError, ctx, name, arch, ints[0], ints[1], ints[2], ints[3], ints[4],
+        ints[5], llvm::APFloat(dramGBps), llvm::APFloat(launchUs), peak);
   }
 
   /// Whether field `f` holds the same value in both.
@@ -195,15 +195,15 @@ Attribute TargetAttr::parse(AsmParser &parser, Type) {
       return {};
     const auto *it = llvm::find(kFieldNames, key);
     if (it == std::end(kFieldNames)) {
-      parser.emitError(keyLoc) << "unknown #fuse.target field '" << key
-                               << "'; expected one of: "
-                               << joinNames(kFieldNames);
+      parser.emitError(keyLoc)
+          << "unknown #fuse.target field '" << key
+          << "'; expected one of: " << joinNames(kFieldNames);
       return {};
     }
     auto field = Field(it - std::begin(kFieldNames));
     if (seen[size_t(field)]) {
-      parser.emitError(keyLoc) << "#fuse.target field '" << key
-                               << "' is given twice";
+      parser.emitError(keyLoc)
+          << "#fuse.target field '" << key << "' is given twice";
       return {};
     }
     seen[size_t(field)] = true;
@@ -231,8 +231,8 @@ Attribute TargetAttr::parse(AsmParser &parser, Type) {
       } else if (auto i = dyn_cast<IntegerAttr>(number)) {
         value = double(i.getInt());
       } else {
-        parser.emitError(valueLoc) << "#fuse.target field '" << key
-                                   << "' expects a number";
+        parser.emitError(valueLoc)
+            << "#fuse.target field '" << key << "' expects a number";
         return {};
       }
       (field == Field::DramGBps ? fields.dramGBps : fields.launchUs) = value;
@@ -556,9 +556,8 @@ FailureOr<TargetAttr> mlir::fuse::parseTargetOption(MLIRContext *context,
   return target;
 }
 
-FailureOr<TargetAttr> mlir::fuse::resolveTarget(Operation *op,
-                                                TargetAttr requested,
-                                                StringRef pass) {
+FailureOr<TargetAttr>
+mlir::fuse::resolveTarget(Operation *op, TargetAttr requested, StringRef pass) {
   TargetAttr carried = getModuleTarget(op);
   if (carried && requested && carried != requested)
     return emitOptionError(op->getContext(), pass)

@@ -36,13 +36,12 @@ LogicalResult FuseDialect::verifyOperationAttribute(Operation *op,
   auto onlyOn = [&](bool ok, StringRef where) -> LogicalResult {
     if (ok)
       return success();
-    return op->emitOpError() << "attribute '" << name << "' belongs on "
-                             << where;
+    return op->emitOpError()
+           << "attribute '" << name << "' belongs on " << where;
   };
   auto nonNegative = [&](Attribute v) {
     auto integer = dyn_cast_or_null<IntegerAttr>(v);
-    return integer && integer.getType().isInteger(64) &&
-           integer.getInt() >= 0;
+    return integer && integer.getType().isInteger(64) && integer.getInt() >= 0;
   };
   bool isFunction = isa<FunctionOpInterface>(op);
   if (name == TargetAttrHelper::getNameStr()) {
@@ -79,9 +78,8 @@ LogicalResult FuseDialect::verifyOperationAttribute(Operation *op,
       return wrongType("a dictionary");
     for (StringRef key : {"naive", "arena", "max_live", "in_place_bytes"})
       if (!nonNegative(memory.get(key)))
-        return wrongType(("a dictionary with a non-negative i64 '" + key +
-                          "'")
-                             .str());
+        return wrongType(
+            ("a dictionary with a non-negative i64 '" + key + "'").str());
     if (!isa_and_nonnull<StringAttr>(memory.get("strategy")))
       return wrongType("a dictionary with a 'strategy' string");
     return onlyOn(isFunction, "a function");
@@ -113,6 +111,7 @@ LogicalResult FuseDialect::verifyOperationAttribute(Operation *op,
   return op->emitOpError() << "unknown fuse attribute '" << name
                            << "' (the fuse dialect declares fuse.target, "
                               "fuse.id, fuse.kind, fuse.rule, fuse.no_plan, "
-                              "fuse.memory, fuse.relayouts, fuse.category, fuse.flops, fuse.bytes_read, "
+                              "fuse.memory, fuse.relayouts, fuse.category, "
+                              "fuse.flops, fuse.bytes_read, "
                               "fuse.bytes_written)";
 }

@@ -81,11 +81,10 @@ bool mlir::fuse::isComputeOp(Operation *op) {
   if (op->getNumResults() > 0 &&
       llvm::all_of(op->getResultTypes(),
                    [](Type t) { return isa<RankedTensorType>(t); }) &&
-      llvm::all_of(op->getOperands(),
-                   [](Value v) {
-                     return !isa<ShapedType>(v.getType()) ||
-                            isa_and_nonnull<tensor::EmptyOp>(v.getDefiningOp());
-                   })) {
+      llvm::all_of(op->getOperands(), [](Value v) {
+        return !isa<ShapedType>(v.getType()) ||
+               isa_and_nonnull<tensor::EmptyOp>(v.getDefiningOp());
+      })) {
     if (auto fusible = dyn_cast<FusibleOpInterface>(op))
       if (fusible.getEstimatedFlops() == 0)
         return false;

@@ -12,8 +12,8 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace mlir::fuse;
@@ -89,16 +89,15 @@ void GroupOp::print(OpAsmPrinter &p) {
   }
   p << " (";
   llvm::interleaveComma(
-      llvm::zip(getBodyBlock().getArguments(), getInputs()), p,
-      [&](auto pair) {
+      llvm::zip(getBodyBlock().getArguments(), getInputs()), p, [&](auto pair) {
         auto [arg, input] = pair;
         p << arg << " = " << input << " : " << input.getType();
       });
   p << ')';
   if (getNumResults())
     p.printArrowTypeList(getResultTypes());
-  p.printOptionalAttrDictWithKeyword(
-      (*this)->getAttrs(), {getKindAttrName(), getRuleAttrName()});
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
+                                     {getKindAttrName(), getRuleAttrName()});
   p << ' ';
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
                 /*printBlockTerminators=*/true);
@@ -136,8 +135,7 @@ ParseResult GroupOp::parse(OpAsmParser &parser, OperationState &result) {
             OpAsmParser::Argument arg;
             OpAsmParser::UnresolvedOperand operand;
             if (parser.parseArgument(arg) || parser.parseEqual() ||
-                parser.parseOperand(operand) ||
-                parser.parseColonType(arg.type))
+                parser.parseOperand(operand) || parser.parseColonType(arg.type))
               return failure();
             args.push_back(arg);
             operands.push_back(operand);
@@ -155,8 +153,7 @@ ParseResult GroupOp::parse(OpAsmParser &parser, OperationState &result) {
   if (parser.parseRegion(*body, args, /*enableNameShadowing=*/false))
     return failure();
   if (body->empty())
-    return parser.emitError(bodyLoc)
-           << "needs a body ending in 'fuse.yield'";
+    return parser.emitError(bodyLoc) << "needs a body ending in 'fuse.yield'";
   return success();
 }
 
@@ -290,7 +287,8 @@ GroupOp mlir::fuse::mergeFuseGroups(RewriterBase &rewriter, GroupOp first,
   return merged;
 }
 
-std::optional<ArrayRef<int64_t>> mlir::fuse::getCommonResultShape(GroupOp group) {
+std::optional<ArrayRef<int64_t>>
+mlir::fuse::getCommonResultShape(GroupOp group) {
   std::optional<ArrayRef<int64_t>> shape;
   for (Type type : group.getResultTypes()) {
     auto ranked = dyn_cast<RankedTensorType>(type);
@@ -302,8 +300,9 @@ std::optional<ArrayRef<int64_t>> mlir::fuse::getCommonResultShape(GroupOp group)
   return shape;
 }
 
-GroupOp mlir::fuse::findMergeableSibling(
-    GroupOp first, llvm::function_ref<bool(GroupOp)> accept) {
+GroupOp
+mlir::fuse::findMergeableSibling(GroupOp first,
+                                 llvm::function_ref<bool(GroupOp)> accept) {
   std::optional<ArrayRef<int64_t>> shape = getCommonResultShape(first);
   if (!shape)
     return {};
@@ -358,7 +357,8 @@ struct SimplifyGroupInterface : OpRewritePattern<GroupOp> {
     SmallVector<Value> newInputs;
     SmallVector<int64_t> argMap;
     llvm::DenseMap<Value, int64_t> firstUse;
-    for (auto [arg, input] : llvm::zip(block.getArguments(), group.getInputs())) {
+    for (auto [arg, input] :
+         llvm::zip(block.getArguments(), group.getInputs())) {
       if (arg.use_empty()) {
         argMap.push_back(-1);
         changed = true;
@@ -423,9 +423,8 @@ struct SimplifyGroupInterface : OpRewritePattern<GroupOp> {
     for (auto [i, result] : llvm::enumerate(group.getResults())) {
       if (result.use_empty())
         continue;
-      Value replacement = resultMap[i] < 0
-                              ? forwarded[i]
-                              : newGroup.getResult(resultMap[i]);
+      Value replacement =
+          resultMap[i] < 0 ? forwarded[i] : newGroup.getResult(resultMap[i]);
       rewriter.replaceAllUsesWith(result, replacement);
     }
     rewriter.eraseOp(group);
@@ -460,8 +459,7 @@ struct MergeNestedGroup : OpRewritePattern<GroupOp> {
     if (parent.getKind() == FusionKind::single &&
         group.getKind() != FusionKind::single)
       rewriter.modifyOpInPlace(parent, [&] {
-        parent.setKindAttr(
-            FusionKindAttr::get(getContext(), group.getKind()));
+        parent.setKindAttr(FusionKindAttr::get(getContext(), group.getKind()));
       });
     inlineGroup(rewriter, group);
     return success();

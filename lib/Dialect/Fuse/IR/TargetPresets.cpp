@@ -68,9 +68,7 @@ static const TargetPreset kPresets[] = {
      /*f8=*/0, /*i8=*/0},
 };
 
-llvm::ArrayRef<TargetPreset> mlir::fuse::getTargetPresets() {
-  return kPresets;
-}
+llvm::ArrayRef<TargetPreset> mlir::fuse::getTargetPresets() { return kPresets; }
 
 const TargetPreset *mlir::fuse::lookupTargetPreset(llvm::StringRef name) {
   for (const TargetPreset &preset : kPresets)

@@ -36,7 +36,8 @@ struct OutlineGroupsPass
       });
       for (auto [index, group] : llvm::enumerate(groups)) {
         int64_t id = index;
-        if (auto attr = FuseDialect::IdAttrHelper(group->getContext()).getAttr(group))
+        if (auto attr =
+                FuseDialect::IdAttrHelper(group->getContext()).getAttr(group))
           id = attr.getInt();
         OpBuilder builder(module.getBodyRegion());
         builder.setInsertionPointAfter(fn);
@@ -47,12 +48,14 @@ struct OutlineGroupsPass
             (fn.getName() + "__group" + Twine(id)).str(), type);
         callee.setPrivate();
         // Plain strings: the lowered module must parse without the dialect.
-        FuseDialect::KindAttrHelper(builder.getContext()).setAttr(callee, builder.getStringAttr(stringifyFusionKind(
-                                         group.getKind())));
+        FuseDialect::KindAttrHelper(builder.getContext())
+            .setAttr(callee, builder.getStringAttr(
+                                 stringifyFusionKind(group.getKind())));
         if (group.getRuleAttr())
           FuseDialect::RuleAttrHelper(builder.getContext())
               .setAttr(callee, group.getRuleAttr());
-        if (FuseDialect::NoPlanAttrHelper(builder.getContext()).isAttrPresent(fn))
+        if (FuseDialect::NoPlanAttrHelper(builder.getContext())
+                .isAttrPresent(fn))
           FuseDialect::NoPlanAttrHelper(builder.getContext())
               .setAttr(callee, builder.getUnitAttr());
         symbols.insert(callee); // renames on a clash
@@ -63,8 +66,8 @@ struct OutlineGroupsPass
         func::ReturnOp::create(inner, yield.getLoc(), yield.getValues());
         yield.erase();
         OpBuilder at(group);
-        auto call = func::CallOp::create(at, group.getLoc(), callee,
-                                         group.getInputs());
+        auto call =
+            func::CallOp::create(at, group.getLoc(), callee, group.getInputs());
         group.replaceAllUsesWith(call.getResults());
         group.erase();
       }

@@ -53,7 +53,8 @@ std::optional<ConstantData> mlir::fuse::detail::getConstantData(Value value) {
   return data;
 }
 
-std::optional<std::vector<float>> mlir::fuse::detail::getF32Values(Value value) {
+std::optional<std::vector<float>>
+mlir::fuse::detail::getF32Values(Value value) {
   std::optional<ConstantData> data = getConstantData(value);
   if (!data || !data->type.getElementType().isF32())
     return std::nullopt;

@@ -1,4 +1,5 @@
-//===- FuseExternalModels.h - FusibleOpInterface for upstream ops -*- C++ -*-===//
+//===- FuseExternalModels.h - FusibleOpInterface for upstream ops -*- C++
+//-*-===//
 //
 // Part of fuse, an MLIR-based operator-fusion compiler.
 //

@@ -34,8 +34,7 @@ namespace fuse {
 /// that the new position dominates every user and is dominated by every
 /// input. Returns the new group; both old groups are erased.
 GroupOp mergeFuseGroups(RewriterBase &rewriter, GroupOp first, GroupOp second,
-                        FusionKind kind, StringRef rule,
-                        GroupOp insertBefore);
+                        FusionKind kind, StringRef rule, GroupOp insertBefore);
 
 /// Whether every compute op of `group` is elementwise or broadcast.
 bool isElementwiseGroup(GroupOp group);
