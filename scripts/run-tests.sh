@@ -79,14 +79,20 @@ install_check() {
     echo "fusion-opt registers GPU code generation"; return 1
   fi
 }
-if install_output=$(install_check 2>&1); then
-  echo "PASS: install: find_package(Fuse) + downstream drivers (examples/embed: all stages, fusion only)"
-  passed=$((passed + 1))
-else
-  echo "FAIL: install: find_package(Fuse) + downstream drivers (examples/embed: all stages, fusion only)"
-  echo "$install_output"
-  failed=$((failed + 1))
-fi
+# counted_check DESCRIPTION FUNCTION: one test, PASS or FAIL with what the
+# function printed.
+counted_check() {
+  local output
+  if output=$("$2" 2>&1); then
+    echo "PASS: $1"
+    passed=$((passed + 1))
+  else
+    echo "FAIL: $1"
+    echo "$output"
+    failed=$((failed + 1))
+  fi
+}
+counted_check "install: find_package(Fuse) + downstream drivers (examples/embed: all stages, fusion only)" install_check
 
 # --- 2b. docs/generated is what the .td files generate now ---
 docs_check() {
@@ -100,30 +106,19 @@ docs_check() {
   done
   [ "$stale" -eq 0 ] || { echo "run 'make docs' and commit docs/generated"; return 1; }
 }
-if docs_output=$(docs_check 2>&1); then
-  echo "PASS: docs/generated is up to date"
-  passed=$((passed + 1))
-else
-  echo "FAIL: docs/generated is up to date"
-  echo "$docs_output"
-  failed=$((failed + 1))
-fi
+counted_check "docs/generated is up to date" docs_check
 
 # --- 2c. the C++ sources are formatted (.clang-format; make format) ---
 format_check() {
   local cf="$LLVM_PREFIX/bin/clang-format"
   [ -x "$cf" ] || { echo "no $cf (scripts/setup.sh installs clang-format-22)"; return 1; }
-  git ls-files '*.cpp' '*.h' '*.c' | xargs "$cf" --dry-run -Werror 2>&1 | head -20
-  git ls-files '*.cpp' '*.h' '*.c' | xargs "$cf" --dry-run -Werror >/dev/null 2>&1
+  local out
+  out=$(git ls-files '*.cpp' '*.h' '*.c' | xargs "$cf" --dry-run -Werror 2>&1) && return 0
+  echo "$out" | head -20
+  echo "run 'make format'"
+  return 1
 }
-if format_output=$(format_check 2>&1); then
-  echo "PASS: the C++ sources are clang-formatted"
-  passed=$((passed + 1))
-else
-  echo "FAIL: the C++ sources are clang-formatted (run 'make format')"
-  echo "$format_output"
-  failed=$((failed + 1))
-fi
+counted_check "the C++ sources are clang-formatted" format_check
 
 # --- 3. random graphs: fused == unfused, with the groups as they are and
 # tiled + spread over emulated threads; strict: a group the lowering

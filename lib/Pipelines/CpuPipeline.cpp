@@ -10,6 +10,8 @@
 
 #include "fuse/Pipelines/Pipelines.h"
 
+#include "Bufferize.h"
+
 #include "fuse/Codegen/GPU/Passes.h"
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
 #include "fuse/Memory/Passes.h"
@@ -43,17 +45,11 @@ void mlir::fuse::buildCpuPipeline(OpPassManager &pm,
   tosa.addPass(createConvertElementwiseToLinalgPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  bufferization::OneShotBufferizePassOptions bufferize;
-  bufferize.bufferizeFunctionBoundaries = true;
-  bufferize.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  pm.addPass(detail::createModuleBufferizePass());
   // Groups updating an input in place (concat branches) return nothing
   // for it; callers use the input rather than a copy.
   pm.addPass(bufferization::createDropEquivalentBufferResultsPass());
-  bufferization::BufferResultsToOutParamsPassOptions outParams;
-  outParams.hoistStaticAllocs = true;
-  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  pm.addPass(detail::createResultsToOutParamsPass());
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addPass(createCanonicalizerPass());

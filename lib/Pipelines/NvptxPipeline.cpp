@@ -16,6 +16,8 @@
 
 #include "fuse/Pipelines/Pipelines.h"
 
+#include "Bufferize.h"
+
 #include "fuse/Codegen/GPU/Passes.h"
 #include "fuse/Codegen/Tiling/Passes.h"
 #include "fuse/Dialect/Fuse/IR/FuseAttrs.h"
@@ -105,11 +107,7 @@ void mlir::fuse::buildNvptxPipeline(OpPassManager &pm,
   // tile's buffer static, so no kernel allocates at run time.
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  bufferization::OneShotBufferizePassOptions bufferize;
-  bufferize.bufferizeFunctionBoundaries = true;
-  bufferize.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  pm.addPass(detail::createModuleBufferizePass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // A group that updates one of its inputs in place (a concat branch
@@ -118,9 +116,7 @@ void mlir::fuse::buildNvptxPipeline(OpPassManager &pm,
   pm.addPass(bufferization::createDropEquivalentBufferResultsPass());
   // Kernels write their results into buffers the host function allocates,
   // and those go into one arena (fuse-plan-buffers).
-  bufferization::BufferResultsToOutParamsPassOptions outParams;
-  outParams.hoistStaticAllocs = true;
-  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  pm.addPass(detail::createResultsToOutParamsPass());
   if (options.planBuffers) {
     FusePlanBuffersOptions plan;
     plan.workspace = options.workspace;

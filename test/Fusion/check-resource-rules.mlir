@@ -7,8 +7,8 @@
 // RUN: fuse-opt %S/attention.mlir -split-input-file --fuse-fusion-pipeline="target=h200 max-ops-per-group=1 report=-" -o /dev/null | FileCheck %s --check-prefix=ATTENTION
 // RUN: fuse-opt %S/vertical.mlir -split-input-file --fuse-fusion-pipeline="target=h200 max-ops-per-group=1 report=-" -o /dev/null | FileCheck %s --check-prefix=EPILOGUE
 // (vertical.mlir also has a residual_join refused by the dependency check:
-// keep only residual_join's refusals.)
-// RUN: fuse-opt %S/vertical.mlir -split-input-file --fuse-fusion-pipeline="target=h200 max-ops-per-group=1 report=-" -o /dev/null | grep -A4 '"rule": "residual_join"' | FileCheck %s --check-prefix=RESIDUAL
+// the remark names the rule and the check together.)
+// RUN: fuse-opt %S/vertical.mlir -split-input-file --fuse-fusion-pipeline="target=h200 max-ops-per-group=1" --remarks-filter=fuse --remark-format=emitRemark -o /dev/null 2>&1 | FileCheck %s --check-prefix=RESIDUAL
 // RUN: fuse-opt %S/check-dependency.mlir -split-input-file --fuse-fusion-pipeline="target=h200 max-ops-per-group=1 report=-" -o /dev/null | FileCheck %s --check-prefix=ROWEPI
 // RUN: fuse-opt %S/reduction.mlir -split-input-file --fuse-fusion-pipeline="target=h200 max-ops-per-group=1 report=-" -o /dev/null | FileCheck %s --check-prefix=ROW
 // RUN: fuse-opt %S/elementwise.mlir -split-input-file --fuse-fusion-pipeline="target=h200 max-ops-per-group=1 report=-" -o /dev/null | FileCheck %s --check-prefix=ELEMENTWISE
@@ -24,8 +24,7 @@
 // EPILOGUE: "rule": "contraction_epilogue",
 // EPILOGUE-NEXT: "check": "resource",
 // EPILOGUE: "reason": "2 ops exceed max-ops-per-group 1"
-// RESIDUAL: "check": "resource",
-// RESIDUAL: "reason": "2 ops exceed max-ops-per-group 1"
+// RESIDUAL: remark: [Missed] refused | Category:fuse:resource | Function={{[A-Za-z0-9_]+}} | Reason="2 ops exceed max-ops-per-group 1"{{.*}}, check=resource, rule=residual_join{{$}}
 // ROWEPI: "rule": "contraction_row_epilogue",
 // ROWEPI-NEXT: "check": "resource",
 // ROWEPI: "reason": "2 ops exceed max-ops-per-group 1"

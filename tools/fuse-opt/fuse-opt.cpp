@@ -16,9 +16,11 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace mlir::fuse::test {
@@ -29,6 +31,41 @@ static llvm::cl::opt<bool>
     listRules("fuse-list-rules",
               llvm::cl::desc("Print fuse's fusion rules (name, kind, "
                              "priority, pattern, constraints) and exit"));
+
+/// `--help`: what a fuse user needs on one screen (fuse's passes and
+/// pipelines and the options that go with them); `--help-all` is
+/// MlirOptMain's full list (every upstream pass and LLVM option).
+static void printShortHelp() {
+  llvm::outs() << "OVERVIEW: fuse optimizer driver\n\n"
+               << "USAGE: fuse-opt [options] <input file>\n\n"
+               << "fuse pipelines:\n";
+  for (llvm::StringRef name :
+       {"fuse-fusion-pipeline", "fuse-to-nvptx", "fuse-to-cpu"})
+    if (const mlir::PassPipelineInfo *info =
+            mlir::PassPipelineInfo::lookup(name))
+      llvm::outs() << "  --" << llvm::left_justify(name, 28) << " "
+                   << info->getPassDescription() << "\n";
+  llvm::outs() << "\nfuse passes:\n";
+  llvm::SmallVector<llvm::StringRef> names;
+  llvm::StringRef(FUSE_PASS_NAMES).split(names, ',', -1, false);
+  for (llvm::StringRef name : names)
+    if (const mlir::PassInfo *info = mlir::PassInfo::lookup(name))
+      llvm::outs() << "  --" << llvm::left_justify(name, 28) << " "
+                   << info->getPassDescription() << "\n";
+  llvm::outs()
+      << "\nA pass's options: --name=\"option=value ...\" (docs/generated).\n"
+      << "  --fuse-list-rules              the fusion rules, in the order "
+         "they run\n"
+      << "  -o <file>                      output file\n"
+      << "  --split-input-file             process each // ----- chunk on "
+         "its own\n"
+      << "  --verify-diagnostics           check expected-* lines\n"
+      << "  --remarks-filter=fuse --remark-format=emitRemark\n"
+      << "                                 print every fusion decision\n"
+      << "  --mlir-print-ir-after-all      the IR after every pass\n"
+      << "  --help-all                     every option, upstream passes "
+         "and dialects included\n";
+}
 
 int main(int argc, char **argv) {
   // --fuse-list-rules answers without reading any input.
@@ -42,6 +79,19 @@ int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::fuse::registerAllPasses();
   mlir::fuse::test::registerTestPasses();
+
+  std::vector<char *> args(argv, argv + argc);
+  for (char *&arg : args) {
+    llvm::StringRef flag(arg);
+    if (flag == "--help" || flag == "-help" || flag == "-h") {
+      printShortHelp();
+      return 0;
+    }
+    if (flag == "--help-all" || flag == "-help-all")
+      arg = const_cast<char *>("--help");
+  }
+  argc = args.size();
+  argv = args.data();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

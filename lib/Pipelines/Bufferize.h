@@ -1,0 +1,35 @@
+//===- Bufferize.h - the bufferization both builds share --------*- C++ -*-===//
+//
+// Part of fuse, an MLIR-based operator-fusion compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSE_LIB_PIPELINES_BUFFERIZE_H
+#define FUSE_LIB_PIPELINES_BUFFERIZE_H
+
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::fuse::detail {
+
+/// One-shot bufferization of the whole module, function boundaries
+/// included, with identity layouts at the boundaries.
+inline std::unique_ptr<Pass> createModuleBufferizePass() {
+  bufferization::OneShotBufferizePassOptions options;
+  options.bufferizeFunctionBoundaries = true;
+  options.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  return bufferization::createOneShotBufferizePass(options);
+}
+
+/// Results as buffers the caller allocates (statically sized ones hoisted):
+/// kernels write into buffers of the host function.
+inline std::unique_ptr<Pass> createResultsToOutParamsPass() {
+  bufferization::BufferResultsToOutParamsPassOptions options;
+  options.hoistStaticAllocs = true;
+  return bufferization::createBufferResultsToOutParamsPass(options);
+}
+
+} // namespace mlir::fuse::detail
+
+#endif // FUSE_LIB_PIPELINES_BUFFERIZE_H
