@@ -325,7 +325,7 @@ struct FormGroupsPass : public fuse::impl::FuseFormGroupsBase<FormGroupsPass> {
         plan.name = fn.getName().str();
         plan.plan = checkLowering ? planLowerable(fn, block, policy)
                                   : planFusion(block, policy);
-        emitFusionRemarks(plan.plan, plan.name);
+        emitFusionRemarks(&getContext(), plan.plan, plan.name);
         plans.push_back(std::move(plan));
         blocks.push_back(&block);
       }

@@ -21,12 +21,8 @@
 using namespace mlir;
 using namespace mlir::fuse;
 
-void mlir::fuse::emitFusionRemarks(const FusionPlan &plan, StringRef function) {
-  if (plan.groups.empty() && plan.rejections.empty())
-    return;
-  MLIRContext *context = plan.groups.empty()
-                             ? plan.rejections.front().anchor->getContext()
-                             : plan.groups.front().ops.front()->getContext();
+void mlir::fuse::emitFusionRemarks(MLIRContext *context, const FusionPlan &plan,
+                                   StringRef function) {
   if (!context->getRemarkEngine())
     return;
   for (const PlannedGroup &group : plan.groups) {

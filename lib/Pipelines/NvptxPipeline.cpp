@@ -71,13 +71,10 @@ LogicalResult mlir::fuse::checkNvptxPipelineOptions(
   // A preset name is known without a context; a #fuse.target<...> is
   // parsed by fuse-attach-target when the pipeline starts.
   StringRef target = StringRef(options.target).trim();
+  std::string why;
   if (!target.empty() && !target.starts_with("#") &&
-      !llvm::is_contained(TargetAttr::getPresetNames(), target))
-    return error(llvm::formatv("fuse-to-nvptx: option 'target': unknown "
-                               "target '{0}'; presets are {1}, or give a "
-                               "#fuse.target<...> attribute",
-                               target,
-                               llvm::join(TargetAttr::getPresetNames(), ", ")));
+      !isTargetPreset(target, &why))
+    return error("fuse-to-nvptx: option 'target': " + why);
   return success();
 }
 

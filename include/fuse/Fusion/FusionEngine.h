@@ -129,7 +129,8 @@ void writeFusionReportJSON(raw_ostream &os, const FusionPolicy &policy,
 /// and every refusal (a `missed` remark) of function `function` as MLIR
 /// remarks of category "fuse", with the rule, check, numbers and reason as
 /// structured arguments; nothing when the context has no remark engine.
-void emitFusionRemarks(const FusionPlan &plan, StringRef function);
+void emitFusionRemarks(MLIRContext *context, const FusionPlan &plan,
+                       StringRef function);
 
 /// Writes the fused graph as Graphviz DOT: one cluster per group, coloured
 /// by kind, with the dataflow edges between ops. Must be called before the

@@ -383,13 +383,9 @@ TargetAttr TargetAttr::parseFromOption(MLIRContext *context, StringRef text,
   text = text.trim();
   context->getOrLoadDialect<FuseDialect>();
   if (!text.starts_with("#")) {
-    if (TargetAttr preset = getPreset(context, text))
-      return preset;
-    llvm::raw_string_ostream os(error);
-    os << "unknown target '" << text << "'; presets are ";
-    llvm::interleaveComma(getPresetNames(), os);
-    os << ", or give a #fuse.target<...> attribute";
-    return {};
+    if (!isTargetPreset(text, &error))
+      return {};
+    return getPreset(context, text);
   }
   // Collect the parser's diagnostics instead of printing them.
   std::string diagnostics;
@@ -527,6 +523,18 @@ int64_t TileMappingAttr::getRelativeIndex() const { return getDim(); }
 //===----------------------------------------------------------------------===//
 // The target of a module
 //===----------------------------------------------------------------------===//
+
+bool mlir::fuse::isTargetPreset(StringRef name, std::string *why) {
+  if (llvm::is_contained(TargetAttr::getPresetNames(), name))
+    return true;
+  if (why) {
+    llvm::raw_string_ostream os(*why);
+    os << "unknown target '" << name << "'; presets are ";
+    llvm::interleaveComma(TargetAttr::getPresetNames(), os);
+    os << ", or give a #fuse.target<...> attribute";
+  }
+  return false;
+}
 
 TargetAttr mlir::fuse::getModuleTarget(Operation *op) {
   ModuleOp module = dyn_cast<ModuleOp>(op);

@@ -30,6 +30,10 @@ namespace fuse {
 /// one.
 inline constexpr llvm::StringLiteral kDefaultTargetPreset = "h200";
 
+/// Whether `name` is a target preset, else why not: "unknown target 'x';
+/// presets are ..., or give a #fuse.target<...> attribute".
+bool isTargetPreset(llvm::StringRef name, std::string *why = nullptr);
+
 /// The #fuse.target the module of `op` (or `op` itself, if it is a module)
 /// carries as `fuse.target`, or null.
 TargetAttr getModuleTarget(Operation *op);
