@@ -136,6 +136,9 @@ void mlir::fuse::buildNvptxPipeline(OpPassManager &pm,
   // memory.
   fn.addPass(createFuseDropTileMapping());
   fn.addPass(createForallToParallelLoopPass());
+  // Every tile dimension gets a place in the grid: none runs as a
+  // sequential loop inside a block.
+  fn.addPass(createFuseLinearizeGrid());
   fn.addPass(createGpuMapParallelLoopsPass());
   fn.addPass(createConvertParallelLoopToGpuPass());
   FuseDistributeThreadsOptions distribute;
@@ -143,10 +146,18 @@ void mlir::fuse::buildNvptxPipeline(OpPassManager &pm,
   distribute.sharedBytes = options.sharedBytes;
   fn.addPass(createFuseDistributeThreads(distribute));
   fn.addPass(createConvertLinalgToLoopsPass());
+  // Canonicalization hoists constants out of a launch; after the sinking
+  // the kernel gets them as constants, not as parameters (loop bounds,
+  // sizes to delinearize by), so nothing canonicalizes between the two.
+  fn.addPass(createCanonicalizerPass());
   fn.addPass(createGpuLaunchSinkIndexComputationsPass());
-
-  pm.addPass(createCanonicalizerPass());
   pm.addPass(createGpuKernelOutliningPass());
+  {
+    OpPassManager &outlined = pm.nest<gpu::GPUModuleOp>();
+    outlined.addPass(createCanonicalizerPass());
+    if (options.contract)
+      outlined.addPass(createFuseContractFloat());
+  }
   pm.addPass(createFuseVerifyKernels());
   pm.addPass(createFuseDropKnownBlockSize());
   // One stream per call: the group functions (each one launch, no host

@@ -177,6 +177,12 @@ struct NvptxPipelineOptions : public PassPipelineOptions<NvptxPipelineOptions> {
                      "functions inlined, gpu-async-region); false: each "
                      "launch on its own stream, waited for at once"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> contract{
+      *this, "contract",
+      llvm::cl::desc("A multiply and the add that uses it in a kernel become "
+                     "one fma (fuse-contract-float); false keeps them two "
+                     "rounded instructions"),
+      llvm::cl::init(true)};
   PassOptions::Option<std::string> workspace{
       *this, "workspace",
       llvm::cl::desc("Arena of fuse-plan-buffers: alloc (the host function "

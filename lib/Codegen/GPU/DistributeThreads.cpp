@@ -152,59 +152,105 @@ void delinearize(OpBuilder &b, Location loc, Value linear,
   }
 }
 
+/// One iteration of `accumulate`'s loop: the payload of `op` per point at
+/// the reduction indices `reductionIvs`, from the values `carried`.
+SmallVector<Value> accumulateStep(OpBuilder &nb, Location nl,
+                                  linalg::LinalgOp op,
+                                  ArrayRef<SmallVector<Value>> points,
+                                  ArrayRef<unsigned> reductions,
+                                  ArrayRef<Value> reductionIvs,
+                                  ValueRange carried);
+
 /// The reduction iterations `first, first + step, ... < total` of parallel
 /// points of `op` (`points[m]` holds point m's parallel indices; the
-/// reduction loops `reductions` are linearized), each accumulated in a
-/// register: one scf.for carrying a value per point from `starts[m]`, the
-/// payload cloned per point with the output's block argument replaced by
-/// it. Returns the final values. Same operations in the same order as the
-/// op's own loops for each point, without a load and a store of the output
-/// per iteration; several points interleave independent chains, and loads
-/// they share are one load after CSE.
+/// iterations count the reduction loops `reductions` linearly), each
+/// accumulated in a register from `starts[m]`, the payload cloned per point
+/// with the output's block argument replaced by it. The whole reduction in
+/// order is a nest of scf.for, one per reduction loop; a strided share of it
+/// (a lane's) one scf.for over the linear iterations. Returns the final
+/// values. Same operations in the same order as the op's own loops for each
+/// point, without a load and a store of the output per iteration; several
+/// points interleave independent chains, and loads they share are one load
+/// after CSE.
 SmallVector<Value> accumulate(OpBuilder &b, Location loc, linalg::LinalgOp op,
                               ArrayRef<SmallVector<Value>> points,
                               ArrayRef<unsigned> reductions,
                               ArrayRef<int64_t> sizes, Value first, Value total,
                               Value step, ValueRange starts) {
-  Block *payload = op.getBlock();
+  // The whole reduction in order (from 0, step 1): a loop per reduction
+  // dimension, nested in the op's order, instead of one linear loop that
+  // recovers each index by a div/rem per iteration.
+  std::optional<int64_t> from = getConstantIntValue(first);
+  std::optional<int64_t> by = getConstantIntValue(step);
+  std::optional<int64_t> to = getConstantIntValue(total);
+  if (from == 0 && by == 1 && to == extentOf(reductions, sizes) &&
+      !reductions.empty()) {
+    SmallVector<Value> lbs, ubs, steps;
+    for (unsigned d : reductions) {
+      lbs.push_back(arith::ConstantIndexOp::create(b, loc, 0));
+      ubs.push_back(arith::ConstantIndexOp::create(b, loc, sizes[d]));
+      steps.push_back(arith::ConstantIndexOp::create(b, loc, 1));
+    }
+    scf::LoopNest nest = scf::buildLoopNest(
+        b, loc, lbs, ubs, steps, starts,
+        [&](OpBuilder &nb, Location nl, ValueRange ivs, ValueRange carried) {
+          SmallVector<Value> reductionIvs(sizes.size());
+          for (auto [d, iv] : llvm::zip(reductions, ivs))
+            reductionIvs[d] = iv;
+          return accumulateStep(nb, nl, op, points, reductions, reductionIvs,
+                                carried);
+        });
+    return SmallVector<Value>(nest.results);
+  }
   auto loop = scf::ForOp::create(
       b, loc, first, total, step, starts,
       [&](OpBuilder &nb, Location nl, Value iv, ValueRange carried) {
         SmallVector<Value> reductionIvs(sizes.size());
         delinearize(nb, nl, iv, reductions, sizes, reductionIvs);
-        SmallVector<Value> results;
-        for (auto [m, point] : llvm::enumerate(points)) {
-          SmallVector<Value> ivs = point;
-          for (unsigned d : reductions)
-            ivs[d] = reductionIvs[d];
-          IRMapping map;
-          for (OpOperand *input : op.getDpsInputOperands()) {
-            Value value = input->get();
-            if (isa<MemRefType>(value.getType())) {
-              AffineMap im = op.getMatchingIndexingMap(input);
-              SmallVector<Value> indices;
-              for (unsigned r = 0; r < im.getNumResults(); ++r)
-                indices.push_back(affine::makeComposedAffineApply(
-                    nb, nl, im.getSubMap({r}), getAsOpFoldResult(ivs)));
-              value = memref::LoadOp::create(nb, nl, value, indices);
-            }
-            map.map(op.getMatchingBlockArgument(input), value);
-          }
-          map.map(op.getMatchingBlockArgument(op.getDpsInitOperand(0)),
-                  carried[m]);
-          for (Operation &inner : payload->without_terminator()) {
-            if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
-              map.map(index.getResult(), ivs[index.getDim()]);
-              continue;
-            }
-            nb.clone(inner, map);
-          }
-          results.push_back(
-              map.lookupOrDefault(payload->getTerminator()->getOperand(0)));
-        }
-        scf::YieldOp::create(nb, nl, results);
+        scf::YieldOp::create(nb, nl,
+                             accumulateStep(nb, nl, op, points, reductions,
+                                            reductionIvs, carried));
       });
   return SmallVector<Value>(loop.getResults());
+}
+
+SmallVector<Value> accumulateStep(OpBuilder &nb, Location nl,
+                                  linalg::LinalgOp op,
+                                  ArrayRef<SmallVector<Value>> points,
+                                  ArrayRef<unsigned> reductions,
+                                  ArrayRef<Value> reductionIvs,
+                                  ValueRange carried) {
+  Block *payload = op.getBlock();
+  SmallVector<Value> results;
+  for (auto [m, point] : llvm::enumerate(points)) {
+    SmallVector<Value> ivs = point;
+    for (unsigned d : reductions)
+      ivs[d] = reductionIvs[d];
+    IRMapping map;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      Value value = input->get();
+      if (isa<MemRefType>(value.getType())) {
+        AffineMap im = op.getMatchingIndexingMap(input);
+        SmallVector<Value> indices;
+        for (unsigned r = 0; r < im.getNumResults(); ++r)
+          indices.push_back(affine::makeComposedAffineApply(
+              nb, nl, im.getSubMap({r}), getAsOpFoldResult(ivs)));
+        value = memref::LoadOp::create(nb, nl, value, indices);
+      }
+      map.map(op.getMatchingBlockArgument(input), value);
+    }
+    map.map(op.getMatchingBlockArgument(op.getDpsInitOperand(0)), carried[m]);
+    for (Operation &inner : payload->without_terminator()) {
+      if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+        map.map(index.getResult(), ivs[index.getDim()]);
+        continue;
+      }
+      nb.clone(inner, map);
+    }
+    results.push_back(
+        map.lookupOrDefault(payload->getTerminator()->getOperand(0)));
+  }
+  return results;
 }
 
 /// The whole reduction of `count` points of `op` (`pointAt(b, m)` emits

@@ -240,3 +240,29 @@ func.func @row_difference(%x: memref<1x64xf32>, %y: memref<1xf32>) {
   }
   return
 }
+
+// -----
+
+// A convolution's reduction over (kh, kw, c) is a loop nest carrying the
+// accumulator, in the op's order: no index recovered by div/rem per
+// iteration. Each of the 128 threads has two of the 256 points, both
+// carried through the one nest.
+// CHECK-LABEL: func @conv_reduction
+// CHECK: %[[KH:.*]]:2 = scf.for %{{.*}} = %c0{{.*}} to %c3{{.*}} step %c1{{.*}} iter_args
+// CHECK-NEXT: %[[KW:.*]]:2 = scf.for %{{.*}} = %c0{{.*}} to %c3{{.*}} step %c1{{.*}} iter_args
+// CHECK-NEXT: %[[C:.*]]:2 = scf.for %{{.*}} = %c0{{.*}} to %c8{{.*}} step %c1{{.*}} iter_args
+// CHECK-NOT: arith.divui
+// CHECK-NOT: arith.remui
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK: scf.yield
+func.func @conv_reduction(%x: memref<1x10x10x8xf32>, %w: memref<3x3x8x16xf32>, %y: memref<1x2x8x16xf32>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %xs = memref.subview %x[0, 0, 0, 0] [1, 4, 10, 8] [1, 1, 1, 1] : memref<1x10x10x8xf32> to memref<1x4x10x8xf32, strided<[800, 80, 8, 1]>>
+    linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%xs, %w : memref<1x4x10x8xf32, strided<[800, 80, 8, 1]>>, memref<3x3x8x16xf32>) outs(%y : memref<1x2x8x16xf32>)
+    gpu.terminator
+  }
+  return
+}

@@ -1,0 +1,33 @@
+//===- ContractFloat.cpp - multiply-add as fma ----------------------------===//
+//
+// Part of fuse, an MLIR-based operator-fusion compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuse/Codegen/GPU/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+namespace mlir::fuse {
+#define GEN_PASS_DEF_FUSECONTRACTFLOAT
+#include "fuse/Codegen/GPU/Passes.h.inc"
+} // namespace mlir::fuse
+
+using namespace mlir;
+
+namespace {
+struct ContractFloatPass
+    : public fuse::impl::FuseContractFloatBase<ContractFloatPass> {
+  void runOnOperation() override {
+    getOperation()->walk([](arith::ArithFastMathInterface op) {
+      StringRef name = op.getFastMathAttrName();
+      arith::FastMathFlagsAttr old = op.getFastMathFlagsAttr();
+      arith::FastMathFlags flags =
+          old ? old.getValue() : arith::FastMathFlags::none;
+      op->setAttr(
+          name, arith::FastMathFlagsAttr::get(
+                    op->getContext(), flags | arith::FastMathFlags::contract));
+    });
+  }
+};
+} // namespace
