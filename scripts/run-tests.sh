@@ -74,8 +74,13 @@ install_check() {
     out=$("$embed/$tool" --fuse-form-groups <<<"$input") || return 1
     grep -q 'fuse.group vertical rule "contraction_epilogue"' <<<"$out" || { echo "$tool: $out"; return 1; }
   done
-  "$embed/my-opt" --help | grep -q -- '--fuse-to-nvptx' || { echo "my-opt: no fuse-to-nvptx"; return 1; }
-  if "$embed/fusion-opt" --help | grep -q -- '--fuse-to-nvptx'; then
+  # The help text is read whole first: grep -q stops at its match, and the
+  # tool writing the rest would die of SIGPIPE (a failure under pipefail).
+  local help
+  help=$("$embed/my-opt" --help) || return 1
+  grep -q -- '--fuse-to-nvptx' <<<"$help" || { echo "my-opt: no fuse-to-nvptx"; return 1; }
+  help=$("$embed/fusion-opt" --help) || return 1
+  if grep -q -- '--fuse-to-nvptx' <<<"$help"; then
     echo "fusion-opt registers GPU code generation"; return 1
   fi
 }

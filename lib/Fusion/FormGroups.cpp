@@ -40,8 +40,32 @@ namespace {
 /// refuses with the check "lowering" and the lowering's diagnostic as the
 /// reason; planning repeats until every group lowers. The policy's vetoes
 /// are local to this block.
+/// The blocks the kernel of a lowered `group` launches: the iterations of
+/// its tile loop (0 when unknown).
+int64_t launchedBlocks(GroupOp group) {
+  int64_t blocks = 0;
+  group.walk([&](scf::ForallOp loop) {
+    if (loop->getParentOfType<scf::ForallOp>())
+      return;
+    std::optional<SmallVector<int64_t>> lbs =
+        getConstantIntValues(loop.getMixedLowerBound());
+    std::optional<SmallVector<int64_t>> ubs =
+        getConstantIntValues(loop.getMixedUpperBound());
+    std::optional<SmallVector<int64_t>> steps =
+        getConstantIntValues(loop.getMixedStep());
+    if (!lbs || !ubs || !steps)
+      return;
+    int64_t n = 1;
+    for (auto [lb, ub, step] : llvm::zip(*lbs, *ubs, *steps))
+      n *= step > 0 ? llvm::divideCeil(std::max<int64_t>(ub - lb, 0), step) : 0;
+    blocks += n;
+  });
+  return blocks;
+}
+
 FusionPlan planLowerable(FunctionOpInterface fn, Block &block,
-                         FusionPolicy policy) {
+                         FusionPolicy policy,
+                         llvm::DenseMap<int64_t, GroupSchedule> &schedules) {
   unsigned blockIndex = 0;
   for (Block &b : fn.getFunctionBody()) {
     if (&b == &block)
@@ -52,6 +76,7 @@ FusionPlan planLowerable(FunctionOpInterface fn, Block &block,
   // a graph where the lowering keeps refusing.
   for (unsigned round = 0;; ++round) {
     FusionPlan plan = planFusion(block, policy);
+    schedules.clear();
     if (round == 64)
       return plan;
     IRMapping mapping;
@@ -88,11 +113,17 @@ FusionPlan planLowerable(FunctionOpInterface fn, Block &block,
                                           });
           if (!id || id.getInt() >= int64_t(plan.groups.size()))
             continue;
-          if (succeeded(lowerFusionGroup(rewriter, group))) {
+          if (succeeded(lowerFusionGroup(rewriter, group, policy.target))) {
             // A loop nest that does not verify (a value used before the
             // loop that defines it) counts as refused too.
-            if (succeeded(verify(group)))
+            if (succeeded(verify(group))) {
+              // The config it was lowered with is the group's.
+              if (LoweringConfigAttr config =
+                      FuseDialect::LoweringConfigAttrHelper(group->getContext())
+                          .getAttr(group))
+                schedules[id.getInt()] = {config, launchedBlocks(group)};
               continue;
+            }
             message = "group " + std::to_string(id.getInt()) +
                       ": its tiled loop nest does not verify (" + message + ")";
           }
@@ -323,8 +354,9 @@ struct FormGroupsPass : public fuse::impl::FuseFormGroupsBase<FormGroupsPass> {
         reorderConcatChains(block);
         FunctionPlan plan;
         plan.name = fn.getName().str();
-        plan.plan = checkLowering ? planLowerable(fn, block, policy)
-                                  : planFusion(block, policy);
+        plan.plan = checkLowering
+                        ? planLowerable(fn, block, policy, plan.schedules)
+                        : planFusion(block, policy);
         emitFusionRemarks(&getContext(), plan.plan, plan.name);
         plans.push_back(std::move(plan));
         blocks.push_back(&block);
@@ -338,13 +370,40 @@ struct FormGroupsPass : public fuse::impl::FuseFormGroupsBase<FormGroupsPass> {
           writeFusionGraphDOT(os, plans);
         })))
       return signalPassFailure();
-    for (auto [block, plan] : llvm::zip(blocks, plans))
+    for (auto [block, plan] : llvm::zip(blocks, plans)) {
+      llvm::DenseSet<Operation *> earlier;
+      for (GroupOp group : block->getOps<GroupOp>())
+        earlier.insert(group);
       if (failed(materializeFusionPlan(*block, plan.plan))) {
         block->getParentOp()->emitError()
             << "fuse-form-groups: the fusion groups could not be ordered "
                "(internal error: a cycle between groups)";
         return signalPassFailure();
       }
+      // Every new group carries the config its lowering check used (or, with
+      // check-lowering off, the one chosen now; a group that cannot be
+      // configured gets none, and its lowering reports why).
+      for (GroupOp group : block->getOps<GroupOp>()) {
+        auto id = FuseDialect::IdAttrHelper(&getContext()).getAttr(group);
+        if (earlier.contains(group) || !id)
+          continue;
+        LoweringConfigAttr config;
+        if (auto it = plan.schedules.find(id.getInt());
+            it != plan.schedules.end()) {
+          config = it->second.config;
+        } else if (!checkLowering) {
+          ScopedDiagnosticHandler quiet(&getContext(),
+                                        [](Diagnostic &) { return success(); });
+          FailureOr<LoweringConfigAttr> chosen =
+              configureFusionGroup(group, policy.target);
+          if (succeeded(chosen))
+            config = *chosen;
+        }
+        if (config)
+          FuseDialect::LoweringConfigAttrHelper(&getContext())
+              .setAttr(group, config);
+      }
+    }
   }
 };
 

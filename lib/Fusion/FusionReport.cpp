@@ -333,6 +333,21 @@ void mlir::fuse::writeFusionReportJSON(raw_ostream &os,
                 json.attribute("intensity", roofline.intensity);
                 json.attribute("bound",
                                roofline.memoryBound ? "memory" : "compute");
+                auto schedule = fn.schedules.find(int64_t(group.id));
+                if (schedule == fn.schedules.end())
+                  return;
+                LoweringConfigAttr config = schedule->second.config;
+                json.attributeObject("lowering_config", [&] {
+                  json.attribute("schedule", config.getSchedule());
+                  json.attributeArray("tile", [&] {
+                    for (int64_t size : config.getTile())
+                      json.value(size);
+                  });
+                  json.attribute("threads", config.getThreads());
+                  json.attribute("blocks", schedule->second.blocks);
+                  json.attribute("instruction", config.getInstruction());
+                  json.attribute("precision", config.getPrecision());
+                });
               });
           });
           json.attributeArray("rejected", [&] {

@@ -57,11 +57,11 @@ LogicalResult mlir::fuse::checkNvptxPipelineOptions(
   if (failed(oneOf("format", options.format, {"isa", "bin", "fatbin"})) ||
       failed(oneOf("workspace", options.workspace, {"alloc", "argument"})))
     return failure();
-  if (options.blockSize < 1 || options.sharedBytes < 0 ||
+  if (options.blockSize < 0 || options.sharedBytes < 0 ||
       options.maxTileBytes < 0 || options.optLevel < 0 || options.optLevel > 3)
     return error(llvm::formatv(
-        "fuse-to-nvptx: options 'block-size' must be positive, "
-        "'shared-bytes' and 'max-tile-bytes' non-negative and 'opt-level' in "
+        "fuse-to-nvptx: options 'block-size', 'shared-bytes' and "
+        "'max-tile-bytes' must be non-negative and 'opt-level' in "
         "[0, 3], got {0}, {1}, {2} and {3}",
         options.blockSize.getValue(), options.sharedBytes.getValue(),
         options.maxTileBytes.getValue(), options.optLevel.getValue()));
@@ -95,7 +95,12 @@ void mlir::fuse::buildNvptxPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createFuseRelayoutWeights());
   FuseLowerGroupsOptions lower;
   lower.tileSizes.assign(options.tileSizes.begin(), options.tileSizes.end());
-  lower.threads = options.blockSize;
+  // A block size given for all groups re-chooses their tiles for it;
+  // otherwise each group keeps the lowering config the fusion chose.
+  if (options.blockSize > 0) {
+    lower.threads = options.blockSize;
+    lower.reconfigure = true;
+  }
   pm.addNestedPass<func::FuncOp>(createFuseLowerGroups(lower));
   pm.addPass(createFuseOutlineGroups());
 

@@ -10,8 +10,12 @@
 // EQUIV: PASS
 
 // contraction_epilogue: matmul + bias + ReLU is one kernel.
+// Its schedule: a 1x16x64 output in 1x1x32 tiles (32 blocks of one warp:
+// the 16 rows of the default 8x32 tile shrink until a tile is a warp, as
+// the H200's 132 SMs would otherwise mostly idle).
 // CHECK-LABEL: func @matmul_bias_relu
 // CHECK: %[[G:.*]] = fuse.group vertical rule "contraction_epilogue"
+// CHECK-SAME: fuse.lowering_config = #fuse.lowering_config<schedule = "contraction", tile = [1, 1, 32], threads = 32, instruction = "simt", precision = "fp32">
 // CHECK: linalg.batch_matmul
 // CHECK: linalg.generic
 // CHECK: linalg.generic
@@ -23,8 +27,14 @@
 // REPORT-NEXT: "kernels_after": 1
 // REPORT: "kind": "vertical"
 // REPORT-NEXT: "rule": "contraction_epilogue"
-// REPORT: "contraction_epilogue: linalg.generic@vertical.mlir:[[@LINE+7]]
-// REPORT: "contraction_epilogue: linalg.generic@vertical.mlir:[[@LINE+7]]
+// REPORT: "contraction_epilogue: linalg.generic@vertical.mlir:[[@LINE+13]]
+// REPORT: "contraction_epilogue: linalg.generic@vertical.mlir:[[@LINE+13]]
+// REPORT: "lowering_config": {
+// REPORT-NEXT: "schedule": "contraction",
+// REPORT: "threads": 32,
+// REPORT-NEXT: "blocks": 32,
+// REPORT-NEXT: "instruction": "simt",
+// REPORT-NEXT: "precision": "fp32"
 // REPORT: "rejected": []
 // REPORT: "left_alone": []
 func.func @matmul_bias_relu(%x: tensor<1x16x32xf32>, %w: tensor<1x32x64xf32>, %b: tensor<1x1x64xf32>) -> tensor<1x16x64xf32> {

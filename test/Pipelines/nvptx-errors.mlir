@@ -16,9 +16,9 @@
 // RUN: not fuse-opt %s --fuse-to-nvptx="formt=isa" 2>&1 | count 1
 // WS: error: fuse-to-nvptx: option 'workspace' must be alloc or argument, got 'heap'
 // BLOCK: error: fuse-check-launch-limits: option 'block-size' must be at most 1024 (max_threads_per_block of target 'h200'), got 2048
-// SMEM: error: fuse-to-nvptx: options 'block-size' must be positive, 'shared-bytes' and 'max-tile-bytes' non-negative and 'opt-level' in [0, 3], got 128, -1, 1048576 and 3
+// SMEM: error: fuse-to-nvptx: options 'block-size', 'shared-bytes' and 'max-tile-bytes' must be non-negative and 'opt-level' in [0, 3], got 0, -1, 1048576 and 3
 // SMEMT4: error: fuse-check-launch-limits: option 'shared-bytes' must be at most 65536 (shared memory per block of target 't4'), got 100000
-// OPT: error: fuse-to-nvptx: options {{.*}} got 128, 0, 1048576 and 7
+// OPT: error: fuse-to-nvptx: options {{.*}} got 0, 0, 1048576 and 7
 // BADCHIP: error: fuse-to-nvptx: option 'chip' must be sm_XX, got '80'
 // TARGET: error: fuse-to-nvptx: option 'target': unknown target 'h2000'; presets are t4, v100, a100, h100, h200, orin, jetson-nano
 // FORMAT: error: fuse-to-nvptx: option 'format' must be isa, bin or fatbin, got 'elf'

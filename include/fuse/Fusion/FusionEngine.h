@@ -112,9 +112,19 @@ FusionPlan planFusion(Block &block, const FusionPolicy &policy);
 LogicalResult materializeFusionPlan(Block &block, const FusionPlan &plan);
 
 /// The plan of one function, for reports.
+/// How a planned group is lowered: its lowering config and the blocks its
+/// kernel launches (the tiles of its loop nest).
+struct GroupSchedule {
+  LoweringConfigAttr config;
+  int64_t blocks = 0;
+};
+
 struct FunctionPlan {
   std::string name;
   FusionPlan plan;
+  /// By group id; empty when the plan was not lowered on a copy
+  /// (check-lowering off).
+  llvm::DenseMap<int64_t, GroupSchedule> schedules;
 };
 
 /// Writes the fusion report as JSON: per function every group (id, kind,

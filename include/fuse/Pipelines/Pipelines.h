@@ -160,9 +160,10 @@ struct NvptxPipelineOptions : public PassPipelineOptions<NvptxPipelineOptions> {
       llvm::cl::init(true)};
   PassOptions::Option<int64_t> blockSize{
       *this, "block-size",
-      llvm::cl::desc("Threads per block (fuse-distribute-threads); at most "
+      llvm::cl::desc("Threads per block for every group, its tile chosen "
+                     "anew for them (fuse-lower-groups reconfigure); at most "
                      "the target's max_threads_per_block; 1 keeps one "
-                     "thread per block"),
+                     "thread per block; 0: each group's lowering config"),
       llvm::cl::init(FuseDistributeThreadsOptions().blockSize)};
   PassOptions::Option<int64_t> sharedBytes{
       *this, "shared-bytes",

@@ -26,6 +26,7 @@
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/TilingInterface.h"
 #include "llvm/ADT/SmallBitVector.h"
@@ -676,9 +677,25 @@ int64_t threadsFor(Region &body, int64_t blockSize) {
   return std::min<int64_t>(blockSize, llvm::alignTo(most, 32));
 }
 
+/// Threads per block where no lowering config says.
+constexpr int64_t kDefaultBlockSize = 128;
+
 struct DistributeThreadsPass
     : public fuse::impl::FuseDistributeThreadsBase<DistributeThreadsPass> {
   using Base::Base;
+
+  /// The block size for the tile `op` is: block-size, else the lowering
+  /// config of its function, else the default.
+  int64_t blockSizeFor(Operation *op) {
+    if (blockSize > 0)
+      return blockSize;
+    if (auto fn = op->getParentOfType<FunctionOpInterface>())
+      if (fuse::LoweringConfigAttr config =
+              fuse::FuseDialect::LoweringConfigAttrHelper(&getContext())
+                  .getAttr(fn))
+        return config.getThreads();
+    return kDefaultBlockSize;
+  }
 
   void runOnOperation() override {
     if (emulate) {
@@ -696,7 +713,7 @@ struct DistributeThreadsPass
               << "fuse-distribute-threads: one thread per tile: " << why;
           continue;
         }
-        int64_t threads = threadsFor(body, blockSize);
+        int64_t threads = threadsFor(body, blockSizeFor(forall));
         if (threads > 1) {
           Distributor distributor(threads, /*emulate=*/true);
           distributor.planScratch(body);
@@ -716,6 +733,7 @@ struct DistributeThreadsPass
       return signalPassFailure();
     blockShared =
         sharedBytes ? int64_t(sharedBytes) : target->getSharedMemPerBlock();
+    maxThreads = target->getMaxThreadsPerBlock();
     SmallVector<gpu::LaunchOp> launches;
     getOperation()->walk([&](gpu::LaunchOp l) { launches.push_back(l); });
     for (gpu::LaunchOp launch : launches)
@@ -723,9 +741,9 @@ struct DistributeThreadsPass
   }
 
   LogicalResult initialize(MLIRContext *context) override {
-    if (blockSize < 1 || sharedBytes < 0)
+    if (blockSize < 0 || sharedBytes < 0)
       return fuse::emitOptionError(context, getArgument())
-             << "option 'block-size' must be positive and 'shared-bytes' "
+             << "options 'block-size' and 'shared-bytes' must be "
                 "non-negative, got "
              << blockSize.getValue() << " and " << sharedBytes.getValue();
     return success();
@@ -733,11 +751,21 @@ struct DistributeThreadsPass
 
   /// Shared memory a block may use: shared-bytes, or the target's.
   int64_t blockShared = 0;
+  /// The target's threads per block.
+  int64_t maxThreads = 0;
 
   void distributeLaunch(gpu::LaunchOp launch) {
     Region &body = launch.getBody();
     std::string why = whyNotDistributable(body);
-    int64_t threads = threadsFor(body, blockSize);
+    int64_t block = blockSizeFor(launch);
+    if (block > maxThreads) {
+      launch.emitError() << "fuse-distribute-threads: the lowering config "
+                            "asks for "
+                         << block << " threads per block, more than the "
+                         << maxThreads << " of the target";
+      return signalPassFailure();
+    }
+    int64_t threads = threadsFor(body, block);
     Distributor distributor(threads, /*emulate=*/false);
     // The partials of shared reductions are tile buffers too.
     if (why.empty() && threads > 1)

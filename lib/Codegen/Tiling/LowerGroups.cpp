@@ -25,6 +25,7 @@
 #include "mlir/Transforms/RegionUtils.h"
 
 namespace mlir::fuse {
+#define GEN_PASS_DEF_FUSECONFIGUREGROUPS
 #define GEN_PASS_DEF_FUSELOWERGROUPS
 #include "fuse/Codegen/Tiling/Passes.h.inc"
 } // namespace mlir::fuse
@@ -159,69 +160,111 @@ Value copyIntoNewTensor(RewriterBase &rewriter, Location loc, Value value) {
   return linalg::CopyOp::create(rewriter, loc, value, init).getResult(0);
 }
 
-/// Default tile sizes for `root` (see the pass description).
-SmallVector<OpFoldResult> defaultTileSizes(OpBuilder &b, TilingInterface root,
-                                           bool keepRows, int64_t threads) {
-  SmallVector<utils::IteratorType> iterators = root.getLoopIteratorTypes();
-  SmallVector<Range> domain = root.getIterationDomain(b);
-  SmallVector<OpFoldResult> sizes(iterators.size(), b.getIndexAttr(0));
+/// The static extent of each loop of `root` (kDynamic where unknown).
+SmallVector<int64_t> staticDomain(TilingInterface root) {
+  OpBuilder b(root);
+  SmallVector<int64_t> extents;
+  for (Range range : root.getIterationDomain(b)) {
+    std::optional<int64_t> size = getConstantIntValue(range.size);
+    extents.push_back(size ? *size : ShapedType::kDynamic);
+  }
+  return extents;
+}
+
+/// Fewest points a tile of a root without reduction loops is shrunk to
+/// when filling the SMs: a warp's worth (a root with reductions does that
+/// many multiply-adds per point and may go down to one).
+constexpr int64_t kMinPointsPerTile = 32;
+
+/// The tile of a root with loops `iterators` of `extents` (see
+/// LoweringConfigAttr and the pass description): reductions whole; in a
+/// group with a reduction (`keepRows`) the innermost parallel loop whole;
+/// else the innermost parallel loop by 32, the next by 8, outer ones by 1,
+/// each the largest divisor of its extent. A tile with fewer points than
+/// `threads` (0: no such growth) doubles its outer tiled loops, inner
+/// first, while the tiles still cover `sms` SMs; loops `keepWhole` stay
+/// whole; then, while the tiles are fewer than `sms`, the tiled loop whose
+/// next smaller divisor shrinks the tile least gets it.
+SmallVector<int64_t> chooseTile(ArrayRef<utils::IteratorType> iterators,
+                                ArrayRef<int64_t> extents, bool keepRows,
+                                int64_t threads, ArrayRef<bool> keepWhole,
+                                int64_t sms, bool reduces) {
+  size_t rank = iterators.size();
+  auto parallel = [&](size_t d) {
+    return iterators[d] == utils::IteratorType::parallel;
+  };
+  auto isStatic = [&](size_t d) { return !ShapedType::isDynamic(extents[d]); };
+  SmallVector<int64_t> tile(rank, 0);
   int parallelSeen = 0;
-  for (int64_t i = int64_t(iterators.size()) - 1; i >= 0; --i) {
-    if (iterators[i] != utils::IteratorType::parallel)
+  for (int64_t i = int64_t(rank) - 1; i >= 0; --i) {
+    if (!parallel(i))
       continue;
-    int64_t tile = parallelSeen == 0   ? (keepRows ? 0 : 32)
+    int64_t size = parallelSeen == 0   ? (keepRows ? 0 : 32)
                    : parallelSeen == 1 ? (keepRows ? 1 : 8)
                                        : 1;
     ++parallelSeen;
-    if (tile == 0)
-      continue;
     // Tiles divide the dimension: every tile then has the same static
     // shape (no partial tiles, no dynamically sized buffers in a kernel).
-    std::optional<int64_t> extent = getConstantIntValue(domain[i].size);
-    if (extent) {
-      tile = std::min<int64_t>(tile, *extent);
-      while (tile > 1 && *extent % tile != 0)
-        --tile;
+    if (size != 0 && isStatic(i)) {
+      size = std::min<int64_t>(size, extents[i]);
+      while (size > 1 && extents[i] % size != 0)
+        --size;
     }
-    sizes[i] = b.getIndexAttr(tile);
+    tile[i] = size;
   }
-  // A tile should give every thread of a block a point: while it has fewer
-  // points than `threads`, the outer tiled loops (inner first) take twice
-  // as many iterations per tile, as long as that still divides them.
+  auto points = [&] {
+    int64_t n = 1;
+    for (size_t d = 0; d < rank; ++d)
+      if (parallel(d))
+        n *= tile[d] ? tile[d] : (isStatic(d) ? extents[d] : 1);
+    return n;
+  };
+  auto tiles = [&] {
+    int64_t n = 1;
+    for (size_t d = 0; d < rank; ++d)
+      if (parallel(d) && tile[d] && isStatic(d))
+        n *= extents[d] / tile[d];
+    return n;
+  };
   if (!keepRows && threads > 1) {
-    auto points = [&] {
-      int64_t n = 1;
-      for (auto [i, iterator] : llvm::enumerate(iterators))
-        if (iterator == utils::IteratorType::parallel)
-          if (std::optional<int64_t> size = getConstantIntValue(sizes[i]))
-            n *=
-                *size ? *size : getConstantIntValue(domain[i].size).value_or(1);
-      return n;
-    };
     int seen = 0;
-    for (int64_t i = int64_t(iterators.size()) - 1; i >= 0; --i) {
-      if (iterators[i] != utils::IteratorType::parallel || seen++ == 0)
+    for (int64_t i = int64_t(rank) - 1; i >= 0; --i) {
+      if (!parallel(i) || seen++ == 0 || !isStatic(i) || tile[i] == 0)
         continue;
-      std::optional<int64_t> extent = getConstantIntValue(domain[i].size);
-      std::optional<int64_t> tile = getConstantIntValue(sizes[i]);
-      if (!extent || !tile || *tile == 0)
-        continue;
-      while (points() < threads && *tile * 2 <= *extent &&
-             *extent % (*tile * 2) == 0) {
-        *tile *= 2;
-        sizes[i] = b.getIndexAttr(*tile);
-      }
+      while (points() < threads && tile[i] * 2 <= extents[i] &&
+             extents[i] % (tile[i] * 2) == 0 &&
+             (tiles() / 2 >= sms || points() < kMinPointsPerTile))
+        tile[i] *= 2;
     }
   }
-  // Only one parallel loop, kept whole: tile it by 1 instead, so the nest
-  // still runs one tile per row.
-  if (llvm::all_of(sizes, isZeroInteger))
-    for (auto [i, iterator] : llvm::enumerate(iterators))
-      if (iterator == utils::IteratorType::parallel) {
-        sizes[i] = b.getIndexAttr(1);
-        break;
+  for (auto [d, whole] : llvm::enumerate(keepWhole))
+    if (whole && d < rank)
+      tile[d] = 0;
+  // Fill the SMs: smaller tiles while there are fewer tiles than SMs.
+  int64_t floor = reduces ? 1 : kMinPointsPerTile;
+  while (tiles() < sms) {
+    int64_t best = -1, bestNext = 0;
+    double bestRatio = 0;
+    for (size_t d = 0; d < rank; ++d) {
+      if (!parallel(d) || !isStatic(d) || tile[d] <= 1)
+        continue;
+      int64_t next = tile[d] - 1;
+      while (next > 1 && extents[d] % next != 0)
+        --next;
+      double ratio = double(tile[d]) / double(next);
+      if (points() / tile[d] * next < floor)
+        continue;
+      if (best < 0 || ratio < bestRatio) {
+        best = d;
+        bestNext = next;
+        bestRatio = ratio;
       }
-  return sizes;
+    }
+    if (best < 0)
+      break;
+    tile[best] = bestNext;
+  }
+  return tile;
 }
 
 /// Whether two loops have the same bounds and steps.
@@ -237,16 +280,22 @@ bool sameSpace(scf::ForallOp a, scf::ForallOp b) {
          equal(a.getMixedStep(), b.getMixedStep());
 }
 
-LogicalResult lowerGroup(RewriterBase &rewriter, GroupOp group,
-                         ArrayRef<int64_t> tileOverride, int64_t threads) {
-  int64_t id = -1;
+/// "group N" for diagnostics.
+std::string groupName(GroupOp group) {
   if (auto attr = FuseDialect::IdAttrHelper(group->getContext()).getAttr(group))
-    id = attr.getInt();
-  auto groupName = [&] {
-    return id >= 0 ? "group " + std::to_string(id) : std::string("a group");
-  };
-  // A result that is only a slice of another op of the group (one output of
-  // a merged contraction) gets a copy as its root: the kernel stores it.
+    return "group " + std::to_string(attr.getInt());
+  return "a group";
+}
+
+/// Gives every value the kernel stores a root of its own (semantics
+/// unchanged): a result that is only a slice of another op of the group
+/// (one output of a merged contraction) gets a copy as its root; a concat
+/// branch that no op of the group computes (an input, a reshape or a slice
+/// of a value), or that the group also returns or reads elsewhere (a
+/// pooling chain whose every stage joins the concat), gets a copy into its
+/// slice as its root: the kernel stores it there, and writes the value
+/// itself to its own output.
+void insertRootCopies(RewriterBase &rewriter, GroupOp group) {
   for (OpOperand &result : group.getYield()->getOpOperands()) {
     auto slice = result.get().getDefiningOp<tensor::ExtractSliceOp>();
     if (!slice || slice->getBlock() != &group.getBodyBlock())
@@ -255,11 +304,6 @@ LogicalResult lowerGroup(RewriterBase &rewriter, GroupOp group,
     Value copy = copyIntoNewTensor(rewriter, slice.getLoc(), slice);
     rewriter.modifyOpInPlace(group.getYield(), [&] { result.set(copy); });
   }
-  // A concat branch that no op of the group computes (an input, a reshape
-  // or a slice of a value), or that the group also returns or reads
-  // elsewhere (a pooling chain whose every stage joins the concat), gets a
-  // copy into its slice as its root: the kernel stores it there, and
-  // writes the value itself to its own output.
   for (Value value : group.getYield().getValues()) {
     while (auto insert = value.getDefiningOp<tensor::InsertSliceOp>()) {
       value = insert.getDest();
@@ -277,27 +321,186 @@ LogicalResult lowerGroup(RewriterBase &rewriter, GroupOp group,
                                [&] { insert.getSourceMutable().set(copy); });
     }
   }
-  SmallVector<Operation *> roots = findRoots(group);
-  if (roots.empty())
-    return success(); // forwards inputs only: nothing to compute
-  for (Operation *rootOp : roots)
+}
+
+/// A group's roots (after insertRootCopies) as the tiling sees them.
+struct Roots {
+  SmallVector<Operation *> ops;
+  /// Per loop: a dimension whose extent differs between independent roots
+  /// stays whole, so every root has the same tiles.
+  SmallVector<bool> keepWhole;
+  /// Whether any op of the group is a reduction (rows stay whole).
+  bool hasReduction = false;
+  /// 'op', 'op', ... for diagnostics.
+  std::string names;
+};
+
+/// The roots of `group`, or an error naming the group when they cannot be
+/// tiled as one nest (a root without TilingInterface, independent roots
+/// with nests of different depths). No roots: the group only forwards its
+/// inputs.
+FailureOr<Roots> analyzeRoots(GroupOp group) {
+  Roots roots;
+  roots.ops = findRoots(group);
+  for (Operation *rootOp : roots.ops)
     if (!isa<TilingInterface>(rootOp))
       return rootOp->emitError()
-             << "fuse-lower-groups: " << groupName() << " ("
+             << "fuse-lower-groups: " << groupName(group) << " ("
              << stringifyFusionKind(group.getKind()) << "): its root '"
              << rootOp->getName() << "' cannot be tiled (no TilingInterface)";
+  roots.hasReduction = llvm::any_of(group.getComputeOps(), [](Operation *op) {
+    return classifyOp(op).category == OpCategory::reduction;
+  });
+  for (Operation *rootOp : roots.ops)
+    roots.names += (roots.names.empty() ? "'" : ", '") +
+                   rootOp->getName().getStringRef().str() + "'";
+  if (roots.ops.size() > 1) {
+    SmallVector<SmallVector<int64_t>> extents;
+    for (Operation *rootOp : roots.ops)
+      extents.push_back(staticDomain(cast<TilingInterface>(rootOp)));
+    roots.keepWhole.assign(extents.front().size(), false);
+    for (const SmallVector<int64_t> &dims : extents) {
+      if (dims.size() != extents.front().size())
+        return roots.ops.front()->emitError()
+               << "fuse-lower-groups: " << groupName(group)
+               << ": its independent outputs (roots " << roots.names
+               << ") have loop nests of different depths, so they cannot "
+                  "share one loop nest";
+      for (auto [d, size] : llvm::enumerate(dims))
+        roots.keepWhole[d] = roots.keepWhole[d] || size != extents.front()[d] ||
+                             ShapedType::isDynamic(size);
+    }
+  }
+  return roots;
+}
 
+/// The tile of `roots` (see chooseTile), shared by all of them; `override`
+/// (tile-sizes) replaces it.
+SmallVector<int64_t> tileForRoots(const Roots &roots, int64_t threads,
+                                  int64_t sms, ArrayRef<int64_t> override) {
+  auto root = cast<TilingInterface>(roots.ops.front());
+  SmallVector<utils::IteratorType> iterators = root.getLoopIteratorTypes();
+  SmallVector<int64_t> extents = staticDomain(root);
+  if (!override.empty()) {
+    SmallVector<int64_t> tile(iterators.size(), 0);
+    for (size_t d = 0; d < tile.size() && d < override.size(); ++d)
+      tile[d] = override[d];
+    return tile;
+  }
+  bool reduces = llvm::any_of(roots.ops, [](Operation *op) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+    return linalgOp && linalgOp.getNumReductionLoops() > 0;
+  });
+  // Several roots share one loop nest: their tiles stay the plain defaults,
+  // which the roots have in common.
+  SmallVector<int64_t> tile = chooseTile(iterators, extents, roots.hasReduction,
+                                         roots.ops.size() == 1 ? threads : 0,
+                                         roots.keepWhole, sms, reduces);
+  if (llvm::all_of(tile, [](int64_t t) { return t == 0; })) {
+    // Nothing left in common to tile: one tile covering the outermost
+    // parallel dimension, so each root still runs as one loop iteration;
+    // with one root (its only parallel loop kept whole), a tile per row.
+    for (auto [d, iterator] : llvm::enumerate(iterators))
+      if (iterator == utils::IteratorType::parallel) {
+        tile[d] = roots.ops.size() > 1 && !ShapedType::isDynamic(extents[d])
+                      ? extents[d]
+                      : 1;
+        break;
+      }
+  }
+  return tile;
+}
+
+/// The schedule class of `group` (LoweringConfigAttr's `schedule`).
+StringRef scheduleOf(GroupOp group) {
+  if (group.getRule() && *group.getRule() == "attention")
+    return "attention";
+  bool depthwise = false, conv = false, contraction = false, reduction = false;
+  for (Operation *op : group.getComputeOps()) {
+    StringRef name = op->getName().getStringRef();
+    depthwise |= name.contains("depthwise_conv");
+    conv |= isa<linalg::ConvolutionOpInterface>(op) &&
+            !name.contains("pooling") && !name.contains("depthwise");
+    OpCategory category = classifyOp(op).category;
+    contraction |= category == OpCategory::contraction;
+    reduction |= category == OpCategory::reduction;
+  }
+  if (conv)
+    return "convolution";
+  if (depthwise)
+    return "depthwise";
+  if (contraction)
+    return "contraction";
+  if (reduction)
+    return "reduction";
+  return "elementwise";
+}
+
+/// The points of `root`'s tile (its parallel loops' tile sizes, or their
+/// extent where kept whole).
+int64_t pointsPerTile(TilingInterface root, ArrayRef<int64_t> tile) {
+  SmallVector<int64_t> extents = staticDomain(root);
+  int64_t points = 1;
+  for (auto [d, iterator] : llvm::enumerate(root.getLoopIteratorTypes()))
+    if (iterator == utils::IteratorType::parallel)
+      points *= d < tile.size() && tile[d]
+                    ? tile[d]
+                    : (ShapedType::isDynamic(extents[d]) ? 1 : extents[d]);
+  return points;
+}
+
+/// The lowering config of `group` (changed: its root copies), for
+/// `target`.
+FailureOr<LoweringConfigAttr> configure(RewriterBase &rewriter, GroupOp group,
+                                        TargetAttr target,
+                                        const GroupConfigOptions &options) {
+  insertRootCopies(rewriter, group);
+  FailureOr<Roots> roots = analyzeRoots(group);
+  if (failed(roots))
+    return failure();
+  if (roots->ops.empty())
+    return LoweringConfigAttr(); // forwards inputs only: no kernel
+  int64_t threads =
+      std::min<int64_t>(options.threads, target.getMaxThreadsPerBlock());
+  SmallVector<int64_t> tile =
+      tileForRoots(*roots, threads, target.getNumSMs(), options.tileSizes);
+  if (llvm::all_of(tile, [](int64_t t) { return t == 0; }))
+    return roots->ops.front()->emitError()
+           << "fuse-lower-groups: " << groupName(group) << ": its root '"
+           << roots->ops.front()->getName()
+           << "' has no parallel loop to tile (a full reduction to a "
+              "scalar needs a split reduction, not supported yet)";
+  // A block as large as the tile: fewer threads (a multiple of 32) when the
+  // root's tile has fewer points, unless the root reduces and several lanes
+  // can share each point's reduction.
+  auto root = cast<TilingInterface>(roots->ops.front());
+  int64_t points = pointsPerTile(root, tile);
+  auto linalgRoot = dyn_cast<linalg::LinalgOp>(root.getOperation());
+  bool lanesShare = roots->ops.size() == 1 && linalgRoot &&
+                    linalgRoot.getNumReductionLoops() > 0 &&
+                    points * 2 <= threads;
+  if (!lanesShare && points < threads)
+    threads = std::min<int64_t>(
+        threads, std::max<int64_t>(32, llvm::alignTo(points, 32)));
+  return LoweringConfigAttr::get(group->getContext(), scheduleOf(group), tile,
+                                 threads, "simt", "fp32");
+}
+
+/// Tiles `group` (after insertRootCopies) by `config`.
+LogicalResult lowerGroup(RewriterBase &rewriter, GroupOp group,
+                         LoweringConfigAttr config) {
+  std::string name = groupName(group);
+  auto groupName = [&] { return name; };
+  FailureOr<Roots> analyzed = analyzeRoots(group);
+  if (failed(analyzed))
+    return failure();
+  SmallVector<Operation *> roots = analyzed->ops;
+  if (roots.empty())
+    return success(); // forwards inputs only: nothing to compute
+  std::string rootNames = analyzed->names;
   Block &body = group.getBodyBlock();
   llvm::DenseSet<Value> yielded(group.getYield().getValues().begin(),
                                 group.getYield().getValues().end());
-  bool hasReduction = llvm::any_of(group.getComputeOps(), [](Operation *op) {
-    return classifyOp(op).category == OpCategory::reduction;
-  });
-  // Roots are replaced by tiling: keep their names for diagnostics.
-  std::string rootNames;
-  for (Operation *rootOp : roots)
-    rootNames += (rootNames.empty() ? "'" : ", '") +
-                 rootOp->getName().getStringRef().str() + "'";
 
   // A returned value that also feeds a root through a partial read would
   // leave the loop with only the tiles the root needed: refuse.
@@ -314,59 +517,27 @@ LogicalResult lowerGroup(RewriterBase &rewriter, GroupOp group,
              << "), so the tile loop would compute only part of it";
   }
 
-  // Independent roots share one loop: a loop dimension whose extent
-  // differs between them (the channels of differently sized outputs of a
-  // merged contraction) stays whole, so every root has the same tiles.
-  SmallVector<bool> keepWhole;
-  if (roots.size() > 1) {
-    SmallVector<SmallVector<int64_t>> extents;
-    for (Operation *rootOp : roots) {
-      OpBuilder b(rootOp);
-      SmallVector<int64_t> dims;
-      for (Range range : cast<TilingInterface>(rootOp).getIterationDomain(b)) {
-        std::optional<int64_t> size = getConstantIntValue(range.size);
-        dims.push_back(size ? *size : ShapedType::kDynamic);
-      }
-      extents.push_back(std::move(dims));
-    }
-    keepWhole.assign(extents.front().size(), false);
-    for (const SmallVector<int64_t> &dims : extents) {
-      if (dims.size() != extents.front().size())
-        return roots.front()->emitError()
-               << "fuse-lower-groups: " << groupName()
-               << ": its independent outputs (roots " << rootNames
-               << ") have loop nests of different depths, so they cannot "
-                  "share one loop nest";
-      for (auto [d, size] : llvm::enumerate(dims))
-        keepWhole[d] = keepWhole[d] || size != extents.front()[d] ||
-                       ShapedType::isDynamic(size);
-    }
-  }
-
-  // One tile loop per root; independent roots over the same tiles then
-  // become one loop.
+  // One tile loop per root, each by the config's tile (its reduction
+  // loops whole); independent roots over the same tiles then become one
+  // loop.
   SmallVector<scf::ForallOp> loops;
   for (Operation *rootOp : roots) {
     writeIntoDestination(rewriter, rootOp);
     auto root = cast<TilingInterface>(rootOp);
     rewriter.setInsertionPoint(rootOp);
     SmallVector<OpFoldResult> sizes;
-    if (!tileOverride.empty()) {
-      for (size_t i = 0; i < root.getLoopIteratorTypes().size(); ++i)
-        sizes.push_back(rewriter.getIndexAttr(
-            i < tileOverride.size() ? tileOverride[i] : 0));
-    } else {
-      // Several roots share one loop nest: their tiles stay the plain
-      // defaults, which the roots have in common.
-      sizes = defaultTileSizes(rewriter, root, hasReduction,
-                               roots.size() == 1 ? threads : 0);
+    for (auto [d, iterator] : llvm::enumerate(root.getLoopIteratorTypes())) {
+      bool whole = d < analyzed->keepWhole.size() && analyzed->keepWhole[d];
+      sizes.push_back(
+          rewriter.getIndexAttr(iterator == utils::IteratorType::parallel &&
+                                        !whole && d < config.getTile().size()
+                                    ? config.getTile()[d]
+                                    : 0));
     }
-    for (auto [d, whole] : llvm::enumerate(keepWhole))
-      if (whole && d < sizes.size())
-        sizes[d] = rewriter.getIndexAttr(0);
-    // Nothing left in common to tile: one tile covering the outermost
-    // parallel dimension, so each root still runs as one loop iteration.
-    if (!keepWhole.empty() && llvm::all_of(sizes, isZeroInteger)) {
+    // Independent roots with nothing in common to tile: each covers its
+    // outermost parallel dimension in one tile (its own extent), so every
+    // root runs as one loop iteration.
+    if (roots.size() > 1 && llvm::all_of(sizes, isZeroInteger)) {
       SmallVector<Range> domain = root.getIterationDomain(rewriter);
       for (auto [d, iterator] : llvm::enumerate(root.getLoopIteratorTypes()))
         if (iterator == utils::IteratorType::parallel) {
@@ -500,6 +671,73 @@ LogicalResult lowerGroup(RewriterBase &rewriter, GroupOp group,
   return success();
 }
 
+/// The config `group` is lowered with: its own, unless `reconfigure` or
+/// it has none; then chosen for `target` (on a copy of the group).
+FailureOr<LoweringConfigAttr> configFor(GroupOp group, TargetAttr target,
+                                        const GroupConfigOptions &options,
+                                        bool reconfigure) {
+  if (!reconfigure)
+    if (LoweringConfigAttr config =
+            FuseDialect::LoweringConfigAttrHelper(group->getContext())
+                .getAttr(group))
+      return config;
+  return configureFusionGroup(group, target, options);
+}
+
+struct ConfigureGroupsPass
+    : public fuse::impl::FuseConfigureGroupsBase<ConfigureGroupsPass> {
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    fuse::registerTilingDependencies(registry);
+  }
+
+  using FuseConfigureGroupsBase::FuseConfigureGroupsBase;
+
+  TargetAttr requestedTarget;
+
+  LogicalResult initialize(MLIRContext *context) override {
+    FailureOr<TargetAttr> parsed =
+        parseTargetOption(context, target, getArgument());
+    if (failed(parsed))
+      return failure();
+    requestedTarget = *parsed;
+    if (threads < 1)
+      return emitOptionError(context, getArgument())
+             << "option 'threads' must be positive, got " << threads.getValue();
+    if (llvm::any_of(tileSizes, [](int64_t size) { return size < 0; }))
+      return emitOptionError(context, getArgument())
+             << "option 'tile-sizes' must not be negative";
+    return success();
+  }
+
+  void runOnOperation() override {
+    FailureOr<TargetAttr> resolved =
+        resolveTarget(getOperation(), requestedTarget, getArgument());
+    if (failed(resolved))
+      return signalPassFailure();
+    GroupConfigOptions options;
+    options.threads = threads;
+    options.tileSizes.assign(tileSizes.begin(), tileSizes.end());
+    FuseDialect::LoweringConfigAttrHelper helper(&getContext());
+    bool failedAny = false;
+    getOperation()->walk([&](GroupOp group) {
+      if (helper.isAttrPresent(group) && !reconfigure &&
+          options.tileSizes.empty())
+        return;
+      FailureOr<LoweringConfigAttr> config =
+          configureFusionGroup(group, *resolved, options);
+      if (failed(config)) {
+        failedAny = true;
+        return;
+      }
+      if (*config)
+        helper.setAttr(group, *config);
+    });
+    if (failedAny)
+      signalPassFailure();
+  }
+};
+
 struct LowerGroupsPass
     : public fuse::impl::FuseLowerGroupsBase<LowerGroupsPass> {
   void getDependentDialects(DialectRegistry &registry) const override {
@@ -530,17 +768,27 @@ struct LowerGroupsPass
     SmallVector<GroupOp> groups;
     getOperation()->walk([&](GroupOp group) { groups.push_back(group); });
     IRRewriter rewriter(&getContext());
-    SmallVector<int64_t> sizes(tileSizes.begin(), tileSizes.end());
+    GroupConfigOptions options;
+    options.threads = threads;
+    options.tileSizes.assign(tileSizes.begin(), tileSizes.end());
     bool failedAny = false;
     FailureOr<TargetAttr> resolved =
         resolveTarget(getOperation(), requestedTarget, getArgument());
     if (failed(resolved))
       return signalPassFailure();
-    TargetAttr targetAttr = *resolved;
-    int64_t blockThreads =
-        std::min<int64_t>(threads, targetAttr.getMaxThreadsPerBlock());
-    for (GroupOp group : groups)
-      failedAny |= failed(lowerGroup(rewriter, group, sizes, blockThreads));
+    for (GroupOp group : groups) {
+      FailureOr<LoweringConfigAttr> config = configFor(
+          group, *resolved, options, reconfigure || !options.tileSizes.empty());
+      if (failed(config)) {
+        failedAny = true;
+        continue;
+      }
+      insertRootCopies(rewriter, group);
+      if (*config)
+        FuseDialect::LoweringConfigAttrHelper(&getContext())
+            .setAttr(group, *config);
+      failedAny |= *config && failed(lowerGroup(rewriter, group, *config));
+    }
     if (failedAny)
       return signalPassFailure();
     // Fusing a producer into each of its consumers' tiles clones it once per
@@ -554,11 +802,32 @@ struct LowerGroupsPass
 
 } // namespace
 
+FailureOr<LoweringConfigAttr>
+mlir::fuse::configureFusionGroup(GroupOp group, TargetAttr target,
+                                 const GroupConfigOptions &options) {
+  // On a copy: the root copies it needs are the lowering's to make.
+  IRRewriter rewriter(group->getContext());
+  rewriter.setInsertionPoint(group);
+  auto copy = cast<GroupOp>(rewriter.clone(*group));
+  FailureOr<LoweringConfigAttr> config =
+      configure(rewriter, copy, target, options);
+  rewriter.eraseOp(copy);
+  return config;
+}
+
 LogicalResult mlir::fuse::lowerFusionGroup(RewriterBase &rewriter,
-                                           GroupOp group,
-                                           ArrayRef<int64_t> tileSizes,
-                                           int64_t threads) {
-  return lowerGroup(rewriter, group, tileSizes, threads);
+                                           GroupOp group, TargetAttr target,
+                                           const GroupConfigOptions &options) {
+  FailureOr<LoweringConfigAttr> config =
+      configFor(group, target, options, /*reconfigure=*/false);
+  if (failed(config))
+    return failure();
+  insertRootCopies(rewriter, group);
+  if (!*config)
+    return success();
+  FuseDialect::LoweringConfigAttrHelper(group->getContext())
+      .setAttr(group, *config);
+  return lowerGroup(rewriter, group, *config);
 }
 
 void mlir::fuse::registerTilingDependencies(DialectRegistry &registry) {

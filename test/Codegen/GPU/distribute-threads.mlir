@@ -266,3 +266,25 @@ func.func @conv_reduction(%x: memref<1x10x10x8xf32>, %w: memref<3x3x8x16xf32>, %
   }
   return
 }
+
+// -----
+
+// Without block-size, the block size is the threads of the function's
+// lowering config (the group it was made from): 64 here, not 128.
+// CHECK-LABEL: func @from_config
+// CHECK: threads({{.*}}) in (%{{[^ ]*}} = %c64,
+// B64-LABEL: func @from_config
+// B64: threads({{.*}}) in (%{{[^ ]*}} = %c64,
+func.func @from_config(%x: memref<4x64xf32>, %y: memref<4x64xf32>) attributes {fuse.lowering_config = #fuse.lowering_config<schedule = "elementwise", tile = [4, 64], threads = 64, instruction = "simt", precision = "fp32">} {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : memref<4x64xf32>) outs(%y : memref<4x64xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %e = math.exp %a : f32
+      linalg.yield %e : f32
+    }
+    gpu.terminator
+  }
+  return
+}

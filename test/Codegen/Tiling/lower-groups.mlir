@@ -1,4 +1,6 @@
-// RUN: fuse-opt %s -split-input-file --fuse-lower-groups -verify-diagnostics -allow-unregistered-dialect | FileCheck %s
+// The default tiles on a one-SM target (on a larger one, tiles shrink
+// until they cover its SMs: lowering-config.mlir).
+// RUN: fuse-opt %s -split-input-file --fuse-lower-groups="target={#fuse.target<\"h200\", sms = 1>}" -verify-diagnostics -allow-unregistered-dialect | FileCheck %s
 // RUN: fuse-opt %s -split-input-file --fuse-lower-groups="tile-sizes=4,16" -verify-diagnostics -allow-unregistered-dialect | FileCheck %s --check-prefix=SIZES
 
 // An elementwise chain: one forall over 8x32 tiles, both ops inside.

@@ -144,9 +144,11 @@ def FuseDistributeThreads : Pass<"fuse-distribute-threads"> {
     (`scripts/check-equivalence.py --distribute-threads`).
   }];
   let options = [
-    Option<"blockSize", "block-size", "int64_t", /*default=*/"128",
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"0",
            "Threads per block (at most; on the GPU at most the module "
-           "target's max_threads_per_block)">,
+           "target's max_threads_per_block); 0: the `threads` of the "
+           "lowering config of the function the tile is in "
+           "(fuse.lowering_config), 128 where it has none">,
     Option<"sharedBytes", "shared-bytes", "int64_t", /*default=*/"0",
            "Shared memory a block may use for tile-local buffers; 0: the "
            "shared memory per block of the module's fuse.target (h200's "
@@ -259,8 +261,8 @@ def FuseCheckLaunchLimits : Pass<"fuse-check-launch-limits", "::mlir::ModuleOp">
     ```
   }];
   let options = [
-    Option<"blockSize", "block-size", "int64_t", /*default=*/"128",
-           "Threads per block">,
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"0",
+           "Threads per block (0: each group's lowering config decides)">,
     Option<"sharedBytes", "shared-bytes", "int64_t", /*default=*/"0",
            "Shared memory per block (0: the target's)">,
   ];

@@ -7,6 +7,7 @@
 #ifndef FUSE_CODEGEN_TILING_LOWERGROUPS_H
 #define FUSE_CODEGEN_TILING_LOWERGROUPS_H
 
+#include "fuse/Dialect/Fuse/IR/FuseAttrs.h"
 #include "fuse/Dialect/Fuse/IR/FuseOps.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -22,13 +23,32 @@ namespace mlir::fuse {
 /// driver, not only in one that registers every upstream extension.
 void registerTilingDependencies(DialectRegistry &registry);
 
-/// Tiles `group`'s root and fuses the rest of it into that loop (one
-/// scf.forall nest: what fuse-lower-groups does to each group); fails with a
-/// diagnostic naming the group and the op when the group cannot be one loop
-/// nest.
+/// What a group's lowering config is chosen for.
+struct GroupConfigOptions {
+  /// Threads per block the tile is sized for (at most the target's).
+  int64_t threads = 128;
+  /// The tile of every root instead of the chosen one (missing trailing
+  /// sizes: 0, the loop whole).
+  SmallVector<int64_t> tileSizes;
+};
+
+/// The lowering config of `group` for `target` (#fuse.lowering_config: the
+/// schedule class, the tile of its roots, the threads per block), chosen on
+/// a copy of it (the group is unchanged); null when the group computes
+/// nothing (it forwards its inputs). Fails with a diagnostic naming the
+/// group and the op when the group cannot be tiled as one loop nest.
+FailureOr<LoweringConfigAttr>
+configureFusionGroup(GroupOp group, TargetAttr target,
+                     const GroupConfigOptions &options = {});
+
+/// Tiles `group`'s root by its `fuse.lowering_config` (configured first for
+/// `target` when it has none, and recorded on it) and fuses the rest of it
+/// into that loop (one scf.forall nest: what fuse-lower-groups does to each
+/// group); fails with a diagnostic naming the group and the op when the
+/// group cannot be one loop nest.
 LogicalResult lowerFusionGroup(RewriterBase &rewriter, GroupOp group,
-                               ArrayRef<int64_t> tileSizes = {},
-                               int64_t threads = 128);
+                               TargetAttr target,
+                               const GroupConfigOptions &options = {});
 
 } // namespace mlir::fuse
 

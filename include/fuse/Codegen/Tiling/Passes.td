@@ -9,6 +9,63 @@
 
 include "mlir/Pass/PassBase.td"
 
+def FuseConfigureGroups : Pass<"fuse-configure-groups"> {
+  let summary = "Choose each fuse.group's schedule: its #fuse.lowering_config";
+  let description = [{
+    Attaches a `#fuse.lowering_config` to every `fuse.group` that has none
+    (every one with `reconfigure`), from the module's `#fuse.target` (or
+    `target`) and the group's shape: its schedule class, the tile of its
+    roots (one tile is one thread block) and the threads per block.
+    `fuse-form-groups` does this for the groups it forms (the config its
+    lowering check tiled with); this pass is for groups formed elsewhere, or
+    to choose again for other options. `fuse-lower-groups` and
+    `fuse-distribute-threads` read the attribute; the fusion report prints
+    it per group.
+
+    The tile: reduction loops whole; in a group with a reduction the
+    innermost parallel loop whole (a row per tile); otherwise the innermost
+    parallel loop by 32, the next by 8, the outer ones by 1 (each the
+    largest divisor of its extent, so every tile has one static shape). A
+    tile with fewer points than `threads` doubles its outer tiled loops
+    while the tiles still cover the target's SMs; then, while there are
+    fewer tiles than SMs, the tiled loop whose next smaller divisor shrinks
+    the tile least takes it (down to 32 points per tile, or 1 when the root
+    itself reduces: each point is then a whole dot product). The threads:
+    `threads` (at most the target's), fewer (a multiple of 32) when the
+    root's tile has fewer points and no lanes can share a reduction.
+
+    ```mlir
+    %r = fuse.group vertical (...) -> tensor<1x7x7x512xf32> {
+      ... conv 3x3 + bias + relu ...
+    }
+    // becomes (H200: 112 tiles of 7x32 would leave SMs idle)
+    %r = fuse.group vertical (...) -> tensor<1x7x7x512xf32> attributes {
+        fuse.lowering_config = #fuse.lowering_config<schedule = "convolution",
+          tile = [1, 1, 7, 16, 0, 0, 0], threads = 128, instruction = "simt",
+          precision = "fp32">} { ... }
+    ```
+
+    A group that cannot be tiled as one loop nest is an error naming the
+    group and the op (as `fuse-lower-groups` would report it).
+  }];
+  let options = [
+    ListOption<"tileSizes", "tile-sizes", "int64_t",
+               "Tile sizes for every group root (0: not tiled) instead of "
+               "the chosen ones">,
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "The GPU: a preset or a #fuse.target<...>; empty: the module's "
+           "fuse.target, else h200">,
+    Option<"threads", "threads", "int64_t", /*default=*/"128",
+           "Threads per block the tiles are sized for">,
+    Option<"reconfigure", "reconfigure", "bool", /*default=*/"false",
+           "Choose anew for groups that already have a config">,
+  ];
+  let dependentDialects = ["::mlir::fuse::FuseDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::linalg::LinalgDialect"];
+}
+
 def FuseLowerGroups : Pass<"fuse-lower-groups"> {
   let summary = "Tile each fuse.group's root and fuse the rest of the group "
                 "into that tile loop: one scf.forall nest per group";
@@ -60,7 +117,11 @@ def FuseLowerGroups : Pass<"fuse-lower-groups"> {
            "The GPU whose block size bounds the tiles: a preset or a "
            "#fuse.target<...>; empty: the module's fuse.target, else h200">,
     Option<"threads", "threads", "int64_t", /*default=*/"128",
-           "Threads per block the tiles are sized for">,
+           "Threads per block the tiles are sized for (groups configured "
+           "here)">,
+    Option<"reconfigure", "reconfigure", "bool", /*default=*/"false",
+           "Choose every group's lowering config anew (with `threads`), "
+           "even one it already has">,
   ];
   let dependentDialects = ["::mlir::fuse::FuseDialect",
                            "::mlir::scf::SCFDialect",

@@ -521,6 +521,58 @@ bool TileMappingAttr::isLinearMapping() const { return false; }
 int64_t TileMappingAttr::getRelativeIndex() const { return getDim(); }
 
 //===----------------------------------------------------------------------===//
+// LoweringConfigAttr
+//===----------------------------------------------------------------------===//
+
+ArrayRef<StringRef> LoweringConfigAttr::getSchedules() {
+  static const StringRef schedules[] = {"elementwise", "reduction",
+                                        "contraction", "convolution",
+                                        "depthwise",   "attention"};
+  return schedules;
+}
+
+ArrayRef<StringRef> LoweringConfigAttr::getInstructions() {
+  static const StringRef instructions[] = {"simt"};
+  return instructions;
+}
+
+ArrayRef<StringRef> LoweringConfigAttr::getPrecisions() {
+  static const StringRef precisions[] = {"fp32"};
+  return precisions;
+}
+
+LogicalResult
+LoweringConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                           StringRef schedule, ArrayRef<int64_t> tile,
+                           int64_t threads, StringRef instruction,
+                           StringRef precision) {
+  auto oneOf = [&](StringRef field, StringRef value,
+                   ArrayRef<StringRef> accepted) -> LogicalResult {
+    if (llvm::is_contained(accepted, value))
+      return success();
+    return emitError() << "#fuse.lowering_config: '" << field << "' must be "
+                       << (accepted.size() == 1 ? "" : "one of ") << "'"
+                       << llvm::join(accepted, "', '") << "', got '" << value
+                       << "'";
+  };
+  if (failed(oneOf("schedule", schedule, getSchedules())) ||
+      failed(oneOf("instruction", instruction, getInstructions())) ||
+      failed(oneOf("precision", precision, getPrecisions())))
+    return failure();
+  if (llvm::any_of(tile, [](int64_t size) { return size < 0; }))
+    return emitError() << "#fuse.lowering_config: tile sizes must be "
+                          "non-negative (0: the loop stays whole)";
+  if (llvm::all_of(tile, [](int64_t size) { return size == 0; }))
+    return emitError() << "#fuse.lowering_config: the tile must tile at "
+                          "least one loop";
+  if (threads < 1 || threads > 1024)
+    return emitError() << "#fuse.lowering_config: 'threads' must be in "
+                          "[1, 1024], got "
+                       << threads;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // The target of a module
 //===----------------------------------------------------------------------===//
 

@@ -54,6 +54,12 @@ LogicalResult FuseDialect::verifyOperationAttribute(Operation *op,
       return wrongType("a non-negative i64");
     return onlyOn(isa<GroupOp>(op), "a fuse.group");
   }
+  if (name == LoweringConfigAttrHelper::getNameStr()) {
+    if (!isa<LoweringConfigAttr>(value))
+      return wrongType("a #fuse.lowering_config");
+    return onlyOn(isa<GroupOp>(op) || isFunction,
+                  "a fuse.group or the function made from one");
+  }
   if (name == KindAttrHelper::getNameStr()) {
     auto kind = dyn_cast<StringAttr>(value);
     if (!kind || !symbolizeFusionKind(kind.getValue()))

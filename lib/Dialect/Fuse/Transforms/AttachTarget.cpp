@@ -56,6 +56,11 @@ struct StripTargetPass
     FuseDialect::TargetAttrHelper helper(&getContext());
     if (helper.isAttrPresent(getOperation()))
       helper.removeAttr(getOperation());
+    FuseDialect::LoweringConfigAttrHelper config(&getContext());
+    getOperation()->walk([&](Operation *op) {
+      if (config.isAttrPresent(op))
+        config.removeAttr(op);
+    });
   }
 };
 } // namespace

@@ -54,6 +54,12 @@ struct OutlineGroupsPass
         if (group.getRuleAttr())
           FuseDialect::RuleAttrHelper(builder.getContext())
               .setAttr(callee, group.getRuleAttr());
+        // The group's schedule: the passes after outlining read it here.
+        if (LoweringConfigAttr config =
+                FuseDialect::LoweringConfigAttrHelper(builder.getContext())
+                    .getAttr(group))
+          FuseDialect::LoweringConfigAttrHelper(builder.getContext())
+              .setAttr(callee, config);
         if (FuseDialect::NoPlanAttrHelper(builder.getContext())
                 .isAttrPresent(fn))
           FuseDialect::NoPlanAttrHelper(builder.getContext())

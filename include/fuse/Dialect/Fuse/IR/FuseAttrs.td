@@ -189,4 +189,53 @@ def Fuse_TileMappingAttr : AttrDef<Fuse_Dialect, "TileMapping",
   let genVerifyDecl = 1;
 }
 
+def Fuse_LoweringConfigAttr : AttrDef<Fuse_Dialect, "LoweringConfig"> {
+  let mnemonic = "lowering_config";
+  let summary = "how one fusion group becomes its kernel";
+  let description = [{
+    The one place a group's schedule is decided: `fuse-form-groups` (and
+    `fuse-configure-groups` for groups formed elsewhere) attaches it to
+    every `fuse.group` from the module's `#fuse.target` and the group's
+    shape; the lowering check of the fusion engine, `fuse-lower-groups`,
+    `fuse-distribute-threads` and the report all read it.
+
+    ```mlir
+    #fuse.lowering_config<schedule = "convolution", tile = [1, 1, 7, 16],
+                          threads = 128, instruction = "simt",
+                          precision = "fp32">
+    ```
+
+    | field | meaning |
+    |---|---|
+    | `schedule` | the group's class: `elementwise`, `reduction` (row statistics, pooling), `contraction` (matmul, batch matmul), `convolution`, `depthwise` or `attention` |
+    | `tile` | the tile of the group's root, one size per loop of the root (0: the loop stays whole; reduction loops are never tiled); one tile is one thread block |
+    | `threads` | threads per block; a kernel whose ops all have fewer parallel points launches fewer (a multiple of 32) |
+    | `instruction` | how a thread computes: `simt` (scalar instructions, a multiply-add one `fma`) |
+    | `precision` | `fp32`: every op in its own element type, fp32 accuracy |
+
+    Only what the kernels implement is accepted: a value the code
+    generator does not have is an error naming the field and what it
+    accepts.
+  }];
+  let parameters = (ins
+    StringRefParameter<"the group's schedule class">:$schedule,
+    ArrayRefParameter<"int64_t", "tile sizes of the root's loops">:$tile,
+    "int64_t":$threads,
+    StringRefParameter<"the instruction kind">:$instruction,
+    StringRefParameter<"the precision">:$precision
+  );
+  let assemblyFormat = [{
+    `<` `schedule` `=` $schedule `,` `tile` `=` `[` $tile `]` `,`
+    `threads` `=` $threads `,` `instruction` `=` $instruction `,`
+    `precision` `=` $precision `>`
+  }];
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The schedule classes, instruction kinds and precisions accepted.
+    static ::llvm::ArrayRef<::llvm::StringRef> getSchedules();
+    static ::llvm::ArrayRef<::llvm::StringRef> getInstructions();
+    static ::llvm::ArrayRef<::llvm::StringRef> getPrecisions();
+  }];
+}
+
 #endif // FUSE_DIALECT_FUSE_IR_FUSEATTRS_TD

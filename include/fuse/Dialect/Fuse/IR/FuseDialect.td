@@ -38,6 +38,8 @@ def Fuse_Dialect : Dialect {
     "::mlir::fuse::TargetAttr":$target,
     // On a fuse.group: its id in the fusion report.
     "::mlir::IntegerAttr":$id,
+    // On a fuse.group, and on the function made from it: its schedule.
+    "::mlir::fuse::LoweringConfigAttr":$lowering_config,
     // On a function made from a group (fuse-outline-groups): the group's
     // kind and rule.
     "::mlir::StringAttr":$kind,

@@ -42,13 +42,15 @@ def FuseAttachTarget : Pass<"fuse-attach-target", "::mlir::ModuleOp"> {
 }
 
 def FuseStripTarget : Pass<"fuse-strip-target", "::mlir::ModuleOp"> {
-  let summary = "Drop the module's fuse.target once nothing reads it";
+  let summary = "Drop the module's fuse.target and the functions' "
+                "fuse.lowering_config once nothing reads them";
   let description = [{
     The last step of `fuse-to-cpu` and `fuse-to-nvptx`: the lowered module
     (LLVM dialect, GPU binaries) goes to tools that do not know the fuse
-    dialect (`mlir-translate`, `mlir-runner`), and its `#fuse.target` is an
-    attribute of that dialect. The target has been used by then: the
-    kernels are compiled for its chip.
+    dialect (`mlir-translate`, `mlir-runner`), and its `#fuse.target` (and
+    each group function's `#fuse.lowering_config`) is an attribute of that
+    dialect. They have been used by then: the kernels are compiled for the
+    target's chip, by the groups' configs.
 
     ```mlir
     module attributes {fuse.target = #fuse.target<"h200">} { ... }

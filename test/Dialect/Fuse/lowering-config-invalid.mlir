@@ -1,0 +1,45 @@
+// #fuse.lowering_config accepts only what the kernels implement; each
+// field's error names it and what it accepts.
+// RUN: fuse-opt %s -split-input-file -verify-diagnostics
+
+// expected-error @+1 {{#fuse.lowering_config: 'schedule' must be one of 'elementwise', 'reduction', 'contraction', 'convolution', 'depthwise', 'attention', got 'gemm'}}
+func.func @f() attributes {c = #fuse.lowering_config<schedule = "gemm", tile = [8, 32], threads = 128, instruction = "simt", precision = "fp32">}
+
+// -----
+
+// expected-error @+1 {{#fuse.lowering_config: 'instruction' must be 'simt', got 'mma_sync'}}
+func.func @f() attributes {c = #fuse.lowering_config<schedule = "contraction", tile = [8, 32], threads = 128, instruction = "mma_sync", precision = "fp32">}
+
+// -----
+
+// expected-error @+1 {{#fuse.lowering_config: 'precision' must be 'fp32', got 'tf32'}}
+func.func @f() attributes {c = #fuse.lowering_config<schedule = "contraction", tile = [8, 32], threads = 128, instruction = "simt", precision = "tf32">}
+
+// -----
+
+// expected-error @+1 {{#fuse.lowering_config: tile sizes must be non-negative (0: the loop stays whole)}}
+func.func @f() attributes {c = #fuse.lowering_config<schedule = "elementwise", tile = [8, -1], threads = 128, instruction = "simt", precision = "fp32">}
+
+// -----
+
+// expected-error @+1 {{#fuse.lowering_config: the tile must tile at least one loop}}
+func.func @f() attributes {c = #fuse.lowering_config<schedule = "elementwise", tile = [0, 0], threads = 128, instruction = "simt", precision = "fp32">}
+
+// -----
+
+// expected-error @+1 {{#fuse.lowering_config: 'threads' must be in [1, 1024], got 2048}}
+func.func @f() attributes {c = #fuse.lowering_config<schedule = "elementwise", tile = [8, 32], threads = 2048, instruction = "simt", precision = "fp32">}
+
+// -----
+
+// On a fuse.group or a function, nowhere else.
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{attribute 'fuse.lowering_config' belongs on a fuse.group or the function made from one}}
+  %y = math.exp %x {fuse.lowering_config = #fuse.lowering_config<schedule = "elementwise", tile = [4], threads = 32, instruction = "simt", precision = "fp32">} : tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{attribute 'fuse.lowering_config' must be a #fuse.lowering_config, got "fast"}}
+func.func @f() attributes {fuse.lowering_config = "fast"}
