@@ -24,6 +24,10 @@ else the small committed ones in test/Models/onnx), it measures:
                      copy_gbps
   bandwidth_fraction all memory-bound groups together: their bytes over
                      their summed median times, as a fraction of copy_gbps
+  kernels            every timed kernel: its median next to the fusion
+                     report's predicted time for its group (bound, blocks,
+                     measured / predicted); predicted_us and
+                     measured_kernel_us sum them over the kernels
 and, once per run, the device's copy bandwidth (copy_gbps: a device-to-device
 copy of 1 GiB through PyTorch). Everything not measurable here is null, with
 the reason in "notes"; nothing is estimated. The JSON goes to --out; merge it
@@ -32,8 +36,9 @@ with `bench/run.py --gpu-json FILE`.
 --compile-only builds every model's GPU program and stops (no GPU needed):
 the check that the script itself works on a machine without one.
 
---from-profile REPORT PROFILE prints the bandwidth table of one program from
-its fusion report and kernel profile (gpu-check.py --report/--profile, or
+--from-profile REPORT PROFILE prints the bandwidth table and the predicted
+and measured time per kernel of one program from its fusion report and
+kernel profile (gpu-check.py --report/--profile, or
 any program run with FUSE_KERNEL_PROFILE), against --copy-gbps.
 """
 import argparse
@@ -149,6 +154,45 @@ def group_bandwidth(report, kernels, copy_gbps):
     return rows, summary, notes
 
 
+def kernel_times(report, kernels):
+    """Each timed kernel's median next to the report's prediction for its
+    group (Lowering.md, "Predicted kernel time"). Returns (rows, totals):
+    totals = (predicted us, measured us) over the kernels that have both."""
+    functions = report["functions"]
+    groups = {(fn["name"], g["id"]): g for fn in functions for g in fn["groups"]}
+    rows = []
+    for kernel, t in sorted(kernels.items(), key=lambda kv: kv[0]):
+        m = KERNEL.match(kernel)
+        key = (m.group(1), int(m.group(2))) if m else None
+        if key not in groups and m and len(functions) == 1:
+            key = (functions[0]["name"], int(m.group(2)))
+        group = groups.get(key)
+        if group is None:
+            continue
+        predicted = group.get("predicted") or {}
+        config = group.get("lowering_config") or {}
+        measured = t["median_ms"] * 1e3
+        us = predicted.get("us")
+        rows.append({"group": key[1], "kernel": kernel, "schedule": config.get("schedule"),
+                     "blocks": config.get("blocks"), "predicted_us": round(us, 3) if us is not None else None,
+                     "bound": predicted.get("bound"), "measured_us": round(measured, 3),
+                     "measured_over_predicted": round(measured / us, 3) if us else None})
+    both = [r for r in rows if r["predicted_us"] is not None]
+    totals = (round(sum(r["predicted_us"] for r in both), 3),
+              round(sum(r["measured_us"] for r in both), 3)) if both else (None, None)
+    return rows, totals
+
+
+def print_kernel_times(rows, totals):
+    print(f"{'group':>5} {'schedule':<12} {'blocks':>7} {'bound':<8} {'predicted us':>13} {'measured us':>12} {'ratio':>7}")
+    for r in rows:
+        pred = f"{r['predicted_us']:.3f}" if r["predicted_us"] is not None else "-"
+        ratio = f"{r['measured_over_predicted']:.2f}" if r["measured_over_predicted"] is not None else "-"
+        print(f"{r['group']:>5} {str(r['schedule'] or '-'):<12} {str(r['blocks'] or '-'):>7} "
+              f"{str(r['bound'] or '-'):<8} {pred:>13} {r['measured_us']:>12.3f} {ratio:>7}")
+    print(f"{len(rows)} kernel(s): predicted {totals[0]} us, measured {totals[1]} us in all")
+
+
 def print_bandwidth(rows, summary, copy_gbps):
     print(f"{'group':>5} {'rule':<28} {'bytes':>12} {'FLOP/B':>7} {'median ms':>10} {'GB/s':>8} {'of copy':>8}")
     for r in rows:
@@ -229,6 +273,7 @@ def main():
             sys.exit(f"bench/gpu.py: {e}")
         rows, summary, notes = group_bandwidth(report, kernels, args.copy_gbps)
         print_bandwidth(rows, summary, args.copy_gbps)
+        print_kernel_times(*kernel_times(report, kernels))
         for note in notes:
             print("note:", note)
         return 0
@@ -253,7 +298,8 @@ def main():
     with tempfile.TemporaryDirectory() as work:
         for model in names:
             row = {"fuse_ms": None, "fuse_check": None, "torch_eager_ms": None, "torch_compile_ms": None,
-                   "bandwidth": None, "bandwidth_fraction": None, "notes": []}
+                   "bandwidth": None, "bandwidth_fraction": None, "kernels": None,
+                   "predicted_us": None, "measured_kernel_us": None, "notes": []}
             row["fuse_ms"], row["fuse_check"], report, profile = fuse_latency(
                 model, os.path.join(models_dir, model + ".onnx"), args, work)
             if profile:
@@ -261,6 +307,8 @@ def main():
                                                        result["copy_gbps"])
                 row["bandwidth"], row["bandwidth_fraction"] = rows, summary
                 row["notes"] += notes
+                row["kernels"], (row["predicted_us"], row["measured_kernel_us"]) = kernel_times(
+                    json.load(open(report)), read_profile(profile))
                 if not result["copy_gbps"]:
                     row["notes"].append("no copy bandwidth measured (PyTorch with CUDA): fractions not computed")
             elif not args.compile_only:
@@ -273,7 +321,8 @@ def main():
             result[model] = row
             print(f"{model}: fuse {row['fuse_ms']} ms ({row['fuse_check']}), torch eager "
                   f"{row['torch_eager_ms']} ms, torch.compile {row['torch_compile_ms']} ms, memory-bound groups at "
-                  f"{row['bandwidth_fraction']} of copy bandwidth", flush=True)
+                  f"{row['bandwidth_fraction']} of copy bandwidth, kernels predicted {row['predicted_us']} us "
+                  f"measured {row['measured_kernel_us']} us", flush=True)
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     with open(args.out, "w") as f:
         json.dump(result, f, indent=2)

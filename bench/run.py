@@ -207,13 +207,15 @@ def gpu_lines(gpu):
              "groups' bytes over their kernels' median times (timed per launch on the device), as a "
              "fraction of the copy bandwidth.", "",
              "| model | fuse ms | fuse output | PyTorch eager ms | torch.compile ms | memory-bound groups | "
-             "their bandwidth / copy |", "|---|---:|---|---:|---:|---:|---:|"]
+             "their bandwidth / copy | kernels predicted us | kernels measured us |",
+             "|---|---:|---|---:|---:|---:|---:|---:|---:|"]
     for m in models:
         r = gpu[m]
         check = (r.get("fuse_check") or "—").split(":")[0]  # the details go to the notes
         lines.append(f"| {m} | {dash(r.get('fuse_ms'))} | {check} | {dash(r.get('torch_eager_ms'))} | "
                      f"{dash(r.get('torch_compile_ms'))} | {dash(len(r['bandwidth']) if r.get('bandwidth') else None)} | "
-                     f"{dash(r.get('bandwidth_fraction'))} |")
+                     f"{dash(r.get('bandwidth_fraction'))} | {dash(r.get('predicted_us'))} | "
+                     f"{dash(r.get('measured_kernel_us'))} |")
     worst = [(m, b) for m in models for b in sorted((b for b in gpu[m].get("bandwidth") or []
                                                        if b.get("fraction") is not None),
                                                       key=lambda b: b["fraction"])[:3]]

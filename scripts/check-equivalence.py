@@ -30,6 +30,19 @@ LLVM = os.environ.get("LLVM_PREFIX", "/usr/lib/llvm-22")
 TENSOR = re.compile(r"tensor<((?:\d+x)*)f32>")
 
 
+
+def threads_arg(text):
+    """--distribute-threads: a positive count, or 'config' (-1: emulate-threads=-1)."""
+    if text == "config":
+        return -1
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a thread count or 'config', got {text!r}")
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"the thread count must be positive, got {value}")
+    return value
+
 def fail(message):
     sys.exit(f"check-equivalence: {message}")
 
@@ -321,9 +334,10 @@ def main():
                         help="tile each fused group into one loop nest (fuse-lower-groups) first")
     parser.add_argument("--relayout-weights", action="store_true",
                         help="constant conv filters permuted as for the GPU (fuse-relayout-weights) first")
-    parser.add_argument("--distribute-threads", type=int, default=0, metavar="T",
+    parser.add_argument("--distribute-threads", type=threads_arg, default=0, metavar="T",
                         help="with --lower-groups: spread each tile's ops over T emulated threads, as the "
-                             "GPU kernels do (fuse-to-cpu emulate-threads)")
+                             "GPU kernels do (fuse-to-cpu emulate-threads); 'config': each group's "
+                             "own block size (its lowering config's threads, as on the GPU)")
     parser.add_argument("--fused-options", default="",
                         help="extra fuse-fusion-pipeline options for the fused build")
     parser.add_argument("--seed", type=int, default=0)
@@ -367,7 +381,8 @@ def main():
     failed = 0
     lowered_note = ", groups tiled" if args.lower_groups else ""
     if args.distribute_threads:
-        lowered_note += f", {args.distribute_threads} threads per tile"
+        lowered_note += (", each group's configured threads per tile" if args.distribute_threads < 0
+                         else f", {args.distribute_threads} threads per tile")
     if args.relayout_weights:
         lowered_note += ", filters re-laid out"
     print(f"{os.path.basename(args.input)} @{name}: fused ({fused_opts}{lowered_note}) vs unfused, seed {args.seed}, "

@@ -17,10 +17,12 @@
 #include "mlir/IR/Builders.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Transforms/CSE.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 namespace mlir::fuse {
@@ -61,6 +63,41 @@ int64_t launchedBlocks(GroupOp group) {
     blocks += n;
   });
   return blocks;
+}
+
+/// What one tile of a lowered `group` reads of its inputs and holds in
+/// tile-local buffers, in bytes (`schedule`'s tileInputBytes and
+/// tileSharedBytes).
+void measureTile(GroupOp group, GroupSchedule &schedule) {
+  auto bytesOf = [](Type type) -> int64_t {
+    auto shaped = dyn_cast<ShapedType>(type);
+    if (!shaped || !shaped.hasStaticShape())
+      return 0;
+    return shaped.getNumElements() *
+           llvm::divideCeil(shaped.getElementTypeBitWidth(), 8);
+  };
+  Block &body = group.getBodyBlock();
+  group.walk([&](scf::ForallOp loop) {
+    if (loop->getParentOfType<scf::ForallOp>())
+      return;
+    llvm::DenseSet<Value> inputs(body.getArguments().begin(),
+                                 body.getArguments().end());
+    llvm::SetVector<Value> whole;
+    loop.walk([&](Operation *op) {
+      if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
+        if (inputs.contains(slice.getSource()))
+          schedule.tileInputBytes += bytesOf(slice.getType());
+        return;
+      }
+      if (isa<tensor::EmptyOp, tensor::PadOp>(op))
+        schedule.tileSharedBytes += bytesOf(op->getResult(0).getType());
+      for (Value operand : op->getOperands())
+        if (inputs.contains(operand))
+          whole.insert(operand);
+    });
+    for (Value input : whole)
+      schedule.tileInputBytes += bytesOf(input.getType());
+  });
 }
 
 FusionPlan planLowerable(FunctionOpInterface fn, Block &block,
@@ -120,8 +157,15 @@ FusionPlan planLowerable(FunctionOpInterface fn, Block &block,
               // The config it was lowered with is the group's.
               if (LoweringConfigAttr config =
                       FuseDialect::LoweringConfigAttrHelper(group->getContext())
-                          .getAttr(group))
-                schedules[id.getInt()] = {config, launchedBlocks(group)};
+                          .getAttr(group)) {
+                GroupSchedule schedule{config, launchedBlocks(group)};
+                // As fuse-lower-groups leaves it: a producer fused into
+                // several consumers' tiles computed once.
+                DominanceInfo dominance;
+                eliminateCommonSubExpressions(rewriter, dominance, group);
+                measureTile(group, schedule);
+                schedules[id.getInt()] = schedule;
+              }
               continue;
             }
             message = "group " + std::to_string(id.getInt()) +

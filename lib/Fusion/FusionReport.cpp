@@ -6,6 +6,7 @@
 
 #include "FusionGraph.h"
 
+#include "fuse/Codegen/CostModel/KernelCost.h"
 #include "fuse/Dialect/Fuse/IR/FuseAttrs.h"
 #include "fuse/Dialect/Fuse/IR/FuseInterfaces.h"
 #include "fuse/Fusion/FusionEngine.h"
@@ -79,6 +80,26 @@ static Roofline rooflineOf(const PlannedGroup &group, TargetAttr target) {
                   : Float32Type::get(target.getContext());
   r.memoryBound = r.intensity < target.getRidgeFlopsPerByte(elem);
   return r;
+}
+
+/// The predicted time of a group's kernel under its schedule.
+static KernelCost predictKernel(const PlannedGroup &group,
+                                const GroupSchedule &schedule,
+                                const Roofline &roofline, TargetAttr target) {
+  KernelShape shape;
+  shape.schedule = schedule.config.getSchedule();
+  shape.blocks = std::max<int64_t>(schedule.blocks, 1);
+  shape.threads = schedule.config.getThreads();
+  if (group.anchor && group.anchor->getNumResults() > 0)
+    if (auto type = dyn_cast<ShapedType>(group.anchor->getResult(0).getType());
+        type && type.hasStaticShape())
+      shape.pointsPerBlock =
+          std::max<int64_t>(1, type.getNumElements() / shape.blocks);
+  shape.macs = double(roofline.flops) / 2;
+  shape.bytes = group.bytes;
+  shape.tileInputBytes = schedule.tileInputBytes;
+  shape.tileSharedBytes = schedule.tileSharedBytes;
+  return predictKernelCost(shape, target);
 }
 
 /// Arena alignment of the estimate (fuse-plan-buffers' default, for GPUs).
@@ -261,6 +282,7 @@ void mlir::fuse::writeFusionReportJSON(raw_ostream &os,
   llvm::json::OStream json(os, /*IndentSize=*/2);
   TargetAttr target = policy.target;
   int64_t kernelsBefore = 0, kernelsAfter = 0, bytesBefore = 0, bytesAfter = 0;
+  double totalPredictedUs = 0;
   MemoryEstimate total;
   json.object([&] {
     json.attributeObject("target", [&] {
@@ -310,6 +332,9 @@ void mlir::fuse::writeFusionReportJSON(raw_ostream &os,
             total.strategy = memory.strategy;
           else if (!memory.strategy.empty())
             total.strategy = "mixed";
+          // The sum of the groups' predicted times (kernels run one after
+          // the other on one stream).
+          double functionPredictedUs = 0;
           json.attributeArray("groups", [&] {
             for (const PlannedGroup &group : plan.groups)
               json.object([&] {
@@ -348,8 +373,23 @@ void mlir::fuse::writeFusionReportJSON(raw_ostream &os,
                   json.attribute("instruction", config.getInstruction());
                   json.attribute("precision", config.getPrecision());
                 });
+                KernelCost predicted =
+                    predictKernel(group, schedule->second, roofline, target);
+                functionPredictedUs += predicted.us;
+                json.attributeObject("predicted", [&] {
+                  json.attribute("us", predicted.us);
+                  json.attribute("bound", predicted.bound);
+                  json.attribute("blocks_per_sm", predicted.blocksPerSM);
+                  json.attribute("warps_per_sm", predicted.warpsPerSM);
+                  json.attribute("loads_per_mac", predicted.loadsPerMac);
+                  json.attribute("l2_bytes", predicted.l2Bytes);
+                });
               });
           });
+          if (!fn.schedules.empty()) {
+            json.attribute("predicted_us", functionPredictedUs);
+            totalPredictedUs += functionPredictedUs;
+          }
           json.attributeArray("rejected", [&] {
             for (const FusionRejection &r : plan.rejections)
               json.object([&] {
@@ -383,6 +423,7 @@ void mlir::fuse::writeFusionReportJSON(raw_ostream &os,
       json.attribute("kernels_after", kernelsAfter);
       json.attribute("bytes_before", bytesBefore);
       json.attribute("bytes_after", bytesAfter);
+      json.attribute("predicted_us", totalPredictedUs);
     });
     // Functions run one at a time: each has its own arena.
     writeMemory(json, total);

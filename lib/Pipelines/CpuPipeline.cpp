@@ -54,9 +54,10 @@ void mlir::fuse::buildCpuPipeline(OpPassManager &pm,
   pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  if (options.emulateThreads > 0) {
+  if (options.emulateThreads != 0) {
     FuseDistributeThreadsOptions distribute;
-    distribute.blockSize = options.emulateThreads;
+    // -1: each tile's function's lowering config decides (block-size 0).
+    distribute.blockSize = std::max<int64_t>(options.emulateThreads, 0);
     distribute.emulate = true;
     // Copies into tile buffers are spread like the GPU kernels' copies.
     pm.addNestedPass<func::FuncOp>(createFuseCopyToLinalg());

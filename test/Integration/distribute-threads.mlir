@@ -11,6 +11,15 @@
 // RUN: %check_equivalence %fuse_src_root/test/Models/yolo-c3.mlir --lower-groups --distribute-threads 128 | FileCheck %s
 // RUN: %check_equivalence %fuse_src_root/test/Models/yolo-sppf.mlir --lower-groups --distribute-threads 100 | FileCheck %s
 // RUN: %check_equivalence %fuse_src_root/test/Fusion/attention.mlir --function attention --lower-groups --distribute-threads 128 | FileCheck %s
+// And over each group's own block size (its lowering config's threads, the
+// cost model's choice: what the GPU kernels launch).
+// RUN: %check_equivalence %fuse_src_root/test/Models/bert-layer.mlir --lower-groups --distribute-threads config | FileCheck %s
+// RUN: %check_equivalence %fuse_src_root/test/Models/resnet-bottleneck.mlir --lower-groups --distribute-threads config | FileCheck %s
+// RUN: %check_equivalence %fuse_src_root/test/Models/inception.mlir --lower-groups --distribute-threads config | FileCheck %s
+// RUN: %check_equivalence %fuse_src_root/test/Models/yolo-c3.mlir --lower-groups --distribute-threads config | FileCheck %s
+// RUN: %check_equivalence %fuse_src_root/test/Fusion/attention.mlir --function attention --lower-groups --distribute-threads config | FileCheck %s
+// RUN: not %check_equivalence %fuse_src_root/test/Models/yolo-c3.mlir --lower-groups --distribute-threads many 2>&1 | FileCheck %s --check-prefix=BADT
+// BADT: expected a thread count or 'config', got 'many'
 // Every tile of these blocks is spread: the CPU build says which is not.
 // RUN: fuse-opt %fuse_src_root/test/Models/bert-layer.mlir --fuse-fusion-pipeline | fuse-opt --fuse-lower-groups | fuse-opt --fuse-to-cpu=emulate-threads=128 -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPREAD --allow-empty
 // SPREAD-NOT: remark

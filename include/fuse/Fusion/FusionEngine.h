@@ -117,6 +117,12 @@ LogicalResult materializeFusionPlan(Block &block, const FusionPlan &plan);
 struct GroupSchedule {
   LoweringConfigAttr config;
   int64_t blocks = 0;
+  /// Bytes one tile reads of the group's inputs (the slices its loop
+  /// takes; an input read whole counts whole).
+  int64_t tileInputBytes = 0;
+  /// Bytes of one tile's intermediates (tile-local buffers: shared memory
+  /// on the GPU).
+  int64_t tileSharedBytes = 0;
 };
 
 struct FunctionPlan {

@@ -95,7 +95,9 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       *this, "emulate-threads",
       llvm::cl::desc("Spread each tile loop's ops over this many emulated "
                      "threads, as fuse-to-nvptx does on the GPU "
-                     "(fuse-distribute-threads{emulate}); 0: off"),
+                     "(fuse-distribute-threads{emulate}); -1: each "
+                     "group's lowering config's threads (the GPU's block "
+                     "size); 0: off"),
       llvm::cl::init(0)};
 };
 

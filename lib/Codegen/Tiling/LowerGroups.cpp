@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuse/Codegen/Tiling/LowerGroups.h"
+#include "fuse/Codegen/CostModel/KernelCost.h"
 #include "fuse/Codegen/Tiling/Passes.h"
 #include "fuse/Dialect/Fuse/IR/FuseAttrs.h"
 #include "fuse/Dialect/Fuse/IR/FuseInterfaces.h"
@@ -449,6 +450,58 @@ int64_t pointsPerTile(TilingInterface root, ArrayRef<int64_t> tile) {
   return points;
 }
 
+/// Threads per block a tile is sized for when the block size is the cost
+/// model's choice.
+constexpr int64_t kTileThreads = 128;
+
+/// The block size (a multiple of 32, at most the target's and the tile's
+/// points rounded up) whose kernel the cost model predicts fastest for
+/// `group` tiled by `tile` (`points` per tile of `root`); `fallback` unless
+/// another is predicted strictly faster (a memory-bound kernel keeps it),
+/// else the smallest of the equally fast ones.
+int64_t fastestBlockSize(GroupOp group, TilingInterface root,
+                         ArrayRef<int64_t> tile, int64_t points,
+                         int64_t fallback, TargetAttr target) {
+  auto bytesOf = [](Type type) -> int64_t {
+    auto shaped = dyn_cast<ShapedType>(type);
+    if (!shaped || !shaped.hasStaticShape())
+      return 0;
+    return shaped.getNumElements() *
+           llvm::divideCeil(shaped.getElementTypeBitWidth(), 8);
+  };
+  KernelShape shape;
+  shape.schedule = scheduleOf(group);
+  shape.pointsPerBlock = points;
+  double flops = 0;
+  for (Operation *op : group.getComputeOps())
+    flops += double(classifyOp(op).flops.value_or(0));
+  shape.macs = flops / 2;
+  for (Value input : group.getInputs())
+    shape.bytes += bytesOf(input.getType());
+  for (Type result : group.getResultTypes())
+    shape.bytes += bytesOf(result);
+  SmallVector<int64_t> extents = staticDomain(root);
+  for (auto [d, iterator] : llvm::enumerate(root.getLoopIteratorTypes()))
+    if (iterator == utils::IteratorType::parallel && d < tile.size() &&
+        tile[d] > 0 && !ShapedType::isDynamic(extents[d]))
+      shape.blocks *= llvm::divideCeil(extents[d], tile[d]);
+  int64_t most =
+      std::min<int64_t>(target.getMaxThreadsPerBlock(),
+                        std::max<int64_t>(32, llvm::alignTo(points, 32)));
+  shape.threads = fallback;
+  int64_t best = fallback;
+  double bestUs = predictKernelCost(shape, target).us;
+  for (int64_t threads = 32; threads <= most; threads += 32) {
+    shape.threads = threads;
+    double us = predictKernelCost(shape, target).us;
+    if (us < bestUs) {
+      best = threads;
+      bestUs = us;
+    }
+  }
+  return best;
+}
+
 /// The lowering config of `group` (changed: its root copies), for
 /// `target`.
 FailureOr<LoweringConfigAttr> configure(RewriterBase &rewriter, GroupOp group,
@@ -461,7 +514,8 @@ FailureOr<LoweringConfigAttr> configure(RewriterBase &rewriter, GroupOp group,
   if (roots->ops.empty())
     return LoweringConfigAttr(); // forwards inputs only: no kernel
   int64_t threads =
-      std::min<int64_t>(options.threads, target.getMaxThreadsPerBlock());
+      std::min<int64_t>(options.threads > 0 ? options.threads : kTileThreads,
+                        target.getMaxThreadsPerBlock());
   SmallVector<int64_t> tile =
       tileForRoots(*roots, threads, target.getNumSMs(), options.tileSizes);
   if (llvm::all_of(tile, [](int64_t t) { return t == 0; }))
@@ -482,6 +536,12 @@ FailureOr<LoweringConfigAttr> configure(RewriterBase &rewriter, GroupOp group,
   if (!lanesShare && points < threads)
     threads = std::min<int64_t>(
         threads, std::max<int64_t>(32, llvm::alignTo(points, 32)));
+  // The cost model tells block sizes apart only by how they issue
+  // multiply-adds; other groups keep the size that gives each point a
+  // thread.
+  if (options.threads == 0 && !lanesShare &&
+      schedulesMultiplyAdds(scheduleOf(group)))
+    threads = fastestBlockSize(group, root, tile, points, threads, target);
   return LoweringConfigAttr::get(group->getContext(), scheduleOf(group), tile,
                                  threads, "simt", "fp32");
 }
@@ -701,9 +761,11 @@ struct ConfigureGroupsPass
     if (failed(parsed))
       return failure();
     requestedTarget = *parsed;
-    if (threads < 1)
+    if (threads < 0)
       return emitOptionError(context, getArgument())
-             << "option 'threads' must be positive, got " << threads.getValue();
+             << "option 'threads' must be non-negative (0: the cost model "
+                "chooses), got "
+             << threads.getValue();
     if (llvm::any_of(tileSizes, [](int64_t size) { return size < 0; }))
       return emitOptionError(context, getArgument())
              << "option 'tile-sizes' must not be negative";
@@ -755,9 +817,11 @@ struct LowerGroupsPass
     if (failed(parsed))
       return failure();
     requestedTarget = *parsed;
-    if (threads < 1)
+    if (threads < 0)
       return emitOptionError(context, getArgument())
-             << "option 'threads' must be positive, got " << threads.getValue();
+             << "option 'threads' must be non-negative (0: the cost model "
+                "chooses), got "
+             << threads.getValue();
     if (llvm::any_of(tileSizes, [](int64_t size) { return size < 0; }))
       return emitOptionError(context, getArgument())
              << "option 'tile-sizes' must not be negative";

@@ -11,7 +11,7 @@
 // RUN: fuse-opt %s --fuse-lower-groups="threads=32 target={#fuse.target<\"h200\", sms = 1>}" | FileCheck %s --check-prefix=T32
 // RUN: fuse-opt %s --fuse-lower-groups="target={#fuse.target<\"h200\", sms = 1, max_threads_per_block = 64>}" | FileCheck %s --check-prefix=T64
 // RUN: not fuse-opt %s --fuse-lower-groups="target=h2000" 2>&1 | FileCheck %s --check-prefix=BAD
-// RUN: not fuse-opt %s --fuse-lower-groups="threads=0" 2>&1 | FileCheck %s --check-prefix=ZERO
+// RUN: not fuse-opt %s --fuse-lower-groups="threads=-1" 2>&1 | FileCheck %s --check-prefix=ZERO
 // The tiles still execute like the unfused op, spread over threads too.
 // RUN: %check_equivalence %s --lower-groups --distribute-threads 128 | FileCheck %s --check-prefix=EQUIV
 // H200: tile = [1, 8, 4], threads = 32
@@ -21,7 +21,7 @@
 // T32: scf.forall ({{.*}}) = (0, 0, 0) to (1, 64, 4) step (1, 8, 4)
 // T64: scf.forall ({{.*}}) = (0, 0, 0) to (1, 64, 4) step (1, 16, 4)
 // BAD: error: fuse-lower-groups: option 'target': unknown target 'h2000'
-// ZERO: error: fuse-lower-groups: option 'threads' must be positive, got 0
+// ZERO: error: fuse-lower-groups: option 'threads' must be non-negative (0: the cost model chooses), got -1
 // EQUIV: PASS
 func.func @narrow(%x: tensor<1x64x4xf32>) -> tensor<1x64x4xf32> {
   %r = fuse.group single (%a = %x : tensor<1x64x4xf32>) -> tensor<1x64x4xf32> {

@@ -1,10 +1,17 @@
 // fuse-configure-groups: each group class's #fuse.lowering_config on two
 // targets. The H200 has 132 SMs, the T4 40: a 64x256 GEMM's 64 default
-// 8x32 tiles cover the T4 but not the H200 (2x32: 256 tiles of 64 points,
-// 64 threads); the 7x7x512 convolution's 112 tiles of 7x32 likewise (7x16:
-// 224 tiles on the H200). A row reduction keeps its row whole (128 rows,
-// 128 blocks: a row cannot be split without a split reduction); the
-// 1000-wide ReLU's 40 tiles of 25 points do not shrink below a warp.
+// 8x32 tiles cover the T4 but not the H200 (2x32: 256 tiles of 64 points);
+// the 7x7x512 convolution's 112 tiles of 7x32 likewise (7x16: 224 tiles on
+// the H200). A row reduction keeps its row whole (128 rows, 128 blocks: a
+// row cannot be split without a split reduction); the 1000-wide ReLU's 40
+// tiles of 25 points do not shrink below a warp.
+// The block size of a group that multiply-adds is the one the cost model
+// predicts fastest (Lowering.md): on the T4 the GEMM's 2 blocks per SM
+// hide load latency only with a thread per point (256 threads, 16 warps),
+// not with 2 points per thread in 128 (8 warps); the convolution's 224
+// points take 224 threads (one each); the attention group's 256 points per tile, 8
+// per thread in a block of 32 (the T4 holds 16 such blocks per SM), load
+// least per multiply-add.
 // RUN: fuse-opt %s --fuse-configure-groups=target=h200 | FileCheck %s --check-prefix=H200
 // RUN: fuse-opt %s --fuse-configure-groups=target=t4 | FileCheck %s --check-prefix=T4
 // A config already there stays (the depthwise group's hand-written one),
@@ -14,7 +21,11 @@
 // fuse-lower-groups tiles by the configs (the GEMM's 2x32 tiles on the
 // H200) and the CPU build computes the same results.
 // RUN: fuse-opt %s --fuse-configure-groups=target=h200 --fuse-lower-groups | FileCheck %s --check-prefix=LOWER
-// RUN: not fuse-opt %s --fuse-configure-groups="threads=0" 2>&1 | FileCheck %s --check-prefix=ZERO
+// An explicit block size is kept: 128 threads for the T4's GEMM.
+// RUN: fuse-opt %s --fuse-configure-groups="target=t4 threads=128" | FileCheck %s --check-prefix=FIXED
+// FIXED-LABEL: func @gemm
+// FIXED: tile = [8, 32], threads = 128,
+// RUN: not fuse-opt %s --fuse-configure-groups="threads=-1" 2>&1 | FileCheck %s --check-prefix=ZERO
 
 // H200-LABEL: func @gemm
 // H200: fuse.lowering_config = #fuse.lowering_config<schedule = "contraction", tile = [2, 32], threads = 64, instruction = "simt", precision = "fp32">
@@ -30,28 +41,30 @@
 // H200: #fuse.lowering_config<schedule = "elementwise", tile = [1, 25], threads = 32,
 
 // T4-LABEL: func @gemm
-// T4: #fuse.lowering_config<schedule = "contraction", tile = [8, 32], threads = 128,
+// T4: #fuse.lowering_config<schedule = "contraction", tile = [8, 32], threads = 256,
 // T4-LABEL: func @conv
-// T4: #fuse.lowering_config<schedule = "convolution", tile = [1, 1, 7, 32], threads = 128,
+// T4: #fuse.lowering_config<schedule = "convolution", tile = [1, 1, 7, 32], threads = 224,
 // T4-LABEL: func @depthwise
 // T4: #fuse.lowering_config<schedule = "depthwise", tile = [1, 1, 4, 32, 0, 0], threads = 128,
 // T4-LABEL: func @rowsum
 // T4: #fuse.lowering_config<schedule = "reduction", tile = [1, 0], threads = 128,
+// T4-LABEL: func @attention
+// T4: #fuse.lowering_config<schedule = "attention", tile = [1, 8, 32], threads = 32,
 // T4-LABEL: func @relu
 // T4: #fuse.lowering_config<schedule = "elementwise", tile = [1, 25], threads = 32,
 
 // AGAIN-LABEL: func @depthwise
-// AGAIN: #fuse.lowering_config<schedule = "depthwise", tile = [1, 1, 8, 32, 0, 0], threads = 128,
+// AGAIN: #fuse.lowering_config<schedule = "depthwise", tile = [1, 1, 8, 32, 0, 0], threads = 256,
 // SIZES-LABEL: func @gemm
 // SIZES: tile = [1, 4], threads = 32
 // SIZES-LABEL: func @depthwise
-// SIZES: tile = [1, 4, 0, 0, 0, 0], threads = 128
+// SIZES: tile = [1, 4, 0, 0, 0, 0], threads = 512
 
 // LOWER-LABEL: func @gemm
 // LOWER: scf.forall ({{.*}}) = (0, 0) to (64, 256) step (2, 32)
 // LOWER-LABEL: func @depthwise
 // LOWER: scf.forall ({{.*}}) = (0, 0, 0, 0) to (1, 56, 56, 32) step (1, 1, 4, 32)
-// ZERO: error: fuse-configure-groups: option 'threads' must be positive, got 0
+// ZERO: error: fuse-configure-groups: option 'threads' must be non-negative (0: the cost model chooses), got -1
 
 #id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 #id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>

@@ -25,8 +25,10 @@ void registerTilingDependencies(DialectRegistry &registry);
 
 /// What a group's lowering config is chosen for.
 struct GroupConfigOptions {
-  /// Threads per block the tile is sized for (at most the target's).
-  int64_t threads = 128;
+  /// Threads per block (at most the target's); 0: the tile is sized for
+  /// 128 and the block size is the one the cost model predicts fastest
+  /// (fuse/Codegen/CostModel/KernelCost.h).
+  int64_t threads = 0;
   /// The tile of every root instead of the chosen one (missing trailing
   /// sizes: 0, the loop whole).
   SmallVector<int64_t> tileSizes;

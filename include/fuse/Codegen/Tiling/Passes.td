@@ -55,8 +55,9 @@ def FuseConfigureGroups : Pass<"fuse-configure-groups"> {
     Option<"target", "target", "std::string", /*default=*/"\"\"",
            "The GPU: a preset or a #fuse.target<...>; empty: the module's "
            "fuse.target, else h200">,
-    Option<"threads", "threads", "int64_t", /*default=*/"128",
-           "Threads per block the tiles are sized for">,
+    Option<"threads", "threads", "int64_t", /*default=*/"0",
+           "Threads per block (the tiles sized for them); 0: tiles sized "
+           "for 128, the block size the cost model predicts fastest">,
     Option<"reconfigure", "reconfigure", "bool", /*default=*/"false",
            "Choose anew for groups that already have a config">,
   ];
@@ -116,9 +117,9 @@ def FuseLowerGroups : Pass<"fuse-lower-groups"> {
     Option<"target", "target", "std::string", /*default=*/"\"\"",
            "The GPU whose block size bounds the tiles: a preset or a "
            "#fuse.target<...>; empty: the module's fuse.target, else h200">,
-    Option<"threads", "threads", "int64_t", /*default=*/"128",
+    Option<"threads", "threads", "int64_t", /*default=*/"0",
            "Threads per block the tiles are sized for (groups configured "
-           "here)">,
+           "here); 0: the cost model's choice">,
     Option<"reconfigure", "reconfigure", "bool", /*default=*/"false",
            "Choose every group's lowering config anew (with `threads`), "
            "even one it already has">,

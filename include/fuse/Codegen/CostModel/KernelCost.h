@@ -1,0 +1,58 @@
+//===- KernelCost.h - predicted time of one kernel -------------*- C++ -*-===//
+//
+// Part of fuse, an MLIR-based operator-fusion compiler.
+//
+// The time one group's kernel is predicted to take on a target under its
+// schedule (docs/Lowering.md, "Predicted kernel time", states the model and
+// its assumptions). The fusion report prints it per group; the lowering
+// config chooses a block size by it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSE_CODEGEN_COSTMODEL_KERNELCOST_H
+#define FUSE_CODEGEN_COSTMODEL_KERNELCOST_H
+
+#include "fuse/Dialect/Fuse/IR/FuseAttrs.h"
+
+namespace mlir::fuse {
+
+/// What the model reads of a kernel.
+struct KernelShape {
+  /// The lowering config's schedule class (contraction, convolution,
+  /// attention and depthwise do multiply-adds).
+  StringRef schedule;
+  int64_t blocks = 1;
+  int64_t threads = 128;
+  /// Output points of one block's tile.
+  int64_t pointsPerBlock = 1;
+  /// Multiply-adds of the whole kernel (0 where it does none).
+  double macs = 0;
+  /// Bytes the kernel reads and writes in DRAM (its inputs and outputs).
+  int64_t bytes = 0;
+  /// Bytes one tile reads of the inputs (through L2), and holds in
+  /// tile-local (shared) buffers.
+  int64_t tileInputBytes = 0;
+  int64_t tileSharedBytes = 0;
+};
+
+struct KernelCost {
+  double us = 0;
+  /// What bounds it: dram, l2, fma, lsu or latency.
+  StringRef bound;
+  /// Blocks on the busiest SM, and the warps of those resident at once.
+  int64_t blocksPerSM = 0;
+  int64_t warpsPerSM = 0;
+  double loadsPerMac = 0;
+  /// Bytes all tiles read through L2.
+  int64_t l2Bytes = 0;
+};
+
+/// Whether a schedule class does multiply-adds (its FLOPs are half MACs).
+bool schedulesMultiplyAdds(StringRef schedule);
+
+/// The predicted time of `shape` on `target`.
+KernelCost predictKernelCost(const KernelShape &shape, TargetAttr target);
+
+} // namespace mlir::fuse
+
+#endif // FUSE_CODEGEN_COSTMODEL_KERNELCOST_H
