@@ -92,9 +92,18 @@ static KernelCost predictKernel(const PlannedGroup &group,
   shape.threads = schedule.config.getThreads();
   if (group.anchor && group.anchor->getNumResults() > 0)
     if (auto type = dyn_cast<ShapedType>(group.anchor->getResult(0).getType());
-        type && type.hasStaticShape())
+        type && type.hasStaticShape()) {
       shape.pointsPerBlock =
           std::max<int64_t>(1, type.getNumElements() / shape.blocks);
+      // The tile's contiguous dimension: the anchor's last (its loops come
+      // first in the root's, as for an epilogue on its output).
+      int64_t last = type.getRank() - 1;
+      ArrayRef<int64_t> tile = schedule.config.getTile();
+      if (last >= 0)
+        shape.innerPoints = last < int64_t(tile.size()) && tile[last] > 0
+                                ? tile[last]
+                                : type.getDimSize(last);
+    }
   shape.macs = double(roofline.flops) / 2;
   shape.bytes = group.bytes;
   shape.tileInputBytes = schedule.tileInputBytes;

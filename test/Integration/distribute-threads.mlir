@@ -18,6 +18,9 @@
 // RUN: %check_equivalence %fuse_src_root/test/Models/inception.mlir --lower-groups --distribute-threads config | FileCheck %s
 // RUN: %check_equivalence %fuse_src_root/test/Models/yolo-c3.mlir --lower-groups --distribute-threads config | FileCheck %s
 // RUN: %check_equivalence %fuse_src_root/test/Fusion/attention.mlir --function attention --lower-groups --distribute-threads config | FileCheck %s
+// Four points per thread as a 2x2 grid (16 threads over the 2x32 tiles of
+// a GEMM; the attention block above takes it with its configured 64).
+// RUN: %check_equivalence %fuse_src_root/test/Fusion/predicted-time.mlir --function gemm_bias --lower-groups --distribute-threads 16 | FileCheck %s
 // RUN: not %check_equivalence %fuse_src_root/test/Models/yolo-c3.mlir --lower-groups --distribute-threads many 2>&1 | FileCheck %s --check-prefix=BADT
 // BADT: expected a thread count or 'config', got 'many'
 // Every tile of these blocks is spread: the CPU build says which is not.

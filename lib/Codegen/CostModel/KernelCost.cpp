@@ -53,6 +53,22 @@ constexpr int64_t kPointsPerThread = 8;
 
 } // namespace
 
+PointGrid mlir::fuse::choosePointGrid(int64_t perThread, int64_t threads,
+                                      int64_t inner) {
+  PointGrid best{perThread, 1};
+  if (perThread < 2 || threads < 1 || inner < 1)
+    return best;
+  for (int64_t columns = 2; columns <= perThread; ++columns) {
+    if (perThread % columns != 0 || inner % columns != 0 ||
+        threads % (inner / columns) != 0)
+      continue;
+    int64_t rows = perThread / columns;
+    if (rows + columns < best.rows + best.columns)
+      best = {rows, columns};
+  }
+  return best;
+}
+
 bool mlir::fuse::schedulesMultiplyAdds(StringRef schedule) {
   return schedule == "contraction" || schedule == "convolution" ||
          schedule == "attention" || schedule == "depthwise";
@@ -95,9 +111,11 @@ KernelCost mlir::fuse::predictKernelCost(const KernelShape &shape,
     perThread = shape.pointsPerBlock / threads;
   if (perThread > kPointsPerThread)
     perThread = 1;
-  cost.loadsPerMac = shape.schedule == "depthwise"
-                         ? 2.0
-                         : double(perThread + 1) / double(perThread);
+  PointGrid grid = choosePointGrid(perThread, threads, shape.innerPoints);
+  cost.loadsPerMac =
+      shape.schedule == "depthwise"
+          ? 2.0
+          : double(grid.rows + grid.columns) / double(grid.rows * grid.columns);
   double fmaSeconds = perSM / (double(lanes) * clockHz);
   double lsuSeconds =
       perSM * cost.loadsPerMac / (double(kLoadLanesPerSM) * clockHz);

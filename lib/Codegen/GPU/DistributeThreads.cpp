@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fuse/Codegen/CostModel/KernelCost.h"
 #include "fuse/Codegen/GPU/Passes.h"
 #include "fuse/Dialect/Fuse/IR/FuseAttrs.h"
 #include "fuse/Dialect/Fuse/IR/FuseDialect.h"
@@ -583,15 +584,45 @@ private:
                         llvm::none_of(staticSizes, ShapedType::isDynamic);
       if (inRegister && *points % threads == 0 && *points / threads >= 2 &&
           *points / threads <= kPointsPerThread) {
-        // Each thread's points t, t + T, ... all at once: one reduction
-        // loop carrying an accumulator per point.
+        // Each thread's points all at once: one reduction loop carrying an
+        // accumulator per point. They lie as a grid of rows x columns
+        // (fuse/Codegen/CostModel/KernelCost.h): thread t's column
+        // t % TC, then every TC-th (TC = inner / columns, neighbouring
+        // threads on neighbouring elements), its row t / TC, then every
+        // TR-th (TR = T / TC); one column is the points t, t + T, ...
         SmallVector<unsigned> order = parallelOrder(op);
+        int64_t perThread = *points / threads;
+        int64_t inner = staticSizes[order.back()];
+        fuse::PointGrid grid = fuse::choosePointGrid(perThread, threads, inner);
+        Value tc, tr;
+        int64_t columnStride = inner / grid.columns;
+        int64_t rowStride = threads / std::max<int64_t>(columnStride, 1);
+        if (grid.columns > 1) {
+          Value c = arith::ConstantIndexOp::create(ob, loc, columnStride);
+          tc = ob.createOrFold<arith::RemUIOp>(loc, thread, c);
+          tr = ob.createOrFold<arith::DivUIOp>(loc, thread, c);
+        }
         reduceInRegisters(
-            ob, loc, op, *points / threads,
+            ob, loc, op, perThread,
             [&](OpBuilder &pb, int64_t m) {
-              Value linear = pb.createOrFold<arith::AddIOp>(
-                  loc, thread,
-                  arith::ConstantIndexOp::create(pb, loc, m * threads));
+              Value linear;
+              if (grid.columns > 1) {
+                // (tr + i * TR) * inner + tc + j * TC for point (i, j).
+                int64_t i = m / grid.columns, j = m % grid.columns;
+                Value row = pb.createOrFold<arith::AddIOp>(
+                    loc, tr,
+                    arith::ConstantIndexOp::create(pb, loc, i * rowStride));
+                Value rowStart = pb.createOrFold<arith::MulIOp>(
+                    loc, row, arith::ConstantIndexOp::create(pb, loc, inner));
+                Value column = pb.createOrFold<arith::AddIOp>(
+                    loc, tc,
+                    arith::ConstantIndexOp::create(pb, loc, j * columnStride));
+                linear = pb.createOrFold<arith::AddIOp>(loc, rowStart, column);
+              } else {
+                linear = pb.createOrFold<arith::AddIOp>(
+                    loc, thread,
+                    arith::ConstantIndexOp::create(pb, loc, m * threads));
+              }
               SmallVector<Value> ivs(staticSizes.size());
               delinearize(pb, loc, linear, order, staticSizes, ivs);
               return ivs;

@@ -481,10 +481,17 @@ int64_t fastestBlockSize(GroupOp group, TilingInterface root,
   for (Type result : group.getResultTypes())
     shape.bytes += bytesOf(result);
   SmallVector<int64_t> extents = staticDomain(root);
-  for (auto [d, iterator] : llvm::enumerate(root.getLoopIteratorTypes()))
-    if (iterator == utils::IteratorType::parallel && d < tile.size() &&
-        tile[d] > 0 && !ShapedType::isDynamic(extents[d]))
+  for (auto [d, iterator] : llvm::enumerate(root.getLoopIteratorTypes())) {
+    if (iterator != utils::IteratorType::parallel)
+      continue;
+    bool tiled = d < tile.size() && tile[d] > 0;
+    if (tiled && !ShapedType::isDynamic(extents[d]))
       shape.blocks *= llvm::divideCeil(extents[d], tile[d]);
+    // The last parallel loop: the tile's contiguous dimension.
+    shape.innerPoints = tiled                               ? tile[d]
+                        : ShapedType::isDynamic(extents[d]) ? 0
+                                                            : extents[d];
+  }
   int64_t most =
       std::min<int64_t>(target.getMaxThreadsPerBlock(),
                         std::max<int64_t>(32, llvm::alignTo(points, 32)));

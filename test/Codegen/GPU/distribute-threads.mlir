@@ -288,3 +288,28 @@ func.func @from_config(%x: memref<4x64xf32>, %y: memref<4x64xf32>) attributes {f
   }
   return
 }
+
+// -----
+
+// Four points per thread lie as a 2x2 grid: 64 threads over an 8x32 matmul
+// tile, thread t's columns t % 16 and t % 16 + 16, its rows t / 16 and
+// t / 16 + 4. The two points of a row share the load of A, the two of a
+// column the load of B: 4 loads per step for 4 multiply-adds (2 x 1
+// columns would be 5).
+// B64-LABEL: func @point_grid
+// B64: %[[TC:.*]] = arith.remui %[[T:.*]], %c16
+// B64: %[[TR:.*]] = arith.divui %[[T]], %c16
+// B64: %[[R1:.*]] = arith.addi %[[TR]], %c4
+// B64: %[[C1:.*]] = arith.addi %[[TC]], %c16
+// B64: scf.for {{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32)
+// B64-COUNT-4: arith.mulf
+// B64: scf.yield
+func.func @point_grid(%a: memref<8x64xf32>, %b: memref<64x32xf32>, %c: memref<8x32xf32>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    linalg.matmul ins(%a, %b : memref<8x64xf32>, memref<64x32xf32>) outs(%c : memref<8x32xf32>)
+    gpu.terminator
+  }
+  return
+}

@@ -9,9 +9,10 @@
 // predicts fastest (Lowering.md): on the T4 the GEMM's 2 blocks per SM
 // hide load latency only with a thread per point (256 threads, 16 warps),
 // not with 2 points per thread in 128 (8 warps); the convolution's 224
-// points take 224 threads (one each); the attention group's 256 points per tile, 8
-// per thread in a block of 32 (the T4 holds 16 such blocks per SM), load
-// least per multiply-add.
+// points take 224 threads (one each); the attention group's 256 points per
+// tile load least per multiply-add as 2x2 per thread in a block of 64 on
+// the H200 (4 loads for 4), 4 rows by 2 columns in a block of 32 on the
+// T4 (6 loads for 8; the T4 holds 16 such blocks per SM).
 // RUN: fuse-opt %s --fuse-configure-groups=target=h200 | FileCheck %s --check-prefix=H200
 // RUN: fuse-opt %s --fuse-configure-groups=target=t4 | FileCheck %s --check-prefix=T4
 // A config already there stays (the depthwise group's hand-written one),
@@ -36,7 +37,7 @@
 // H200-LABEL: func @rowsum
 // H200: #fuse.lowering_config<schedule = "reduction", tile = [1, 0], threads = 128,
 // H200-LABEL: func @attention
-// H200: #fuse.lowering_config<schedule = "attention", tile = [1, 8, 32], threads = 128,
+// H200: #fuse.lowering_config<schedule = "attention", tile = [1, 8, 32], threads = 64,
 // H200-LABEL: func @relu
 // H200: #fuse.lowering_config<schedule = "elementwise", tile = [1, 25], threads = 32,
 

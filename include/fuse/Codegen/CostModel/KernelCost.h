@@ -23,8 +23,10 @@ struct KernelShape {
   StringRef schedule;
   int64_t blocks = 1;
   int64_t threads = 128;
-  /// Output points of one block's tile.
+  /// Output points of one block's tile, and of its contiguous dimension
+  /// (0: unknown, the points of a thread then lie in one column).
   int64_t pointsPerBlock = 1;
+  int64_t innerPoints = 0;
   /// Multiply-adds of the whole kernel (0 where it does none).
   double macs = 0;
   /// Bytes the kernel reads and writes in DRAM (its inputs and outputs).
@@ -46,6 +48,26 @@ struct KernelCost {
   /// Bytes all tiles read through L2.
   int64_t l2Bytes = 0;
 };
+
+/// How a thread's points of a tile lie (fuse-distribute-threads' SIMT
+/// schedule): `rows` x `columns` of them, the columns `inner / columns`
+/// apart along the tile's contiguous dimension (`inner` points long), the
+/// rows as far apart in the dimensions outside it. Points in one row share
+/// the loads of an operand that does not depend on the column (a matmul's
+/// A), points in one column those of an operand that does not depend on
+/// the row (its B): rows + columns loads per reduction step for rows x
+/// columns multiply-adds.
+struct PointGrid {
+  int64_t rows = 1;
+  int64_t columns = 1;
+};
+
+/// The grid of `perThread` points for `threads` threads over a tile whose
+/// contiguous dimension has `inner` points: the one with the fewest loads
+/// (rows + columns) whose columns divide `inner` with `threads` a multiple
+/// of `inner / columns`; the widest such columns among equals. One column
+/// of `perThread` rows (the points t, t + threads, ...) where none is.
+PointGrid choosePointGrid(int64_t perThread, int64_t threads, int64_t inner);
 
 /// Whether a schedule class does multiply-adds (its FLOPs are half MACs).
 bool schedulesMultiplyAdds(StringRef schedule);
