@@ -330,11 +330,50 @@ struct Roots {
   /// Per loop: a dimension whose extent differs between independent roots
   /// stays whole, so every root has the same tiles.
   SmallVector<bool> keepWhole;
-  /// Whether any op of the group is a reduction (rows stay whole).
+  /// Whether a reduction's result is read along rows (rows stay whole).
   bool hasReduction = false;
   /// 'op', 'op', ... for diagnostics.
   std::string names;
 };
+
+/// Whether a reduction of `group` has its result read along a row: by an
+/// op that does not index it with its own innermost parallel loop (a
+/// softmax's row maximum, a layernorm's mean). Tiling that loop would
+/// recompute the reduction for every tile of the row, so the row stays
+/// whole. A reduction read elementwise by linalg ops (a global average
+/// pool's sum, divided per channel) does not keep rows; one read through
+/// anything else (a reshape: tiling its consumer does not always reach the
+/// reduction) does.
+bool broadcastsReductionAlongRows(GroupOp group) {
+  Block &body = group.getBodyBlock();
+  for (Operation *op : group.getComputeOps()) {
+    if (classifyOp(op).category != OpCategory::reduction)
+      continue;
+    for (Value value : op->getResults()) {
+      for (OpOperand &use : value.getUses()) {
+        Operation *user = use.getOwner();
+        if (user->getBlock() != &body || isa<YieldOp>(user))
+          continue;
+        auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
+        if (!linalgOp || linalgOp.getNumDpsInits() == 0)
+          return true;
+        // The user's innermost parallel loop: its first output's last
+        // dimension.
+        AffineMap out =
+            linalgOp.getMatchingIndexingMap(linalgOp.getDpsInitOperand(0));
+        if (out.getNumResults() == 0)
+          return true;
+        auto inner = dyn_cast<AffineDimExpr>(out.getResults().back());
+        if (!inner)
+          return true;
+        AffineMap read = linalgOp.getMatchingIndexingMap(&use);
+        if (!read.isFunctionOfDim(inner.getPosition()))
+          return true;
+      }
+    }
+  }
+  return false;
+}
 
 /// The roots of `group`, or an error naming the group when they cannot be
 /// tiled as one nest (a root without TilingInterface, independent roots
@@ -349,9 +388,7 @@ FailureOr<Roots> analyzeRoots(GroupOp group) {
              << "fuse-lower-groups: " << groupName(group) << " ("
              << stringifyFusionKind(group.getKind()) << "): its root '"
              << rootOp->getName() << "' cannot be tiled (no TilingInterface)";
-  roots.hasReduction = llvm::any_of(group.getComputeOps(), [](Operation *op) {
-    return classifyOp(op).category == OpCategory::reduction;
-  });
+  roots.hasReduction = broadcastsReductionAlongRows(group);
   for (Operation *rootOp : roots.ops)
     roots.names += (roots.names.empty() ? "'" : ", '") +
                    rootOp->getName().getStringRef().str() + "'";

@@ -2,8 +2,9 @@
 // targets. The H200 has 132 SMs, the T4 40: a 64x256 GEMM's 64 default
 // 8x32 tiles cover the T4 but not the H200 (2x32: 256 tiles of 64 points);
 // the 7x7x512 convolution's 112 tiles of 7x32 likewise (7x16: 224 tiles on
-// the H200). A row reduction keeps its row whole (128 rows, 128 blocks: a
-// row cannot be split without a split reduction); the 1000-wide ReLU's 40
+// the H200). A row reduction keeps its row whole (a row cannot be split
+// without a split reduction): one row per block on the H200 (128 blocks),
+// two on the T4 (64 blocks, still more than its SMs); the 1000-wide ReLU's 40
 // tiles of 25 points do not shrink below a warp.
 // The block size of a group that multiply-adds is the one the cost model
 // predicts fastest (Lowering.md): on the T4 the GEMM's 2 blocks per SM
@@ -48,7 +49,7 @@
 // T4-LABEL: func @depthwise
 // T4: #fuse.lowering_config<schedule = "depthwise", tile = [1, 1, 4, 32, 0, 0], threads = 128,
 // T4-LABEL: func @rowsum
-// T4: #fuse.lowering_config<schedule = "reduction", tile = [1, 0], threads = 128,
+// T4: #fuse.lowering_config<schedule = "reduction", tile = [2, 0], threads = 128,
 // T4-LABEL: func @attention
 // T4: #fuse.lowering_config<schedule = "attention", tile = [1, 8, 32], threads = 32,
 // T4-LABEL: func @relu
