@@ -87,6 +87,10 @@ void measureTile(GroupOp group, GroupSchedule &schedule) {
       if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
         if (inputs.contains(slice.getSource()))
           schedule.tileInputBytes += bytesOf(slice.getType());
+        // A tile of a fresh tensor (a fused producer's init): a tile-local
+        // buffer.
+        else if (slice.getSource().getDefiningOp<tensor::EmptyOp>())
+          schedule.tileSharedBytes += bytesOf(slice.getType());
         return;
       }
       if (isa<tensor::EmptyOp, tensor::PadOp>(op))

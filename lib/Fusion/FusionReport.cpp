@@ -379,6 +379,10 @@ void mlir::fuse::writeFusionReportJSON(raw_ostream &os,
                   });
                   json.attribute("threads", config.getThreads());
                   json.attribute("blocks", schedule->second.blocks);
+                  json.attribute("tile_input_bytes",
+                                 schedule->second.tileInputBytes);
+                  json.attribute("tile_shared_bytes",
+                                 schedule->second.tileSharedBytes);
                   json.attribute("instruction", config.getInstruction());
                   json.attribute("precision", config.getPrecision());
                 });
