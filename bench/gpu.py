@@ -116,18 +116,30 @@ def read_profile(path):
     return kernels
 
 
+def report_groups(report):
+    """The fusion report's groups by (function, id)."""
+    return {(fn["name"], g["id"]): g for fn in report["functions"] for g in fn["groups"]}
+
+
+def group_of(report, groups, kernel):
+    """The (function, id) key and the report group of a kernel named
+    <function>__group<id>_kernel (the report's one function where the
+    program's function is named otherwise), or (key, None)."""
+    m = KERNEL.match(kernel)
+    key = (m.group(1), int(m.group(2))) if m else None
+    functions = report["functions"]
+    if key not in groups and m and len(functions) == 1:
+        key = (functions[0]["name"], int(m.group(2)))
+    return key, groups.get(key)
+
+
 def group_bandwidth(report, kernels, copy_gbps):
     """Achieved bandwidth of each memory-bound group: the report's bytes over
     the kernel's median time. Returns (rows, summary, notes)."""
-    functions = report["functions"]
-    groups = {(fn["name"], g["id"]): g for fn in functions for g in fn["groups"]}
+    groups = report_groups(report)
     rows, notes, seen = [], [], set()
     for kernel, t in sorted(kernels.items(), key=lambda kv: kv[0]):
-        m = KERNEL.match(kernel)
-        key = (m.group(1), int(m.group(2))) if m else None
-        if key not in groups and m and len(functions) == 1:
-            key = (functions[0]["name"], int(m.group(2)))
-        group = groups.get(key)
+        key, group = group_of(report, groups, kernel)
         if group is None:
             notes.append(f"kernel {kernel} has no group in the report")
             continue
@@ -158,15 +170,10 @@ def kernel_times(report, kernels):
     """Each timed kernel's median next to the report's prediction for its
     group (Lowering.md, "Predicted kernel time"). Returns (rows, totals):
     totals = (predicted us, measured us) over the kernels that have both."""
-    functions = report["functions"]
-    groups = {(fn["name"], g["id"]): g for fn in functions for g in fn["groups"]}
+    groups = report_groups(report)
     rows = []
     for kernel, t in sorted(kernels.items(), key=lambda kv: kv[0]):
-        m = KERNEL.match(kernel)
-        key = (m.group(1), int(m.group(2))) if m else None
-        if key not in groups and m and len(functions) == 1:
-            key = (functions[0]["name"], int(m.group(2)))
-        group = groups.get(key)
+        key, group = group_of(report, groups, kernel)
         if group is None:
             continue
         predicted = group.get("predicted") or {}

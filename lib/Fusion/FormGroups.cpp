@@ -69,13 +69,7 @@ int64_t launchedBlocks(GroupOp group) {
 /// tile-local buffers, in bytes (`schedule`'s tileInputBytes and
 /// tileSharedBytes).
 void measureTile(GroupOp group, GroupSchedule &schedule) {
-  auto bytesOf = [](Type type) -> int64_t {
-    auto shaped = dyn_cast<ShapedType>(type);
-    if (!shaped || !shaped.hasStaticShape())
-      return 0;
-    return shaped.getNumElements() *
-           llvm::divideCeil(shaped.getElementTypeBitWidth(), 8);
-  };
+  auto bytesOf = [](Type type) { return getShapedTypeBytes(type).value_or(0); };
   Block &body = group.getBodyBlock();
   group.walk([&](scf::ForallOp loop) {
     if (loop->getParentOfType<scf::ForallOp>())

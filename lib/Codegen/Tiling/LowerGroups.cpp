@@ -499,13 +499,7 @@ constexpr int64_t kTileThreads = 128;
 int64_t fastestBlockSize(GroupOp group, TilingInterface root,
                          ArrayRef<int64_t> tile, int64_t points,
                          int64_t fallback, TargetAttr target) {
-  auto bytesOf = [](Type type) -> int64_t {
-    auto shaped = dyn_cast<ShapedType>(type);
-    if (!shaped || !shaped.hasStaticShape())
-      return 0;
-    return shaped.getNumElements() *
-           llvm::divideCeil(shaped.getElementTypeBitWidth(), 8);
-  };
+  auto bytesOf = [](Type type) { return getShapedTypeBytes(type).value_or(0); };
   KernelShape shape;
   shape.schedule = scheduleOf(group);
   shape.pointsPerBlock = points;
@@ -788,6 +782,28 @@ FailureOr<LoweringConfigAttr> configFor(GroupOp group, TargetAttr target,
   return configureFusionGroup(group, target, options);
 }
 
+/// The options fuse-configure-groups and fuse-lower-groups share, checked
+/// once before any IR is read: the target parsed into `requested`, one
+/// error line naming a wrong one.
+LogicalResult parseTilingOptions(MLIRContext *context, StringRef pass,
+                                 StringRef target, int64_t threads,
+                                 ArrayRef<int64_t> tileSizes,
+                                 TargetAttr &requested) {
+  FailureOr<TargetAttr> parsed = parseTargetOption(context, target, pass);
+  if (failed(parsed))
+    return failure();
+  requested = *parsed;
+  if (threads < 0)
+    return emitOptionError(context, pass)
+           << "option 'threads' must be non-negative (0: the cost model "
+              "chooses), got "
+           << threads;
+  if (llvm::any_of(tileSizes, [](int64_t size) { return size < 0; }))
+    return emitOptionError(context, pass)
+           << "option 'tile-sizes' must not be negative";
+  return success();
+}
+
 struct ConfigureGroupsPass
     : public fuse::impl::FuseConfigureGroupsBase<ConfigureGroupsPass> {
   void getDependentDialects(DialectRegistry &registry) const override {
@@ -800,20 +816,8 @@ struct ConfigureGroupsPass
   TargetAttr requestedTarget;
 
   LogicalResult initialize(MLIRContext *context) override {
-    FailureOr<TargetAttr> parsed =
-        parseTargetOption(context, target, getArgument());
-    if (failed(parsed))
-      return failure();
-    requestedTarget = *parsed;
-    if (threads < 0)
-      return emitOptionError(context, getArgument())
-             << "option 'threads' must be non-negative (0: the cost model "
-                "chooses), got "
-             << threads.getValue();
-    if (llvm::any_of(tileSizes, [](int64_t size) { return size < 0; }))
-      return emitOptionError(context, getArgument())
-             << "option 'tile-sizes' must not be negative";
-    return success();
+    return parseTilingOptions(context, getArgument(), target, threads,
+                              tileSizes, requestedTarget);
   }
 
   void runOnOperation() override {
@@ -856,20 +860,8 @@ struct LowerGroupsPass
   TargetAttr requestedTarget;
 
   LogicalResult initialize(MLIRContext *context) override {
-    FailureOr<TargetAttr> parsed =
-        parseTargetOption(context, target, getArgument());
-    if (failed(parsed))
-      return failure();
-    requestedTarget = *parsed;
-    if (threads < 0)
-      return emitOptionError(context, getArgument())
-             << "option 'threads' must be non-negative (0: the cost model "
-                "chooses), got "
-             << threads.getValue();
-    if (llvm::any_of(tileSizes, [](int64_t size) { return size < 0; }))
-      return emitOptionError(context, getArgument())
-             << "option 'tile-sizes' must not be negative";
-    return success();
+    return parseTilingOptions(context, getArgument(), target, threads,
+                              tileSizes, requestedTarget);
   }
 
   void runOnOperation() override {
