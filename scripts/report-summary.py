@@ -36,6 +36,12 @@ def main(path):
             ops = ", ".join(op.split("@")[0] for op in g["ops"])
             bound = f" [{g['bound']}-bound, {g['intensity']:.1f} FLOP/B]" if "bound" in g else ""
             print(f"  group {g['id']}: {g['kind']}{rule}: {ops}{bound}")
+            config, predicted = g.get("lowering_config"), g.get("predicted")
+            if config and predicted:
+                tile = "x".join(str(t) for t in config["tile"])
+                print(f"    schedule {config['schedule']}: tile {tile}, {config['blocks']} blocks of "
+                      f"{config['threads']} threads ({config['instruction']}, {config['precision']}); "
+                      f"predicted {predicted['us']:.1f} us, {predicted['bound']}-bound")
             if g["bytes_saved"]:
                 print(f"    saves {human_bytes(g['bytes_saved'])} and "
                       f"{len(g['ops']) - 1} launch(es), ~{g['time_saved_us']:.2f} us")
@@ -45,8 +51,9 @@ def main(path):
         for a in fn["left_alone"]:
             print(f"  left alone {a['op']}: {'; '.join(a['reasons'])}")
     t = report["totals"]
+    predicted = f", kernels predicted {t['predicted_us'] / 1000:.3f} ms" if t.get("predicted_us") else ""
     print(f"\ntotal: {t['kernels_before']} kernels -> {t['kernels_after']}, "
-          f"{human_bytes(t['bytes_before'])} -> {human_bytes(t['bytes_after'])} between kernels")
+          f"{human_bytes(t['bytes_before'])} -> {human_bytes(t['bytes_after'])} between kernels{predicted}")
     print_memory(report["memory"])
 
 

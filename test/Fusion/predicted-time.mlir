@@ -9,6 +9,12 @@
 // plus the launch: 7.1 us, bound by latency. Each tile reads 2x256 of A,
 // 256x32 of B and 32 of the bias: 34944 bytes, 8945664 through L2.
 // RUN: fuse-opt %s -split-input-file --fuse-fusion-pipeline="target=h200 report=-" -o /dev/null | FileCheck %s
+// The report as text (make demo prints it) says the same.
+// RUN: fuse-opt %s --fuse-fusion-pipeline="target=h200 report=%t.json" -o /dev/null
+// RUN: /usr/bin/python3 %fuse_src_root/scripts/report-summary.py %t.json | FileCheck %s --check-prefix=TEXT
+// TEXT: @gemm_bias
+// TEXT: schedule contraction: tile 2x32, 256 blocks of 64 threads (simt, fp32); predicted 7.1 us, latency-bound
+// TEXT: total: {{.*}}kernels predicted 0.0{{[0-9]+}} ms
 // CHECK-LABEL: "name": "gemm_bias"
 // CHECK: "lowering_config": {
 // CHECK: "blocks": 256,
