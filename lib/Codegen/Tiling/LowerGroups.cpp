@@ -331,7 +331,7 @@ struct Roots {
   /// stays whole, so every root has the same tiles.
   SmallVector<bool> keepWhole;
   /// Whether a reduction's result is read along rows (rows stay whole).
-  bool hasReduction = false;
+  bool keepRows = false;
   /// 'op', 'op', ... for diagnostics.
   std::string names;
 };
@@ -388,7 +388,7 @@ FailureOr<Roots> analyzeRoots(GroupOp group) {
              << "fuse-lower-groups: " << groupName(group) << " ("
              << stringifyFusionKind(group.getKind()) << "): its root '"
              << rootOp->getName() << "' cannot be tiled (no TilingInterface)";
-  roots.hasReduction = broadcastsReductionAlongRows(group);
+  roots.keepRows = broadcastsReductionAlongRows(group);
   for (Operation *rootOp : roots.ops)
     roots.names += (roots.names.empty() ? "'" : ", '") +
                    rootOp->getName().getStringRef().str() + "'";
@@ -431,7 +431,7 @@ SmallVector<int64_t> tileForRoots(const Roots &roots, int64_t threads,
   });
   // Several roots share one loop nest: their tiles stay the plain defaults,
   // which the roots have in common.
-  SmallVector<int64_t> tile = chooseTile(iterators, extents, roots.hasReduction,
+  SmallVector<int64_t> tile = chooseTile(iterators, extents, roots.keepRows,
                                          roots.ops.size() == 1 ? threads : 0,
                                          roots.keepWhole, sms, reduces);
   if (llvm::all_of(tile, [](int64_t t) { return t == 0; })) {
