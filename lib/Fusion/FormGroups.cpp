@@ -66,9 +66,9 @@ int64_t launchedBlocks(GroupOp group) {
 }
 
 /// What one tile of a lowered `group` reads of its inputs and holds in
-/// tile-local buffers, in bytes (`schedule`'s tileInputBytes and
+/// tile-local buffers, in bytes (`shape`'s tileInputBytes and
 /// tileSharedBytes).
-void measureTile(GroupOp group, GroupSchedule &schedule) {
+void measureTile(GroupOp group, KernelShape &shape) {
   auto bytesOf = [](Type type) { return getShapedTypeBytes(type).value_or(0); };
   Block &body = group.getBodyBlock();
   group.walk([&](scf::ForallOp loop) {
@@ -80,21 +80,21 @@ void measureTile(GroupOp group, GroupSchedule &schedule) {
     loop.walk([&](Operation *op) {
       if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
         if (inputs.contains(slice.getSource()))
-          schedule.tileInputBytes += bytesOf(slice.getType());
+          shape.tileInputBytes += bytesOf(slice.getType());
         // A tile of a fresh tensor (a fused producer's init): a tile-local
         // buffer.
         else if (slice.getSource().getDefiningOp<tensor::EmptyOp>())
-          schedule.tileSharedBytes += bytesOf(slice.getType());
+          shape.tileSharedBytes += bytesOf(slice.getType());
         return;
       }
       if (isa<tensor::EmptyOp, tensor::PadOp>(op))
-        schedule.tileSharedBytes += bytesOf(op->getResult(0).getType());
+        shape.tileSharedBytes += bytesOf(op->getResult(0).getType());
       for (Value operand : op->getOperands())
         if (inputs.contains(operand))
           whole.insert(operand);
     });
     for (Value input : whole)
-      schedule.tileInputBytes += bytesOf(input.getType());
+      shape.tileInputBytes += bytesOf(input.getType());
   });
 }
 
@@ -148,7 +148,9 @@ FusionPlan planLowerable(FunctionOpInterface fn, Block &block,
                                           });
           if (!id || id.getInt() >= int64_t(plan.groups.size()))
             continue;
-          if (succeeded(lowerFusionGroup(rewriter, group, policy.target))) {
+          KernelShape shape;
+          if (succeeded(lowerFusionGroup(rewriter, group, policy.target, {},
+                                         &shape))) {
             // A loop nest that does not verify (a value used before the
             // loop that defines it) counts as refused too.
             if (succeeded(verify(group))) {
@@ -156,13 +158,13 @@ FusionPlan planLowerable(FunctionOpInterface fn, Block &block,
               if (LoweringConfigAttr config =
                       FuseDialect::LoweringConfigAttrHelper(group->getContext())
                           .getAttr(group)) {
-                GroupSchedule schedule{config, launchedBlocks(group)};
                 // As fuse-lower-groups leaves it: a producer fused into
                 // several consumers' tiles computed once.
                 DominanceInfo dominance;
                 eliminateCommonSubExpressions(rewriter, dominance, group);
-                measureTile(group, schedule);
-                schedules[id.getInt()] = schedule;
+                shape.blocks = std::max<int64_t>(launchedBlocks(group), 1);
+                measureTile(group, shape);
+                schedules[id.getInt()] = {config, shape};
               }
               continue;
             }

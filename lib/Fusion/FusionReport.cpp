@@ -82,35 +82,6 @@ static Roofline rooflineOf(const PlannedGroup &group, TargetAttr target) {
   return r;
 }
 
-/// The predicted time of a group's kernel under its schedule.
-static KernelCost predictKernel(const PlannedGroup &group,
-                                const GroupSchedule &schedule,
-                                const Roofline &roofline, TargetAttr target) {
-  KernelShape shape;
-  shape.schedule = schedule.config.getSchedule();
-  shape.blocks = std::max<int64_t>(schedule.blocks, 1);
-  shape.threads = schedule.config.getThreads();
-  if (group.anchor && group.anchor->getNumResults() > 0)
-    if (auto type = dyn_cast<ShapedType>(group.anchor->getResult(0).getType());
-        type && type.hasStaticShape()) {
-      shape.pointsPerBlock =
-          std::max<int64_t>(1, type.getNumElements() / shape.blocks);
-      // The tile's contiguous dimension: the anchor's last (its loops come
-      // first in the root's, as for an epilogue on its output).
-      int64_t last = type.getRank() - 1;
-      ArrayRef<int64_t> tile = schedule.config.getTile();
-      if (last >= 0)
-        shape.innerPoints = last < int64_t(tile.size()) && tile[last] > 0
-                                ? tile[last]
-                                : type.getDimSize(last);
-    }
-  shape.macs = double(roofline.flops) / 2;
-  shape.bytes = group.bytes;
-  shape.tileInputBytes = schedule.tileInputBytes;
-  shape.tileSharedBytes = schedule.tileSharedBytes;
-  return predictKernelCost(shape, target);
-}
-
 /// Arena alignment of the estimate (fuse-plan-buffers' default, for GPUs).
 static constexpr int64_t kMemoryAlignment = 256;
 
@@ -378,16 +349,15 @@ void mlir::fuse::writeFusionReportJSON(raw_ostream &os,
                       json.value(size);
                   });
                   json.attribute("threads", config.getThreads());
-                  json.attribute("blocks", schedule->second.blocks);
-                  json.attribute("tile_input_bytes",
-                                 schedule->second.tileInputBytes);
-                  json.attribute("tile_shared_bytes",
-                                 schedule->second.tileSharedBytes);
+                  const KernelShape &shape = schedule->second.shape;
+                  json.attribute("blocks", shape.blocks);
+                  json.attribute("tile_input_bytes", shape.tileInputBytes);
+                  json.attribute("tile_shared_bytes", shape.tileSharedBytes);
                   json.attribute("instruction", config.getInstruction());
                   json.attribute("precision", config.getPrecision());
                 });
                 KernelCost predicted =
-                    predictKernel(group, schedule->second, roofline, target);
+                    predictKernelCost(schedule->second.shape, target);
                 functionPredictedUs += predicted.us;
                 json.attributeObject("predicted", [&] {
                   json.attribute("us", predicted.us);

@@ -19,6 +19,7 @@
 #ifndef FUSE_FUSION_FUSIONENGINE_H
 #define FUSE_FUSION_FUSIONENGINE_H
 
+#include "fuse/Codegen/CostModel/KernelCost.h"
 #include "fuse/Dialect/Fuse/IR/FuseAttrs.h"
 #include "fuse/Dialect/Fuse/IR/FuseOps.h"
 #include "fuse/Dialect/Fuse/Utils/Describe.h"
@@ -112,17 +113,13 @@ FusionPlan planFusion(Block &block, const FusionPolicy &policy);
 LogicalResult materializeFusionPlan(Block &block, const FusionPlan &plan);
 
 /// The plan of one function, for reports.
-/// How a planned group is lowered: its lowering config and the blocks its
-/// kernel launches (the tiles of its loop nest).
+/// How a planned group is lowered: its lowering config and what the cost
+/// model reads of its kernel (fuse/Codegen/CostModel/KernelCost.h), with
+/// the blocks its tile loop launches and the bytes one tile reads of the
+/// inputs and holds in tile-local buffers measured on the tiled group.
 struct GroupSchedule {
   LoweringConfigAttr config;
-  int64_t blocks = 0;
-  /// Bytes one tile reads of the group's inputs (the slices its loop
-  /// takes; an input read whole counts whole).
-  int64_t tileInputBytes = 0;
-  /// Bytes of one tile's intermediates (tile-local buffers: shared memory
-  /// on the GPU).
-  int64_t tileSharedBytes = 0;
+  KernelShape shape;
 };
 
 struct FunctionPlan {

@@ -474,35 +474,15 @@ StringRef scheduleOf(GroupOp group) {
   return "elementwise";
 }
 
-/// The points of `root`'s tile (its parallel loops' tile sizes, or their
-/// extent where kept whole).
-int64_t pointsPerTile(TilingInterface root, ArrayRef<int64_t> tile) {
-  SmallVector<int64_t> extents = staticDomain(root);
-  int64_t points = 1;
-  for (auto [d, iterator] : llvm::enumerate(root.getLoopIteratorTypes()))
-    if (iterator == utils::IteratorType::parallel)
-      points *= d < tile.size() && tile[d]
-                    ? tile[d]
-                    : (ShapedType::isDynamic(extents[d]) ? 1 : extents[d]);
-  return points;
-}
-
-/// Threads per block a tile is sized for when the block size is the cost
-/// model's choice.
-constexpr int64_t kTileThreads = 128;
-
-/// The block size (a multiple of 32, at most the target's and the tile's
-/// points rounded up) whose kernel the cost model predicts fastest for
-/// `group` tiled by `tile` (`points` per tile of `root`); `fallback` unless
-/// another is predicted strictly faster (a memory-bound kernel keeps it),
-/// else the smallest of the equally fast ones.
-int64_t fastestBlockSize(GroupOp group, TilingInterface root,
-                         ArrayRef<int64_t> tile, int64_t points,
-                         int64_t fallback, TargetAttr target) {
+/// What the cost model reads of `group` tiled by `tile` (`root`'s loops):
+/// its schedule class, the blocks, the points of a tile and of its
+/// contiguous dimension (the root's last parallel loop), its multiply-adds
+/// and the bytes of its inputs and results. The threads are the caller's.
+KernelShape kernelShapeOf(GroupOp group, TilingInterface root,
+                          ArrayRef<int64_t> tile) {
   auto bytesOf = [](Type type) { return getShapedTypeBytes(type).value_or(0); };
   KernelShape shape;
   shape.schedule = scheduleOf(group);
-  shape.pointsPerBlock = points;
   double flops = 0;
   for (Operation *op : group.getComputeOps())
     flops += double(classifyOp(op).flops.value_or(0));
@@ -516,13 +496,28 @@ int64_t fastestBlockSize(GroupOp group, TilingInterface root,
     if (iterator != utils::IteratorType::parallel)
       continue;
     bool tiled = d < tile.size() && tile[d] > 0;
-    if (tiled && !ShapedType::isDynamic(extents[d]))
+    bool dynamic = ShapedType::isDynamic(extents[d]);
+    // A loop kept whole counts its extent.
+    shape.pointsPerBlock *= tiled ? tile[d] : (dynamic ? 1 : extents[d]);
+    if (tiled && !dynamic)
       shape.blocks *= llvm::divideCeil(extents[d], tile[d]);
     // The last parallel loop: the tile's contiguous dimension.
-    shape.innerPoints = tiled                               ? tile[d]
-                        : ShapedType::isDynamic(extents[d]) ? 0
-                                                            : extents[d];
+    shape.innerPoints = tiled ? tile[d] : (dynamic ? 0 : extents[d]);
   }
+  return shape;
+}
+
+/// Threads per block a tile is sized for when the block size is the cost
+/// model's choice.
+constexpr int64_t kTileThreads = 128;
+
+/// The block size (a multiple of 32, at most the target's and the tile's
+/// points rounded up) whose kernel `shape` the cost model predicts fastest;
+/// `fallback` unless another is predicted strictly faster (a memory-bound
+/// kernel keeps it), else the smallest of the equally fast ones.
+int64_t fastestBlockSize(KernelShape shape, int64_t fallback,
+                         TargetAttr target) {
+  int64_t points = shape.pointsPerBlock;
   int64_t most =
       std::min<int64_t>(target.getMaxThreadsPerBlock(),
                         std::max<int64_t>(32, llvm::alignTo(points, 32)));
@@ -544,7 +539,8 @@ int64_t fastestBlockSize(GroupOp group, TilingInterface root,
 /// `target`.
 FailureOr<LoweringConfigAttr> configure(RewriterBase &rewriter, GroupOp group,
                                         TargetAttr target,
-                                        const GroupConfigOptions &options) {
+                                        const GroupConfigOptions &options,
+                                        KernelShape *shapeOut) {
   insertRootCopies(rewriter, group);
   FailureOr<Roots> roots = analyzeRoots(group);
   if (failed(roots))
@@ -566,7 +562,8 @@ FailureOr<LoweringConfigAttr> configure(RewriterBase &rewriter, GroupOp group,
   // root's tile has fewer points, unless the root reduces and several lanes
   // can share each point's reduction.
   auto root = cast<TilingInterface>(roots->ops.front());
-  int64_t points = pointsPerTile(root, tile);
+  KernelShape shape = kernelShapeOf(group, root, tile);
+  int64_t points = shape.pointsPerBlock;
   auto linalgRoot = dyn_cast<linalg::LinalgOp>(root.getOperation());
   bool lanesShare = roots->ops.size() == 1 && linalgRoot &&
                     linalgRoot.getNumReductionLoops() > 0 &&
@@ -579,8 +576,12 @@ FailureOr<LoweringConfigAttr> configure(RewriterBase &rewriter, GroupOp group,
   // thread.
   if (options.threads == 0 && !lanesShare &&
       schedulesMultiplyAdds(scheduleOf(group)))
-    threads = fastestBlockSize(group, root, tile, points, threads, target);
-  return LoweringConfigAttr::get(group->getContext(), scheduleOf(group), tile,
+    threads = fastestBlockSize(shape, threads, target);
+  if (shapeOut) {
+    shape.threads = threads;
+    *shapeOut = shape;
+  }
+  return LoweringConfigAttr::get(group->getContext(), shape.schedule, tile,
                                  threads, "simt", "fp32");
 }
 
@@ -773,13 +774,14 @@ LogicalResult lowerGroup(RewriterBase &rewriter, GroupOp group,
 /// it has none; then chosen for `target` (on a copy of the group).
 FailureOr<LoweringConfigAttr> configFor(GroupOp group, TargetAttr target,
                                         const GroupConfigOptions &options,
-                                        bool reconfigure) {
+                                        bool reconfigure,
+                                        KernelShape *shape = nullptr) {
   if (!reconfigure)
     if (LoweringConfigAttr config =
             FuseDialect::LoweringConfigAttrHelper(group->getContext())
                 .getAttr(group))
       return config;
-  return configureFusionGroup(group, target, options);
+  return configureFusionGroup(group, target, options, shape);
 }
 
 /// The options fuse-configure-groups and fuse-lower-groups share, checked
@@ -904,22 +906,24 @@ struct LowerGroupsPass
 
 FailureOr<LoweringConfigAttr>
 mlir::fuse::configureFusionGroup(GroupOp group, TargetAttr target,
-                                 const GroupConfigOptions &options) {
+                                 const GroupConfigOptions &options,
+                                 KernelShape *shape) {
   // On a copy: the root copies it needs are the lowering's to make.
   IRRewriter rewriter(group->getContext());
   rewriter.setInsertionPoint(group);
   auto copy = cast<GroupOp>(rewriter.clone(*group));
   FailureOr<LoweringConfigAttr> config =
-      configure(rewriter, copy, target, options);
+      configure(rewriter, copy, target, options, shape);
   rewriter.eraseOp(copy);
   return config;
 }
 
 LogicalResult mlir::fuse::lowerFusionGroup(RewriterBase &rewriter,
                                            GroupOp group, TargetAttr target,
-                                           const GroupConfigOptions &options) {
+                                           const GroupConfigOptions &options,
+                                           KernelShape *shape) {
   FailureOr<LoweringConfigAttr> config =
-      configFor(group, target, options, /*reconfigure=*/false);
+      configFor(group, target, options, /*reconfigure=*/false, shape);
   if (failed(config))
     return failure();
   insertRootCopies(rewriter, group);

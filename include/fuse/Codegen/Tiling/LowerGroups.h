@@ -7,6 +7,7 @@
 #ifndef FUSE_CODEGEN_TILING_LOWERGROUPS_H
 #define FUSE_CODEGEN_TILING_LOWERGROUPS_H
 
+#include "fuse/Codegen/CostModel/KernelCost.h"
 #include "fuse/Dialect/Fuse/IR/FuseAttrs.h"
 #include "fuse/Dialect/Fuse/IR/FuseOps.h"
 #include "mlir/IR/PatternMatch.h"
@@ -38,19 +39,25 @@ struct GroupConfigOptions {
 /// schedule class, the tile of its roots, the threads per block), chosen on
 /// a copy of it (the group is unchanged); null when the group computes
 /// nothing (it forwards its inputs). Fails with a diagnostic naming the
-/// group and the op when the group cannot be tiled as one loop nest.
+/// group and the op when the group cannot be tiled as one loop nest. With
+/// `shape`, also what the cost model reads of the kernel it chose (the
+/// blocks, points, multiply-adds and bytes; not the tile's own traffic).
 FailureOr<LoweringConfigAttr>
 configureFusionGroup(GroupOp group, TargetAttr target,
-                     const GroupConfigOptions &options = {});
+                     const GroupConfigOptions &options = {},
+                     KernelShape *shape = nullptr);
 
 /// Tiles `group`'s root by its `fuse.lowering_config` (configured first for
 /// `target` when it has none, and recorded on it) and fuses the rest of it
 /// into that loop (one scf.forall nest: what fuse-lower-groups does to each
 /// group); fails with a diagnostic naming the group and the op when the
 /// group cannot be one loop nest.
+/// `shape` is filled as by configureFusionGroup when the group is
+/// configured here (it had no config).
 LogicalResult lowerFusionGroup(RewriterBase &rewriter, GroupOp group,
                                TargetAttr target,
-                               const GroupConfigOptions &options = {});
+                               const GroupConfigOptions &options = {},
+                               KernelShape *shape = nullptr);
 
 } // namespace mlir::fuse
 
