@@ -111,6 +111,14 @@ def resource_block(blobs):
     return "\n{-#\n  dialect_resources: {\n    builtin: {\n" + entries + "\n    }\n  }\n#-}\n"
 
 
+def lower_pass(lower):
+    """The fuse-lower-groups pass: as configured, or (a dict of options) configured anew."""
+    if isinstance(lower, dict):
+        options = " ".join(f"{k}={v}" for k, v in lower.items())
+        return f"--fuse-lower-groups=reconfigure=true {options}"
+    return "--fuse-lower-groups"
+
+
 def compile_variant(fuse_opt, path, options, suffix, function, lower=False, blobs=None, relayout=False):
     blobs = {} if blobs is None else blobs
     text = run_keeping_resources([fuse_opt, path, "--mlir-print-local-scope",
@@ -133,7 +141,7 @@ def compile_variant(fuse_opt, path, options, suffix, function, lower=False, blob
                                      source, stdin=source, into=blobs)
     if lower:
         source = text + resource_block(blobs)
-        text = run_keeping_resources([fuse_opt, "--mlir-print-local-scope", "--fuse-lower-groups"],
+        text = run_keeping_resources([fuse_opt, "--mlir-print-local-scope", lower_pass(lower)],
                                      source, stdin=source, into=blobs)
     header = re.search(rf"func\.func @{name}\((.*?)\) -> (.*?) (?:attributes .*?)?\{{$", text, re.M)
     if not header:
@@ -311,6 +319,10 @@ def check_groups(args, rules):
                    "--fuse-opt", args.fuse_opt]
             if args.lower_groups:
                 cmd.append("--lower-groups")
+            if args.tensor_cores:
+                cmd += ["--tensor-cores", args.tensor_cores]
+            if args.precision:
+                cmd += ["--precision", args.precision]
             if args.distribute_threads:
                 cmd += ["--distribute-threads", str(args.distribute_threads)]
             if args.relayout_weights:
@@ -338,6 +350,13 @@ def main():
                         help="with --lower-groups: spread each tile's ops over T emulated threads, as the "
                              "GPU kernels do (fuse-to-cpu emulate-threads); 'config': each group's "
                              "own block size (its lowering config's threads, as on the GPU)")
+    parser.add_argument("--tensor-cores", choices=["auto", "always", "never"],
+                        help="with --lower-groups: the groups configured anew with fuse-lower-groups' "
+                             "tensor-cores option (always: every contraction the mma_sync schedule "
+                             "computes runs on the emulated tensor cores)")
+    parser.add_argument("--precision", choices=["fp32", "tf32"],
+                        help="with --lower-groups: the precision of tensor-core products (fp32: three "
+                             "TF32 products; tf32: one, about 1e-3 relative: pass a --rtol to match)")
     parser.add_argument("--fused-options", default="",
                         help="extra fuse-fusion-pipeline options for the fused build")
     parser.add_argument("--seed", type=int, default=0)
@@ -361,8 +380,13 @@ def main():
     blobs = {}
     name, arg_types, result_types, unfused = compile_variant(args.fuse_opt, args.input, unfused_opts, "unfused",
                                                              args.function, blobs=blobs)
+    if (args.tensor_cores or args.precision) and not args.lower_groups:
+        fail("--tensor-cores and --precision need --lower-groups (they configure the tiles)")
+    lower = args.lower_groups
+    if lower and (args.tensor_cores or args.precision):
+        lower = {"tensor-cores": args.tensor_cores or "auto", "precision": args.precision or "fp32"}
     _, _, _, fused = compile_variant(args.fuse_opt, args.input, fused_opts, "fused", args.function,
-                                     args.lower_groups, blobs=blobs, relayout=args.relayout_weights)
+                                     lower, blobs=blobs, relayout=args.relayout_weights)
     for t in arg_types + result_types:
         shape_of(t)
     rng = random.Random(args.seed)
@@ -380,6 +404,9 @@ def main():
     values = read_comparison(output)
     failed = 0
     lowered_note = ", groups tiled" if args.lower_groups else ""
+    if args.tensor_cores or args.precision:
+        lowered_note += (f", tensor cores {args.tensor_cores or 'auto'}, "
+                         f"precision {args.precision or 'fp32'}")
     if args.distribute_threads:
         lowered_note += (", each group's configured threads per tile" if args.distribute_threads < 0
                          else f", {args.distribute_threads} threads per tile")

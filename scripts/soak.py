@@ -3,9 +3,11 @@
 
 For each seed, scripts/random-graphs.py makes a TOSA function; it must
 parse and verify; then fused and unfused run on the CPU and must agree
-(scripts/check-equivalence.py), once with the groups as they are and once
-tiled into one loop nest each (--lower-groups), both through fuse-to-cpu
-with the buffers planned into one arena. fuse-opt verifies the IR after
+(scripts/check-equivalence.py), once with the groups as they are, once
+tiled into one loop nest each (--lower-groups) and spread over emulated
+threads, and once with every contraction the tensor-core schedule computes
+on emulated tensor cores (--tensor-cores always, each group's own block
+size), all through fuse-to-cpu with the buffers planned into one arena. fuse-opt verifies the IR after
 every pass.
 
 With --allow-lowering-limits (what `make check` uses), a group that
@@ -34,6 +36,7 @@ graphs = importlib.import_module("random-graphs")
 
 
 THREADS = 96
+TENSOR_CORES = ["--lower-groups", "--distribute-threads", "config", "--tensor-cores", "always"]
 
 
 def check(fuse_opt, text):
@@ -48,7 +51,7 @@ def check(fuse_opt, text):
         # The tiled variant also spreads each tile over emulated threads as the
         # GPU kernels do (not a multiple of the tile sizes on purpose).
         lowered = ["--lower-groups"] + (["--distribute-threads", str(THREADS)] if THREADS else [])
-        for name, extra in [("fused", []), ("lowered", lowered)]:
+        for name, extra in [("fused", []), ("lowered", lowered), ("tensor-cores", TENSOR_CORES)]:
             proc = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "check-equivalence.py"), path,
                                    "--fuse-opt", fuse_opt] + extra, capture_output=True, text=True)
             if proc.returncode:
@@ -56,7 +59,7 @@ def check(fuse_opt, text):
                 # fuse-lower-groups refusing a group with a diagnostic is a
                 # known limit (the group would not be one kernel), not a
                 # wrong result.
-                if name == "lowered" and "command failed" in out and "error: fuse-lower-groups:" in out:
+                if name != "fused" and "command failed" in out and "error: fuse-lower-groups:" in out:
                     return "lowering-limit", out
                 return name, out
         return None
@@ -128,6 +131,7 @@ def main():
                "fused": "// RUN: %check_equivalence %s",
                "lowered": "// RUN: %check_equivalence %s --lower-groups"
                           + (f" --distribute-threads {THREADS}" if THREADS else ""),
+               "tensor-cores": "// RUN: %check_equivalence %s " + " ".join(TENSOR_CORES),
                "lowering-limit": "// RUN: %check_equivalence %s --lower-groups"}[kind]
         with open(path, "w") as f:
             f.write(f"// Found by scripts/soak.py (seed {seed}, --ops {args.ops}), minimised: the {kind} check\n"

@@ -67,6 +67,14 @@ int64_t launchedBlocks(GroupOp group) {
 
 /// What one tile of a lowered `group` reads of its inputs and holds in
 /// tile-local buffers, in bytes (`shape`'s tileInputBytes and
+/// The lowering-config choices of `policy`.
+GroupConfigOptions configOptions(const FusionPolicy &policy) {
+  GroupConfigOptions options;
+  options.tensorCores = policy.tensorCores;
+  options.precision = policy.precision;
+  return options;
+}
+
 /// tileSharedBytes).
 void measureTile(GroupOp group, KernelShape &shape) {
   auto bytesOf = [](Type type) { return getShapedTypeBytes(type).value_or(0); };
@@ -149,8 +157,8 @@ FusionPlan planLowerable(FunctionOpInterface fn, Block &block,
           if (!id || id.getInt() >= int64_t(plan.groups.size()))
             continue;
           KernelShape shape;
-          if (succeeded(lowerFusionGroup(rewriter, group, policy.target, {},
-                                         &shape))) {
+          if (succeeded(lowerFusionGroup(rewriter, group, policy.target,
+                                         configOptions(policy), &shape))) {
             // A loop nest that does not verify (a value used before the
             // loop that defines it) counts as refused too.
             if (succeeded(verify(group))) {
@@ -368,6 +376,16 @@ struct FormGroupsPass : public fuse::impl::FuseFormGroupsBase<FormGroupsPass> {
                 "non-negative, got "
              << int64_t(maxOpsPerGroup) << ", " << int64_t(maxKernelParamBytes)
              << " and " << int64_t(maxReductionsPerGroup);
+    if (!llvm::is_contained({"auto", "always", "never"},
+                            StringRef(tensorCores)))
+      return emitOptionError(context, getArgument())
+             << "option 'tensor-cores' must be 'auto', 'always' or 'never', "
+                "got '"
+             << tensorCores << "'";
+    if (precision != "fp32" && precision != "tf32")
+      return emitOptionError(context, getArgument())
+             << "option 'precision' must be 'fp32' or 'tf32', got '"
+             << precision << "'";
     return success();
   }
 
@@ -379,6 +397,8 @@ struct FormGroupsPass : public fuse::impl::FuseFormGroupsBase<FormGroupsPass> {
     if (failed(resolved))
       return signalPassFailure();
     policy.target = *resolved;
+    policy.tensorCores = tensorCores;
+    policy.precision = precision;
     // The fused IR records what it was fused for; later passes read it.
     FuseDialect::TargetAttrHelper(&getContext()).setAttr(module, policy.target);
     for (const std::string &rule : disabledRules)
@@ -439,7 +459,7 @@ struct FormGroupsPass : public fuse::impl::FuseFormGroupsBase<FormGroupsPass> {
           ScopedDiagnosticHandler quiet(&getContext(),
                                         [](Diagnostic &) { return success(); });
           FailureOr<LoweringConfigAttr> chosen =
-              configureFusionGroup(group, policy.target);
+              configureFusionGroup(group, policy.target, configOptions(policy));
           if (succeeded(chosen))
             config = *chosen;
         }

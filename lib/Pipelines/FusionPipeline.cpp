@@ -64,6 +64,8 @@ void mlir::fuse::buildFusionPipeline(OpPassManager &pm,
   groups.maxKernelParamBytes = options.maxKernelParamBytes;
   groups.maxReductionsPerGroup = options.maxReductionsPerGroup;
   groups.checkLowering = options.checkLowering;
+  groups.tensorCores = options.tensorCores;
+  groups.precision = options.precision;
   pm.addPass(createFuseFormGroups(groups));
 }
 

@@ -65,6 +65,16 @@ LogicalResult mlir::fuse::checkNvptxPipelineOptions(
         "[0, 3], got {0}, {1}, {2} and {3}",
         options.blockSize.getValue(), options.sharedBytes.getValue(),
         options.maxTileBytes.getValue(), options.optLevel.getValue()));
+  if (!llvm::is_contained({"keep", "auto", "always", "never"},
+                          StringRef(options.tensorCores)))
+    return error("fuse-to-nvptx: option 'tensor-cores' must be 'keep', "
+                 "'auto', 'always' or 'never', got '" +
+                 options.tensorCores + "'");
+  if (!options.precision.empty() && options.precision != "fp32" &&
+      options.precision != "tf32")
+    return error("fuse-to-nvptx: option 'precision' must be 'fp32' or "
+                 "'tf32', got '" +
+                 options.precision + "'");
   if (!options.chip.empty() && !StringRef(options.chip).starts_with("sm_"))
     return error("fuse-to-nvptx: option 'chip' must be sm_XX, got '" +
                  options.chip + "'");
@@ -99,6 +109,15 @@ void mlir::fuse::buildNvptxPipeline(OpPassManager &pm,
   // otherwise each group keeps the lowering config the fusion chose.
   if (options.blockSize > 0) {
     lower.threads = options.blockSize;
+    lower.reconfigure = true;
+  }
+  // So does a tensor-core or precision choice.
+  if (options.tensorCores != "keep" || !options.precision.empty()) {
+    lower.tensorCores = options.tensorCores == "keep"
+                            ? std::string("auto")
+                            : std::string(options.tensorCores);
+    if (!options.precision.empty())
+      lower.precision = options.precision;
     lower.reconfigure = true;
   }
   pm.addNestedPass<func::FuncOp>(createFuseLowerGroups(lower));

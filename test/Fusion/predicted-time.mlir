@@ -8,9 +8,10 @@
 // issue, 4x that (4 of the 16 warps that hide a load's latency): 4.14 us,
 // plus the launch: 7.1 us, bound by latency. Each tile reads 2x256 of A,
 // 256x32 of B and 32 of the bias: 34944 bytes, 8945664 through L2.
-// RUN: fuse-opt %s -split-input-file --fuse-fusion-pipeline="target=h200 report=-" -o /dev/null | FileCheck %s
+// The SIMT schedule (tensor-cores=never; the tensor-core one is at the end).
+// RUN: fuse-opt %s -split-input-file --fuse-fusion-pipeline="target=h200 tensor-cores=never report=-" -o /dev/null | FileCheck %s
 // The report as text (make demo prints it) says the same.
-// RUN: fuse-opt %s --fuse-fusion-pipeline="target=h200 report=%t.json" -o /dev/null
+// RUN: fuse-opt %s --fuse-fusion-pipeline="target=h200 tensor-cores=never report=%t.json" -o /dev/null
 // RUN: /usr/bin/python3 %fuse_src_root/scripts/report-summary.py %t.json | FileCheck %s --check-prefix=TEXT
 // TEXT: @gemm_bias
 // TEXT: schedule contraction: tile 2x32, 256 blocks of 64 threads (simt, fp32); predicted 7.1 us, latency-bound
@@ -56,4 +57,42 @@ func.func @relu(%x: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
     linalg.yield %t : f32
   } -> tensor<1024x1024xf32>
   return %0 : tensor<1024x1024xf32>
+}
+
+// -----
+
+// On tensor cores (tensor-cores=always) the same GEMM + bias takes 64x32
+// tiles (the cost model's fastest candidate): 8 blocks of 2 warps, a 2x1
+// warp grid over the tile's 4x4 accumulator tiles of 16x8. K = 256 is 8
+// chunks of 32, each the longer of 600 cycles of global load latency and
+// 4 K steps x 3 products x 32 cycles = 384 of dependent mma.sync: 4800
+// cycles = 2.42 us (one block per SM, one wave), plus the launch: 5.42 us,
+// bound by latency (the tensor cores' 524288 x 3 products of a block at 512
+// per cycle take 1.55 us, its 81920 lanes of loads 1.29 us).
+// RUN: fuse-opt %s -split-input-file --fuse-fusion-pipeline="target=h200 tensor-cores=always report=-" -o /dev/null | FileCheck %s --check-prefix=MMA
+// MMA-LABEL: "name": "gemm_bias_mma"
+// MMA: "tile": [
+// MMA-NEXT: 64,
+// MMA-NEXT: 32
+// MMA-NEXT: ],
+// MMA-NEXT: "threads": 64,
+// MMA-NEXT: "blocks": 8,
+// MMA: "instruction": "mma_sync",
+// MMA-NEXT: "precision": "fp32"
+// MMA: "predicted": {
+// MMA-NEXT: "us": 5.42{{[0-9]*}},
+// MMA-NEXT: "bound": "latency",
+// MMA-NEXT: "blocks_per_sm": 1,
+// MMA-NEXT: "warps_per_sm": 2,
+func.func @gemm_bias_mma(%x: tensor<64x256xf32>, %w: tensor<256x256xf32>, %b: tensor<256xf32>) -> tensor<64x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x256xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<64x256xf32>) -> tensor<64x256xf32>
+  %m = linalg.matmul ins(%x, %w : tensor<64x256xf32>, tensor<256x256xf32>) outs(%f : tensor<64x256xf32>) -> tensor<64x256xf32>
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%m, %b : tensor<64x256xf32>, tensor<256xf32>) outs(%e : tensor<64x256xf32>) {
+  ^bb0(%in: f32, %c: f32, %o: f32):
+    %t = arith.addf %in, %c : f32
+    linalg.yield %t : f32
+  } -> tensor<64x256xf32>
+  return %0 : tensor<64x256xf32>
 }

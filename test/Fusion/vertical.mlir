@@ -10,12 +10,13 @@
 // EQUIV: PASS
 
 // contraction_epilogue: matmul + bias + ReLU is one kernel.
-// Its schedule: a 1x16x64 output in 1x1x32 tiles (32 blocks of one warp:
-// the 16 rows of the default 8x32 tile shrink until a tile is a warp, as
-// the H200's 132 SMs would otherwise mostly idle).
+// Its schedule: on the H200's tensor cores, a 1x16x64 output in 1x16x32
+// tiles (2 blocks of one warp, 2 accumulator tiles of 16x8 each): the cost
+// model predicts one K chunk of 32 on tensor cores faster than the SIMT
+// kernel's 32 blocks of a warp.
 // CHECK-LABEL: func @matmul_bias_relu
 // CHECK: %[[G:.*]] = fuse.group vertical rule "contraction_epilogue"
-// CHECK-SAME: fuse.lowering_config = #fuse.lowering_config<schedule = "contraction", tile = [1, 1, 32], threads = 32, instruction = "simt", precision = "fp32">
+// CHECK-SAME: fuse.lowering_config = #fuse.lowering_config<schedule = "contraction", tile = [1, 16, 32], threads = 32, instruction = "mma_sync", precision = "fp32">
 // CHECK: linalg.batch_matmul
 // CHECK: linalg.generic
 // CHECK: linalg.generic
@@ -32,10 +33,10 @@
 // REPORT: "lowering_config": {
 // REPORT-NEXT: "schedule": "contraction",
 // REPORT: "threads": 32,
-// REPORT-NEXT: "blocks": 32,
+// REPORT-NEXT: "blocks": 2,
 // REPORT-NEXT: "tile_input_bytes": {{[0-9]+}},
 // REPORT-NEXT: "tile_shared_bytes": {{[0-9]+}},
-// REPORT-NEXT: "instruction": "simt",
+// REPORT-NEXT: "instruction": "mma_sync",
 // REPORT-NEXT: "precision": "fp32"
 // REPORT: "rejected": []
 // REPORT: "left_alone": []

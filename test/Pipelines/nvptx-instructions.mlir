@@ -1,12 +1,13 @@
 // The instruction mix of fuse-to-nvptx's kernels (LLVM's NVPTX backend, no
-// ptxas needed): every multiply-accumulate of the ResNet bottleneck's three
-// convolutions is an fma, no index is divided in 64 bits (the loop bounds
-// and sizes are constants in each kernel, and a reduction over (kh, kw, c)
-// is a loop nest, not one linear loop recovering its indices), and the
-// kernels take no index parameters besides their buffers.
+// ptxas needed): on the SIMT schedule (tensor-cores=never) every
+// multiply-accumulate of the ResNet bottleneck's three convolutions is an
+// fma, no index is divided in 64 bits (the
+// loop bounds and sizes are constants in each kernel, and a reduction over
+// (kh, kw, c) is a loop nest, not one linear loop recovering its indices),
+// and the kernels take no index parameters besides their buffers.
 // RUN: fuse-opt %fuse_src_root/test/Models/resnet-bottleneck.mlir \
 // RUN:   --fuse-fusion-pipeline="target=h200" -o %t.fused.mlir
-// RUN: fuse-opt %t.fused.mlir --fuse-to-nvptx -o %t.mlir
+// RUN: fuse-opt %t.fused.mlir --fuse-to-nvptx="tensor-cores=never" -o %t.mlir
 // RUN: rm -rf %t.ptx && %ptx_stats %t.mlir --out %t.ptx
 // RUN: cat %t.ptx/resnet_bottleneck__group0_kernel.ptx | FileCheck %s
 // RUN: cat %t.ptx/resnet_bottleneck__group1_kernel.ptx | FileCheck %s
@@ -14,7 +15,7 @@
 // RUN: fuse-opt %t.fused.mlir --fuse-to-nvptx \
 // RUN:   --mlir-print-ir-after=fuse-contract-float -o /dev/null 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=ARGS
-// ARGS-COUNT-3: gpu.func @resnet_bottleneck__group{{[0-2]}}_kernel({{(%arg[0-9]+: memref<[0-9x]+xf32>(, )?)+}}) workgroup
+// ARGS-COUNT-3: gpu.func @resnet_bottleneck__group{{[0-2]}}_kernel({{(%arg[0-9]+: memref<[0-9x]+xf32>(, )?)+}}) {{workgroup|kernel}}
 // CHECK: .entry
 // CHECK-NOT: mul.rn.f32
 // CHECK-NOT: {{(div|rem)}}.{{[us]}}64
@@ -24,7 +25,7 @@
 // CHECK: ret;
 //
 // contract=false keeps a multiply and its add two rounded instructions.
-// RUN: fuse-opt %t.fused.mlir --fuse-to-nvptx="contract=false" -o %t.nofma.mlir
+// RUN: fuse-opt %t.fused.mlir --fuse-to-nvptx="contract=false tensor-cores=never" -o %t.nofma.mlir
 // RUN: rm -rf %t.nofma && %ptx_stats %t.nofma.mlir --out %t.nofma
 // RUN: cat %t.nofma/resnet_bottleneck__group1_kernel.ptx | FileCheck %s --check-prefix=NOFMA
 // NOFMA-NOT: fma.rn.f32
@@ -32,3 +33,33 @@
 // NOFMA-NOT: fma.rn.f32
 // NOFMA: add.rn.f32
 // NOFMA-NOT: fma.rn.f32
+//
+// On tensor cores (tensor-cores=always: every group's config chosen anew
+// with mma_sync where the schedule computes its convolution), every
+// convolution kernel is TF32 mma.sync m16n8k8, three per K step for fp32
+// accuracy (one with precision=tf32), its operands staged through shared
+// memory by cp.async (the next chunk in flight while the current one is
+// computed: wait_group 1), still no 64-bit division.
+// RUN: fuse-opt %t.fused.mlir --fuse-to-nvptx="tensor-cores=always" -o %t.mma.mlir
+// RUN: rm -rf %t.mma && %ptx_stats %t.mma.mlir --out %t.mma
+// RUN: cat %t.mma/resnet_bottleneck__group0_kernel.ptx | FileCheck %s --check-prefix=MMA
+// RUN: cat %t.mma/resnet_bottleneck__group1_kernel.ptx | FileCheck %s --check-prefix=MMA
+// RUN: cat %t.mma/resnet_bottleneck__group2_kernel.ptx | FileCheck %s --check-prefix=MMA
+// MMA: .entry
+// MMA-NOT: {{(div|rem)}}.{{[us]}}64
+// MMA: cp.async.ca.shared.global
+// MMA: cp.async.commit_group
+// MMA: cp.async.wait_group {{[[:space:]]*}}1;
+// MMA: bar.sync
+// MMA-NOT: {{(div|rem)}}.{{[us]}}64
+// MMA-COUNT-3: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+// MMA-NOT: {{(div|rem)}}.{{[us]}}64
+// MMA: ret;
+// RUN: fuse-opt %t.fused.mlir --fuse-to-nvptx="tensor-cores=always precision=tf32" -o %t.tf32.mlir
+// RUN: rm -rf %t.tf32 && %ptx_stats %t.tf32.mlir --out %t.tf32
+// RUN: cat %t.tf32/resnet_bottleneck__group1_kernel.ptx | FileCheck %s --check-prefix=TF32
+// TF32: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+// RUN: not fuse-opt %t.fused.mlir --fuse-to-nvptx="tensor-cores=sometimes" 2>&1 | FileCheck %s --check-prefix=BADTC
+// BADTC: fuse-to-nvptx: option 'tensor-cores' must be 'keep', 'auto', 'always' or 'never', got 'sometimes'
+// RUN: not fuse-opt %t.fused.mlir --fuse-to-nvptx="precision=fp16" 2>&1 | FileCheck %s --check-prefix=BADP
+// BADP: fuse-to-nvptx: option 'precision' must be 'fp32' or 'tf32', got 'fp16'

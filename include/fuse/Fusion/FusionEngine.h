@@ -49,6 +49,11 @@ struct FusionPolicy {
   int64_t maxReductionsPerGroup = 2;
   /// Rules switched off by name.
   llvm::StringSet<> disabledRules;
+  /// How each group's lowering config is chosen: when contractions run on
+  /// tensor cores (auto, always, never) and at what precision (fp32,
+  /// tf32); see GroupConfigOptions.
+  std::string tensorCores = "auto";
+  std::string precision = "fp32";
   /// Merges the lowering cannot turn into one kernel, found by trying it
   /// (fuse-form-groups): the candidate op, the rule, and the lowering's
   /// diagnostic. The engine refuses them with the check "lowering".

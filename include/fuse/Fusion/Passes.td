@@ -68,6 +68,14 @@ def FuseFormGroups : Pass<"fuse-form-groups", "::mlir::ModuleOp"> {
     Option<"checkLowering", "check-lowering", "bool", /*default=*/"true",
            "Try fuse-lower-groups on each planned group (on a copy) and take "
            "back the last merge of a group it refuses (check 'lowering')">,
+    Option<"tensorCores", "tensor-cores", "std::string",
+           /*default=*/"\"auto\"",
+           "Each group's lowering config: contractions on tensor cores where "
+           "the cost model predicts them faster (auto), wherever the "
+           "schedule computes them (always) or never">,
+    Option<"precision", "precision", "std::string", /*default=*/"\"fp32\"",
+           "Precision of tensor-core products in the lowering configs: fp32 "
+           "or tf32">,
   ];
   // The trial lowering of each planned group (check-lowering) tiles it.
   let dependentDialects = ["::mlir::fuse::FuseDialect",

@@ -68,6 +68,18 @@ struct FusionPipelineOptions
                      "loop nest (a refused merge is reported with the check "
                      "'lowering')"),
       llvm::cl::init(FuseFormGroupsOptions().checkLowering)};
+  PassOptions::Option<std::string> tensorCores{
+      *this, "tensor-cores",
+      llvm::cl::desc("Contractions in the groups' lowering configs on "
+                     "tensor cores: auto (where the cost model predicts them "
+                     "faster), always (wherever the schedule computes them) "
+                     "or never"),
+      llvm::cl::init(FuseFormGroupsOptions().tensorCores)};
+  PassOptions::Option<std::string> precision{
+      *this, "precision",
+      llvm::cl::desc("Precision of tensor-core products: fp32 (three TF32 "
+                     "products, fp32 accuracy) or tf32 (one)"),
+      llvm::cl::init(FuseFormGroupsOptions().precision)};
   PassOptions::Option<bool> prune{
       *this, "prune",
       llvm::cl::desc("Run fuse-prune (dead code, cancelling pairs, constant "
@@ -173,6 +185,21 @@ struct NvptxPipelineOptions : public PassPipelineOptions<NvptxPipelineOptions> {
                      "the target's shared memory per block (above 48 KiB "
                      "as dynamic shared memory)"),
       llvm::cl::init(FuseDistributeThreadsOptions().sharedBytes)};
+  PassOptions::Option<std::string> tensorCores{
+      *this, "tensor-cores",
+      llvm::cl::desc("Contractions on tensor cores: keep (each group's "
+                     "lowering config), auto (chosen anew where the cost "
+                     "model predicts them faster), always (every "
+                     "contraction the mma_sync schedule computes) or never; "
+                     "anything but keep chooses every group's config anew"),
+      llvm::cl::init("keep")};
+  PassOptions::Option<std::string> precision{
+      *this, "precision",
+      llvm::cl::desc("Precision of tensor-core products, chosen anew for "
+                     "every group when given: fp32 (three TF32 products, "
+                     "fp32 accuracy) or tf32 (one, about 1e-3 relative); "
+                     "empty: each group's lowering config"),
+      llvm::cl::init("")};
   PassOptions::Option<bool> asyncLaunches{
       *this, "async-launches",
       llvm::cl::desc("The kernels of one call queue on one CUDA stream and "

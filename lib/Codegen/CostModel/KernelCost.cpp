@@ -8,9 +8,11 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
+#include <cmath>
 
 using namespace mlir;
 using namespace mlir::fuse;
@@ -36,6 +38,11 @@ int64_t maxBlocksPerSM(StringRef arch) {
 constexpr int64_t kLoadLanesPerSM = 32;
 /// L2 bandwidth as a multiple of DRAM bandwidth.
 constexpr double kL2OverDram = 3.0;
+/// Cycles of one K chunk of the mma_sync schedule that resident blocks do
+/// not hide from each other: the global loads of the chunk's block tiles
+/// (cp.async, overlapped with the previous chunk's products), or per K
+/// step and product one dependent mma.sync on an accumulator.
+constexpr double kGlobalLoadCycles = 600, kMmaCycles = 32;
 /// Warps an SM needs resident to hide the latency of the scalar loads.
 constexpr int64_t kWarpsToHideLatency = 16;
 /// Threads an SM holds at once: 1024 on sm_75, 1536 on sm_86, sm_87 and
@@ -67,6 +74,40 @@ PointGrid mlir::fuse::choosePointGrid(int64_t perThread, int64_t threads,
       best = {rows, columns};
   }
   return best;
+}
+
+MmaWarpGrid mlir::fuse::chooseMmaWarps(int64_t tilesM, int64_t tilesN,
+                                       int64_t warps) {
+  MmaWarpGrid best;
+  int64_t bestWarps = 0, bestLoads = 0;
+  for (int64_t wm = 1; wm <= tilesM; ++wm) {
+    if (tilesM % wm)
+      continue;
+    for (int64_t wn = 1; wn <= tilesN && wm * wn <= warps; ++wn) {
+      if (tilesN % wn)
+        continue;
+      int64_t loads = 4 * (tilesM / wm) + 2 * (tilesN / wn);
+      if (wm * wn > bestWarps || (wm * wn == bestWarps && loads < bestLoads)) {
+        bestWarps = wm * wn;
+        bestLoads = loads;
+        best = {wm, wn, tilesM / wm, tilesN / wn};
+      }
+    }
+  }
+  return best;
+}
+
+int64_t mlir::fuse::tf32MmaMacsPerSM(StringRef arch) {
+  int64_t cc = 0;
+  if (!arch.starts_with("sm_") ||
+      arch.drop_front(3).take_while(llvm::isDigit).getAsInteger(10, cc) ||
+      cc < 80)
+    return 0;
+  // GA10x and AD10x SMs (sm_86, sm_87, sm_89) run TF32 at a quarter of
+  // GA100's rate; GH100's mma.sync (not wgmma) about GA100's.
+  if (cc == 86 || cc == 87 || cc == 89)
+    return 128;
+  return 512;
 }
 
 bool mlir::fuse::schedulesMultiplyAdds(StringRef schedule) {
@@ -101,6 +142,7 @@ KernelCost mlir::fuse::predictKernelCost(const KernelShape &shape,
   // Threads with ceil(points / threads) points set a block's pace: as if
   // every thread had that many.
   int64_t points = std::max<int64_t>(shape.pointsPerBlock, 1);
+  double rawPerSM = perSM;
   perSM *= double(llvm::divideCeil(points, threads) * threads) /
            double(std::max(points, threads));
   // Loads per multiply-add of the SIMT schedule: a thread's points share
@@ -119,9 +161,57 @@ KernelCost mlir::fuse::predictKernelCost(const KernelShape &shape,
   double fmaSeconds = perSM / (double(lanes) * clockHz);
   double lsuSeconds =
       perSM * cost.loadsPerMac / (double(kLoadLanesPerSM) * clockHz);
-  double issueSeconds = std::max(fmaSeconds, lsuSeconds);
-  StringRef issueBound = lsuSeconds >= fmaSeconds ? "lsu" : "fma";
-  if (cost.warpsPerSM < kWarpsToHideLatency && macs > 0) {
+  int64_t tensorRate = tf32MmaMacsPerSM(target.getArch());
+  double tensorSeconds = 0, chunkSeconds = 0;
+  bool mma = shape.instruction == "mma_sync" && tensorRate > 0 && macs > 0;
+  if (mma) {
+    // The tile padded to whole 16x8 accumulator tiles; each K step a lane
+    // loads 4 registers per A tile and 2 per B tile of its warp (and the
+    // FP32 pipe splits each into TF32 parts), every operand element of the
+    // block tile is copied once into shared memory (a load and a store).
+    int64_t n = std::max<int64_t>(shape.innerPoints, 1);
+    int64_t m = std::max<int64_t>(points / n, 1);
+    int64_t tilesM = llvm::divideCeil(m, 16), tilesN = llvm::divideCeil(n, 8);
+    MmaWarpGrid grid =
+        chooseMmaWarps(tilesM, tilesN, std::max<int64_t>(threads / 32, 1));
+    double padded = double(tilesM * 16 * tilesN * 8) / double(m * n);
+    double k = shape.reductionPoints > 0 ? double(shape.reductionPoints)
+                                         : macs / double(points * blocks);
+    double warpSteps = k / 8 * double(grid.warpsM * grid.warpsN);
+    double fragmentLanes =
+        warpSteps * 32 * double(4 * grid.tilesM + 2 * grid.tilesN);
+    double copyLanes = 2 * k * double(tilesM * 16 + tilesN * 8);
+    double blocksHere = double(cost.blocksPerSM);
+    tensorSeconds = rawPerSM * padded *
+                    double(std::max<int64_t>(shape.products, 1)) /
+                    (double(tensorRate) * clockHz);
+    lsuSeconds = blocksHere * (fragmentLanes + copyLanes) /
+                 (double(kLoadLanesPerSM) * clockHz);
+    fmaSeconds = blocksHere * fragmentLanes * (shape.products > 1 ? 5.0 : 2.0) /
+                 (double(lanes) * clockHz);
+    cost.loadsPerMac = (fragmentLanes + copyLanes) /
+                       std::max(1.0, rawPerSM / std::max(blocksHere, 1.0));
+    // Each wave of resident blocks runs its K chunks one after the other.
+    int64_t chunk = std::min<int64_t>(32, llvm::alignTo(int64_t(k), 8));
+    double chunks = std::ceil(k / double(std::max<int64_t>(chunk, 1)));
+    double waves = std::ceil(double(cost.blocksPerSM) / double(resident));
+    // Two stages: a chunk's global loads are in flight during the previous
+    // chunk's products, so a chunk takes the longer of the two.
+    double chunkCycles = std::max(
+        kGlobalLoadCycles, kMmaCycles * double(chunk / 8) *
+                               double(std::max<int64_t>(shape.products, 1)));
+    chunkSeconds = waves * chunks * chunkCycles / clockHz;
+  }
+  double issueSeconds = std::max({fmaSeconds, lsuSeconds, tensorSeconds});
+  StringRef issueBound = tensorSeconds >= std::max(fmaSeconds, lsuSeconds)
+                             ? "tensor"
+                         : lsuSeconds >= fmaSeconds ? "lsu"
+                                                    : "fma";
+  if (mma && chunkSeconds > issueSeconds) {
+    issueSeconds = chunkSeconds;
+    issueBound = "latency";
+  }
+  if (!mma && cost.warpsPerSM < kWarpsToHideLatency && macs > 0) {
     issueSeconds *= double(kWarpsToHideLatency) / double(cost.warpsPerSM);
     issueBound = "latency";
   }

@@ -10,6 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "WarpMma.h"
+
 #include "fuse/Codegen/CostModel/KernelCost.h"
 #include "fuse/Codegen/GPU/Passes.h"
 #include "fuse/Dialect/Fuse/IR/FuseAttrs.h"
@@ -23,8 +25,10 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -376,17 +380,36 @@ int64_t sharedBufferBytes(MemRefType type) {
                        16);
 }
 
+using fuse::detail::MmaPrecision;
+using fuse::detail::WarpMma;
+
 class Distributor {
 public:
-  Distributor(int64_t threads, bool emulate)
-      : threads(threads), emulate(emulate) {}
+  /// `mma`: the contractions run on tensor cores at that precision.
+  Distributor(int64_t threads, bool emulate,
+              std::optional<MmaPrecision> mma = std::nullopt)
+      : threads(threads), emulate(emulate), mma(mma) {}
 
-  /// The reductions under `body` that lanes share, each with its partials
-  /// buffer ([lanes] + the output's shape), allocated at the start of
-  /// `body` (the caller moves allocas to shared memory).
+  /// The contractions under `body` that run on tensor cores (with their
+  /// block tiles) and the reductions that lanes share (each with its
+  /// partials buffer, [lanes] + the output's shape), allocated at the start
+  /// of `body` (the caller moves allocas to shared memory).
   void planScratch(Region &body) {
     OpBuilder b = OpBuilder::atBlockBegin(&body.front());
     forEachOp(body, [&](linalg::LinalgOp op) {
+      if (mma) {
+        std::optional<fuse::MmaContraction> contraction;
+        if (op.hasPureBufferSemantics())
+          contraction = fuse::matchMmaContraction(op);
+        if (contraction) {
+          if (std::optional<WarpMma> schedule =
+                  WarpMma::plan(*contraction, threads, emulate, *mma)) {
+            schedule->allocate(b, body.front().getTerminator());
+            mmas.insert({op, std::move(*schedule)});
+            return;
+          }
+        }
+      }
       std::optional<Cooperation> c = planCooperation(op, threads);
       if (!c)
         return;
@@ -404,6 +427,14 @@ public:
   /// the shared-memory bytes they would have taken.
   int64_t dropScratch(SmallVectorImpl<memref::AllocaOp> &allocas) {
     int64_t bytes = 0;
+    for (auto &entry : mmas) {
+      for (memref::AllocaOp alloca : entry.second.sharedAllocas()) {
+        bytes += sharedBufferBytes(alloca.getType());
+        llvm::erase(allocas, alloca);
+      }
+      entry.second.drop();
+    }
+    mmas.clear();
     for (auto &entry : cooperations) {
       auto alloca = entry.second.second.getDefiningOp<memref::AllocaOp>();
       bytes += sharedBufferBytes(alloca.getType());
@@ -414,11 +445,16 @@ public:
     return bytes;
   }
 
-  /// The partials buffer of a shared reduction now lives at `replacement`.
-  void replaceScratch(Value old, Value replacement) {
+  /// A tile buffer now lives in shared memory: `workgroup` (its
+  /// workgroup-memory view, which the tensor-core schedule's cp.async
+  /// writes), `replacement` (that cast to the generic address space, the
+  /// shared reductions' partials).
+  void replaceScratch(Value old, Value replacement, Value workgroup) {
     for (auto &entry : cooperations)
       if (entry.second.second == old)
         entry.second.second = replacement;
+    for (auto &entry : mmas)
+      entry.second.replaceBuffer(old, workgroup);
   }
 
   /// Spreads every linalg op under `body` (outside other linalg ops) over
@@ -427,6 +463,12 @@ public:
     SmallVector<linalg::LinalgOp> ops;
     forEachOp(body, [&](linalg::LinalgOp op) { ops.push_back(op); });
     for (linalg::LinalgOp op : ops) {
+      auto schedule = mmas.find(op);
+      if (schedule != mmas.end()) {
+        Operation *next = op->getNextNode();
+        schedule->second.emit(tid, !next || !isa<gpu::TerminatorOp>(next));
+        continue;
+      }
       auto it = cooperations.find(op);
       if (it != cooperations.end())
         distributeShared(op, tid, it->second.first, it->second.second);
@@ -689,7 +731,9 @@ private:
 
   int64_t threads;
   bool emulate;
+  std::optional<MmaPrecision> mma;
   llvm::DenseMap<Operation *, std::pair<Cooperation, Value>> cooperations;
+  llvm::DenseMap<Operation *, WarpMma> mmas;
 };
 
 /// Threads for a body: block-size, fewer (a multiple of 32) when no op has
@@ -728,6 +772,20 @@ struct DistributeThreadsPass
     return kDefaultBlockSize;
   }
 
+  /// The precision of the tensor-core contractions of the tile `op` is,
+  /// when its function's lowering config says `instruction = "mma_sync"`.
+  std::optional<MmaPrecision> mmaFor(Operation *op) {
+    auto fn = op->getParentOfType<FunctionOpInterface>();
+    if (!fn)
+      return std::nullopt;
+    fuse::LoweringConfigAttr config =
+        fuse::FuseDialect::LoweringConfigAttrHelper(&getContext()).getAttr(fn);
+    if (!config || config.getInstruction() != "mma_sync")
+      return std::nullopt;
+    return config.getPrecision() == "tf32" ? MmaPrecision::tf32
+                                           : MmaPrecision::fp32;
+  }
+
   void runOnOperation() override {
     if (emulate) {
       SmallVector<scf::ForallOp> tiles;
@@ -746,7 +804,7 @@ struct DistributeThreadsPass
         }
         int64_t threads = threadsFor(body, blockSizeFor(forall));
         if (threads > 1) {
-          Distributor distributor(threads, /*emulate=*/true);
+          Distributor distributor(threads, /*emulate=*/true, mmaFor(forall));
           distributor.planScratch(body);
           distributor.run(body, Value());
         }
@@ -765,6 +823,7 @@ struct DistributeThreadsPass
     blockShared =
         sharedBytes ? int64_t(sharedBytes) : target->getSharedMemPerBlock();
     maxThreads = target->getMaxThreadsPerBlock();
+    computeCapability = target->getComputeCapability();
     SmallVector<gpu::LaunchOp> launches;
     getOperation()->walk([&](gpu::LaunchOp l) { launches.push_back(l); });
     for (gpu::LaunchOp launch : launches)
@@ -782,8 +841,8 @@ struct DistributeThreadsPass
 
   /// Shared memory a block may use: shared-bytes, or the target's.
   int64_t blockShared = 0;
-  /// The target's threads per block.
-  int64_t maxThreads = 0;
+  /// The target's threads per block and compute capability.
+  int64_t maxThreads = 0, computeCapability = 0;
 
   void distributeLaunch(gpu::LaunchOp launch) {
     Region &body = launch.getBody();
@@ -797,7 +856,16 @@ struct DistributeThreadsPass
       return signalPassFailure();
     }
     int64_t threads = threadsFor(body, block);
-    Distributor distributor(threads, /*emulate=*/false);
+    std::optional<MmaPrecision> mma = mmaFor(launch);
+    if (mma && computeCapability < 80) {
+      launch.emitError() << "fuse-distribute-threads: the lowering config "
+                            "asks for instruction = \"mma_sync\" (TF32 "
+                            "tensor cores), which needs sm_80 or newer; the "
+                            "target is sm_"
+                         << computeCapability;
+      return signalPassFailure();
+    }
+    Distributor distributor(threads, /*emulate=*/false, mma);
     // The partials of shared reductions are tile buffers too.
     if (why.empty() && threads > 1)
       distributor.planScratch(body);
@@ -867,7 +935,7 @@ struct DistributeThreadsPass
       }
       Value generic =
           memref::MemorySpaceCastOp::create(b, alloca.getLoc(), type, buffer);
-      distributor.replaceScratch(alloca.getResult(), generic);
+      distributor.replaceScratch(alloca.getResult(), generic, buffer);
       alloca.replaceAllUsesWith(generic);
       alloca.erase();
     }

@@ -6,6 +6,7 @@
 
 #include "fuse/Codegen/Tiling/LowerGroups.h"
 #include "fuse/Codegen/CostModel/KernelCost.h"
+#include "fuse/Codegen/CostModel/MmaContraction.h"
 #include "fuse/Codegen/Tiling/Passes.h"
 #include "fuse/Dialect/Fuse/IR/FuseAttrs.h"
 #include "fuse/Dialect/Fuse/IR/FuseInterfaces.h"
@@ -507,6 +508,121 @@ KernelShape kernelShapeOf(GroupOp group, TilingInterface root,
   return shape;
 }
 
+/// The contraction of `group` that the tensor-core schedule computes (at
+/// least one 16x8x8 instruction's worth), if any.
+std::optional<MmaContraction> mmaContractionOf(GroupOp group) {
+  for (Operation *op : group.getComputeOps())
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+      if (std::optional<MmaContraction> c = matchMmaContraction(linalgOp))
+        if (c->mPoints >= 16 && c->nPoints >= 8 && c->kPoints >= 8)
+          return c;
+  return std::nullopt;
+}
+
+/// Most points of a tensor-core tile along the contiguous loop (N) and
+/// over the loops outside it (M).
+constexpr int64_t kMmaTileN = 128, kMmaTileM = 128;
+
+/// The tiles a root (loops `iterators` of `extents`) whose contraction
+/// runs on tensor cores may take: its contiguous (last parallel) loop, the
+/// N of the GEMM, by a divisor of its extent up to 128 and at least 8 (or
+/// the extent); the parallel loops outside it (the M) by divisors whose
+/// product is at most 128 and at least 16 (or all of M). Tiles divide the
+/// loops (no partial tiles). With `wholeRows` (a reduction reads each row
+/// whole) N stays the whole row. Empty when a parallel loop is dynamic.
+SmallVector<SmallVector<int64_t>>
+mmaTileCandidates(ArrayRef<utils::IteratorType> iterators,
+                  ArrayRef<int64_t> extents, bool wholeRows) {
+  SmallVector<unsigned> parallel;
+  for (auto [d, iterator] : llvm::enumerate(iterators))
+    if (iterator == utils::IteratorType::parallel) {
+      if (ShapedType::isDynamic(extents[d]))
+        return {};
+      parallel.push_back(d);
+    }
+  if (parallel.empty())
+    return {};
+  auto divisors = [](int64_t extent, int64_t most) {
+    SmallVector<int64_t> out;
+    for (int64_t size = 1; size <= std::min(extent, most); ++size)
+      if (extent % size == 0)
+        out.push_back(size);
+    return out;
+  };
+  unsigned inner = parallel.back();
+  ArrayRef<unsigned> outer = ArrayRef(parallel).drop_back();
+  int64_t allM = 1;
+  for (unsigned d : outer)
+    allM *= extents[d];
+  int64_t mFloor = std::min<int64_t>(allM, 16);
+  int64_t nFloor = std::min<int64_t>(extents[inner], 8);
+  // The M tiles: every combination of the outer loops' divisors.
+  SmallVector<SmallVector<int64_t>> mTiles = {{}};
+  for (unsigned d : outer) {
+    SmallVector<SmallVector<int64_t>> next;
+    for (const SmallVector<int64_t> &partial : mTiles) {
+      int64_t points = 1;
+      for (int64_t t : partial)
+        points *= t;
+      for (int64_t size : divisors(extents[d], kMmaTileM / points)) {
+        next.push_back(partial);
+        next.back().push_back(size);
+      }
+    }
+    mTiles = std::move(next);
+  }
+  SmallVector<SmallVector<int64_t>> candidates;
+  SmallVector<int64_t> nTiles =
+      wholeRows ? SmallVector<int64_t>{0} : divisors(extents[inner], kMmaTileN);
+  for (int64_t n : nTiles) {
+    if (n != 0 && n < nFloor)
+      continue;
+    for (const SmallVector<int64_t> &m : mTiles) {
+      int64_t points = 1;
+      for (int64_t t : m)
+        points *= t;
+      if (points < mFloor)
+        continue;
+      SmallVector<int64_t> tile(iterators.size(), 0);
+      for (auto [d, size] : llvm::zip(outer, m))
+        tile[d] = size;
+      tile[inner] = n;
+      candidates.push_back(std::move(tile));
+    }
+  }
+  return candidates;
+}
+
+/// Bytes of the inputs one tile of a contraction `shape` reads (its M rows
+/// of A and N columns of B over the whole reduction), before the lowering
+/// measures them.
+int64_t estimatedTileInputBytes(const KernelShape &shape) {
+  int64_t n = std::max<int64_t>(shape.innerPoints, 1);
+  int64_t m = std::max<int64_t>(shape.pointsPerBlock / n, 1);
+  double k = shape.reductionPoints > 0
+                 ? double(shape.reductionPoints)
+                 : shape.macs / double(std::max<int64_t>(
+                                    shape.pointsPerBlock * shape.blocks, 1));
+  return int64_t(double(m + n) * k * 4);
+}
+
+/// Threads of a tensor-core tile: the fewest warps (1, 2, 4 or 8) that
+/// leave each at most 8 of the tile's 16x8 accumulator tiles (32
+/// registers a lane), else 8 warps if each then holds at most 16; 0 when
+/// the tile is too large for a block.
+int64_t mmaThreads(const KernelShape &shape) {
+  int64_t n = std::max<int64_t>(shape.innerPoints, 1);
+  int64_t m = std::max<int64_t>(shape.pointsPerBlock / n, 1);
+  int64_t tilesM = llvm::divideCeil(m, 16), tilesN = llvm::divideCeil(n, 8);
+  for (int64_t warps : {1, 2, 4, 8}) {
+    MmaWarpGrid grid = chooseMmaWarps(tilesM, tilesN, warps);
+    int64_t perWarp = grid.tilesM * grid.tilesN;
+    if (perWarp <= 8 || (warps == 8 && perWarp <= 16))
+      return 32 * grid.warpsM * grid.warpsN;
+  }
+  return 0;
+}
+
 /// Threads per block a tile is sized for when the block size is the cost
 /// model's choice.
 constexpr int64_t kTileThreads = 128;
@@ -577,12 +693,75 @@ FailureOr<LoweringConfigAttr> configure(RewriterBase &rewriter, GroupOp group,
   if (options.threads == 0 && !lanesShare &&
       schedulesMultiplyAdds(scheduleOf(group)))
     threads = fastestBlockSize(shape, threads, target);
-  if (shapeOut) {
-    shape.threads = threads;
-    *shapeOut = shape;
+  shape.threads = threads;
+  StringRef instruction = "simt", precision = "fp32";
+  // Tensor cores where the target has them, for a group whose roots tile
+  // the output of a contraction the schedule computes (rows whole where a
+  // reduction reads them: GEMM + LayerNorm), when the cost model predicts
+  // them faster than the SIMT kernel (or always, when asked).
+  bool matrix =
+      shape.schedule == "contraction" || shape.schedule == "convolution";
+  std::optional<MmaContraction> contraction;
+  if (options.tensorCores != "never" && matrix &&
+      tf32MmaMacsPerSM(target.getArch()) > 0)
+    contraction = mmaContractionOf(group);
+  if (contraction) {
+    SmallVector<SmallVector<int64_t>> candidates;
+    if (options.tileSizes.empty())
+      candidates = mmaTileCandidates(root.getLoopIteratorTypes(),
+                                     staticDomain(root), roots->keepRows);
+    else
+      candidates.push_back(tile);
+    // The candidate the cost model predicts fastest (the L2 traffic of
+    // both schedules estimated alike; ties: the larger tile).
+    KernelShape simt = shape;
+    simt.tileInputBytes = estimatedTileInputBytes(simt);
+    double bestUs = predictKernelCost(simt, target).us;
+    bool always = options.tensorCores == "always";
+    std::optional<std::pair<SmallVector<int64_t>, KernelShape>> best;
+    double bestMmaUs = 0;
+    for (SmallVector<int64_t> &candidate : candidates) {
+      // Loops the roots do not share stay whole.
+      for (auto [d, whole] : llvm::enumerate(roots->keepWhole))
+        if (whole && d < candidate.size())
+          candidate[d] = 0;
+      if (llvm::all_of(candidate, [](int64_t t) { return t == 0; }))
+        continue;
+      KernelShape mma = kernelShapeOf(group, root, candidate);
+      // One tile for the whole output leaves no tile loop to map to the
+      // grid (it folds away): not a kernel.
+      if (mma.blocks <= 1)
+        continue;
+      mma.instruction = "mma_sync";
+      mma.products = options.precision == "tf32" ? 1 : 3;
+      mma.reductionPoints = contraction->kPoints;
+      mma.threads = options.threads > 0 && options.threads % 32 == 0
+                        ? options.threads
+                        : mmaThreads(mma);
+      if (mma.threads == 0)
+        continue;
+      mma.tileInputBytes = estimatedTileInputBytes(mma);
+      double us = predictKernelCost(mma, target).us;
+      if (!best || us < bestMmaUs ||
+          (us == bestMmaUs &&
+           mma.pointsPerBlock > best->second.pointsPerBlock)) {
+        best = {candidate, mma};
+        bestMmaUs = us;
+      }
+    }
+    if (best && (always || bestMmaUs < bestUs)) {
+      tile = best->first;
+      shape = best->second;
+      shape.tileInputBytes = 0; // measured by the lowering, if at all
+      threads = shape.threads;
+      instruction = "mma_sync";
+      precision = options.precision == "tf32" ? "tf32" : "fp32";
+    }
   }
+  if (shapeOut)
+    *shapeOut = shape;
   return LoweringConfigAttr::get(group->getContext(), shape.schedule, tile,
-                                 threads, "simt", "fp32");
+                                 threads, instruction, precision);
 }
 
 /// Tiles `group` (after insertRootCopies) by `config`.
@@ -790,6 +969,7 @@ FailureOr<LoweringConfigAttr> configFor(GroupOp group, TargetAttr target,
 LogicalResult parseTilingOptions(MLIRContext *context, StringRef pass,
                                  StringRef target, int64_t threads,
                                  ArrayRef<int64_t> tileSizes,
+                                 StringRef precision, StringRef tensorCores,
                                  TargetAttr &requested) {
   FailureOr<TargetAttr> parsed = parseTargetOption(context, target, pass);
   if (failed(parsed))
@@ -803,6 +983,15 @@ LogicalResult parseTilingOptions(MLIRContext *context, StringRef pass,
   if (llvm::any_of(tileSizes, [](int64_t size) { return size < 0; }))
     return emitOptionError(context, pass)
            << "option 'tile-sizes' must not be negative";
+  if (precision != "fp32" && precision != "tf32")
+    return emitOptionError(context, pass)
+           << "option 'precision' must be 'fp32' or 'tf32', got '" << precision
+           << "'";
+  if (!llvm::is_contained({"auto", "always", "never"}, tensorCores))
+    return emitOptionError(context, pass)
+           << "option 'tensor-cores' must be 'auto', 'always' or 'never', "
+              "got '"
+           << tensorCores << "'";
   return success();
 }
 
@@ -819,7 +1008,8 @@ struct ConfigureGroupsPass
 
   LogicalResult initialize(MLIRContext *context) override {
     return parseTilingOptions(context, getArgument(), target, threads,
-                              tileSizes, requestedTarget);
+                              tileSizes, precision, tensorCores,
+                              requestedTarget);
   }
 
   void runOnOperation() override {
@@ -830,6 +1020,8 @@ struct ConfigureGroupsPass
     GroupConfigOptions options;
     options.threads = threads;
     options.tileSizes.assign(tileSizes.begin(), tileSizes.end());
+    options.tensorCores = tensorCores;
+    options.precision = precision;
     FuseDialect::LoweringConfigAttrHelper helper(&getContext());
     bool failedAny = false;
     getOperation()->walk([&](GroupOp group) {
@@ -863,7 +1055,8 @@ struct LowerGroupsPass
 
   LogicalResult initialize(MLIRContext *context) override {
     return parseTilingOptions(context, getArgument(), target, threads,
-                              tileSizes, requestedTarget);
+                              tileSizes, precision, tensorCores,
+                              requestedTarget);
   }
 
   void runOnOperation() override {
@@ -873,6 +1066,8 @@ struct LowerGroupsPass
     GroupConfigOptions options;
     options.threads = threads;
     options.tileSizes.assign(tileSizes.begin(), tileSizes.end());
+    options.tensorCores = tensorCores;
+    options.precision = precision;
     bool failedAny = false;
     FailureOr<TargetAttr> resolved =
         resolveTarget(getOperation(), requestedTarget, getArgument());

@@ -1,6 +1,7 @@
-// The default tiles on a one-SM target (on a larger one, tiles shrink
-// until they cover its SMs: lowering-config.mlir).
-// RUN: fuse-opt %s -split-input-file --fuse-lower-groups="target={#fuse.target<\"h200\", sms = 1>}" -verify-diagnostics -allow-unregistered-dialect | FileCheck %s
+// The default SIMT tiles on a one-SM target (on a larger one, tiles shrink
+// until they cover its SMs, and contractions may take tensor-core tiles:
+// lowering-config.mlir).
+// RUN: fuse-opt %s -split-input-file --fuse-lower-groups="target={#fuse.target<\"h200\", sms = 1>} tensor-cores=never" -verify-diagnostics -allow-unregistered-dialect | FileCheck %s
 // RUN: fuse-opt %s -split-input-file --fuse-lower-groups="tile-sizes=4,16" -verify-diagnostics -allow-unregistered-dialect | FileCheck %s --check-prefix=SIZES
 
 // An elementwise chain: one forall over 8x32 tiles, both ops inside.

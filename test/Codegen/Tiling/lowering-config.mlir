@@ -14,15 +14,17 @@
 // tile load least per multiply-add as 2x2 per thread in a block of 64 on
 // the H200 (4 loads for 4), 4 rows by 2 columns in a block of 32 on the
 // T4 (6 loads for 8; the T4 holds 16 such blocks per SM).
-// RUN: fuse-opt %s --fuse-configure-groups=target=h200 | FileCheck %s --check-prefix=H200
+// The SIMT schedules (tensor-cores=never; on tensor cores:
+// tensor-core-config.mlir).
+// RUN: fuse-opt %s --fuse-configure-groups="target=h200 tensor-cores=never" | FileCheck %s --check-prefix=H200
 // RUN: fuse-opt %s --fuse-configure-groups=target=t4 | FileCheck %s --check-prefix=T4
 // A config already there stays (the depthwise group's hand-written one),
 // unless `reconfigure`; `tile-sizes` replaces every group's tile.
-// RUN: fuse-opt %s --fuse-configure-groups="target=h200 reconfigure=true" | FileCheck %s --check-prefix=AGAIN
+// RUN: fuse-opt %s --fuse-configure-groups="target=h200 reconfigure=true tensor-cores=never" | FileCheck %s --check-prefix=AGAIN
 // RUN: fuse-opt %s --fuse-configure-groups="target=t4 tile-sizes=1,4" | FileCheck %s --check-prefix=SIZES
 // fuse-lower-groups tiles by the configs (the GEMM's 2x32 tiles on the
 // H200) and the CPU build computes the same results.
-// RUN: fuse-opt %s --fuse-configure-groups=target=h200 --fuse-lower-groups | FileCheck %s --check-prefix=LOWER
+// RUN: fuse-opt %s --fuse-configure-groups="target=h200 tensor-cores=never" --fuse-lower-groups | FileCheck %s --check-prefix=LOWER
 // An explicit block size is kept: 128 threads for the T4's GEMM.
 // RUN: fuse-opt %s --fuse-configure-groups="target=t4 threads=128" | FileCheck %s --check-prefix=FIXED
 // FIXED-LABEL: func @gemm

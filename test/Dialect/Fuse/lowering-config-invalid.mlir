@@ -7,12 +7,28 @@ func.func @f() attributes {c = #fuse.lowering_config<schedule = "gemm", tile = [
 
 // -----
 
-// expected-error @+1 {{#fuse.lowering_config: 'instruction' must be 'simt', got 'mma_sync'}}
-func.func @f() attributes {c = #fuse.lowering_config<schedule = "contraction", tile = [8, 32], threads = 128, instruction = "mma_sync", precision = "fp32">}
+// expected-error @+1 {{#fuse.lowering_config: 'instruction' must be one of 'simt', 'mma_sync', got 'wgmma'}}
+func.func @f() attributes {c = #fuse.lowering_config<schedule = "contraction", tile = [8, 32], threads = 128, instruction = "wgmma", precision = "fp32">}
 
 // -----
 
-// expected-error @+1 {{#fuse.lowering_config: 'precision' must be 'fp32', got 'tf32'}}
+// expected-error @+1 {{#fuse.lowering_config: 'precision' must be one of 'fp32', 'tf32', got 'bf16'}}
+func.func @f() attributes {c = #fuse.lowering_config<schedule = "contraction", tile = [8, 32], threads = 128, instruction = "mma_sync", precision = "bf16">}
+
+// -----
+
+// Tensor cores compute a group's contraction: not an elementwise group.
+// expected-error @+1 {{#fuse.lowering_config: instruction = "mma_sync" needs schedule "contraction" or "convolution", got 'elementwise'}}
+func.func @f() attributes {c = #fuse.lowering_config<schedule = "elementwise", tile = [8, 32], threads = 128, instruction = "mma_sync", precision = "fp32">}
+
+// -----
+
+// expected-error @+1 {{#fuse.lowering_config: instruction = "mma_sync" needs whole warps (threads a multiple of 32), got 100}}
+func.func @f() attributes {c = #fuse.lowering_config<schedule = "convolution", tile = [1, 8, 8, 32], threads = 100, instruction = "mma_sync", precision = "fp32">}
+
+// -----
+
+// expected-error @+1 {{#fuse.lowering_config: precision = "tf32" needs instruction = "mma_sync" (SIMT kernels compute in fp32)}}
 func.func @f() attributes {c = #fuse.lowering_config<schedule = "contraction", tile = [8, 32], threads = 128, instruction = "simt", precision = "tf32">}
 
 // -----

@@ -1,12 +1,15 @@
 #!/usr/bin/python3
 """Every kernel of every model of the corpus through ptxas, for each chip given.
 
-usage: ptxas-corpus.py FUSE_BIN_DIR SRC_ROOT OUT_DIR CHIP...
+usage: ptxas-corpus.py [--nvptx OPTIONS] FUSE_BIN_DIR SRC_ROOT OUT_DIR CHIP...
 
 Each model block of test/Models and each small ONNX model of
 test/Models/onnx is fused for the H200 and compiled with fuse-to-nvptx for
-each chip; scripts/ptx-stats.py runs ptxas on every kernel and fails on a
-spill. Prints one line per model and chip: kernels, most registers, spills.
+each chip (with --nvptx, these fuse-to-nvptx options too: tensor-cores=always
+puts every contraction the mma_sync schedule computes on the tensor cores);
+scripts/ptx-stats.py runs ptxas on every kernel and fails on a spill. Prints
+one line per model and chip: kernels, most registers, spills, and the
+kernels with mma.sync.
 """
 import glob
 import json
@@ -23,7 +26,11 @@ def run(cmd, **kw):
 
 
 def main():
-    bindir, root, out, *chips = sys.argv[1:]
+    argv = sys.argv[1:]
+    nvptx = ""
+    if argv[:1] == ["--nvptx"]:
+        nvptx, argv = argv[1], argv[2:]
+    bindir, root, out, *chips = argv
     os.makedirs(out, exist_ok=True)
     opt = os.path.join(bindir, "fuse-opt")
     translate = os.path.join(bindir, "fuse-translate")
@@ -40,7 +47,7 @@ def main():
         run([opt, source, "--fuse-fusion-pipeline=target=h200", "-o", fused])
         for chip in chips:
             gpu = os.path.join(out, f"{name}.{chip}.mlir")
-            run([opt, fused, f"--fuse-to-nvptx=chip={chip}", "-o", gpu])
+            run([opt, fused, f"--fuse-to-nvptx=chip={chip} {nvptx}".strip(), "-o", gpu])
             stats = os.path.join(out, f"{name}.{chip}.json")
             # ptx-stats exits non-zero on a spill.
             run(["/usr/bin/python3", os.path.join(root, "scripts", "ptx-stats.py"), gpu,
@@ -48,7 +55,9 @@ def main():
             kernels = json.load(open(stats))
             spills = sum(k.get("spill_stores", 0) + k.get("spill_loads", 0) for k in kernels)
             regs = max(k.get("registers", 0) for k in kernels)
-            print(f"{name} {chip}: {len(kernels)} kernels, at most {regs} registers, {spills} spill bytes")
+            mma = sum("mma.sync" in open(k["ptx"]).read() for k in kernels)
+            print(f"{name} {chip}: {len(kernels)} kernels, at most {regs} registers, {spills} spill bytes, "
+                  f"{mma} with mma.sync")
 
 
 if __name__ == "__main__":

@@ -35,11 +35,20 @@ struct KernelShape {
   /// tile-local (shared) buffers.
   int64_t tileInputBytes = 0;
   int64_t tileSharedBytes = 0;
+  /// The lowering config's instruction (simt or mma_sync) and, on tensor
+  /// cores, the products per multiply-add (3: fp32 from TF32 splits; 1:
+  /// tf32).
+  StringRef instruction = "simt";
+  int64_t products = 1;
+  /// The contraction's reduction points (K; 0: from the multiply-adds per
+  /// output point).
+  int64_t reductionPoints = 0;
 };
 
 struct KernelCost {
   double us = 0;
-  /// What bounds it: dram, l2, fma, lsu or latency.
+  /// What bounds it: dram, l2, fma, lsu, tensor (tensor-core issue) or
+  /// latency.
   StringRef bound;
   /// Blocks on the busiest SM, and the warps of those resident at once.
   int64_t blocksPerSM = 0;
@@ -68,6 +77,24 @@ struct PointGrid {
 /// of `inner / columns`; the widest such columns among equals. One column
 /// of `perThread` rows (the points t, t + threads, ...) where none is.
 PointGrid choosePointGrid(int64_t perThread, int64_t threads, int64_t inner);
+
+/// How the warps of a block share a tile's 16x8 accumulator tiles (the
+/// mma_sync schedule): `warpsM` x `warpsN` warps, each with `tilesM` x
+/// `tilesN` of them.
+struct MmaWarpGrid {
+  int64_t warpsM = 1, warpsN = 1;
+  int64_t tilesM = 1, tilesN = 1;
+};
+
+/// The warp grid over `tilesM` x `tilesN` accumulator tiles for at most
+/// `warps` warps: the most warps whose rows and columns divide the tiles,
+/// then the fewest fragment registers a lane loads per K step (4 per A
+/// tile, 2 per B tile).
+MmaWarpGrid chooseMmaWarps(int64_t tilesM, int64_t tilesN, int64_t warps);
+
+/// Multiply-adds one SM does per cycle on TF32 tensor cores with
+/// mma.sync (0: the architecture has none; sm_80 and newer do).
+int64_t tf32MmaMacsPerSM(StringRef arch);
 
 /// Whether a schedule class does multiply-adds (its FLOPs are half MACs).
 bool schedulesMultiplyAdds(StringRef schedule);

@@ -130,6 +130,20 @@ def FuseDistributeThreads : Pass<"fuse-distribute-threads"> {
       dynamic shared buffer whose size the launch passes (the runtime opts
       the kernel in).
 
+    A contraction in a tile whose lowering config says
+    `instruction = "mma_sync"` (two f32 inputs, `out + a * b`, non-empty M,
+    N and K: matmul, batch matmul, a convolution as an implicit GEMM) runs
+    on the tensor cores instead: both operands' block tiles staged in
+    shared memory 32 K at a time (padded so the fragment loads are free of
+    bank conflicts), the warps over the tile's 16x8 accumulator tiles,
+    each warp's accumulators in registers across the reduction, each K step
+    `mma.sync.m16n8k8` with TF32 operands (`precision = "fp32"`: every
+    operand split into a TF32 value and a TF32 remainder, three products;
+    `"tf32"`: one), the accumulators stored once. It needs sm_80 or newer.
+    Emulated, each lane's fragments go to memory and the instruction is
+    computed from the PTX ISA's fragment layouts, so the CPU build runs
+    the same lane code.
+
     The block has `block-size` threads, fewer when no op of the launch has
     that many parallel points (rounded up to a multiple of 32). A launch
     whose tile-local buffers exceed `shared-bytes`, have a dynamic shape,
@@ -161,7 +175,9 @@ def FuseDistributeThreads : Pass<"fuse-distribute-threads"> {
                            "::mlir::gpu::GPUDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect",
-                           "::mlir::memref::MemRefDialect"];
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::nvgpu::NVGPUDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def FuseVerifyKernels : Pass<"fuse-verify-kernels", "::mlir::ModuleOp"> {

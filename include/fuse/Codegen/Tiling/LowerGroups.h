@@ -33,6 +33,13 @@ struct GroupConfigOptions {
   /// The tile of every root instead of the chosen one (missing trailing
   /// sizes: 0, the loop whole).
   SmallVector<int64_t> tileSizes;
+  /// When a contraction runs on tensor cores (instruction = "mma_sync",
+  /// where the target has them): "auto" when the cost model predicts it
+  /// faster than SIMT, "always" whenever the group's contraction is one
+  /// the schedule computes, "never"; and the precision of its products:
+  /// "fp32" (three TF32 products, fp32 accuracy) or "tf32" (one).
+  std::string tensorCores = "auto";
+  std::string precision = "fp32";
 };
 
 /// The lowering config of `group` for `target` (#fuse.lowering_config: the

@@ -58,6 +58,16 @@ def FuseConfigureGroups : Pass<"fuse-configure-groups"> {
     Option<"threads", "threads", "int64_t", /*default=*/"0",
            "Threads per block (the tiles sized for them); 0: tiles sized "
            "for 128, the block size the cost model predicts fastest">,
+    Option<"tensorCores", "tensor-cores", "std::string",
+           /*default=*/"\"auto\"",
+           "When contractions run on tensor cores (instruction = mma_sync; "
+           "targets of sm_80 and newer): auto (where the cost model "
+           "predicts them faster), always (wherever the schedule computes "
+           "the group's contraction) or never">,
+    Option<"precision", "precision", "std::string", /*default=*/"\"fp32\"",
+           "Precision of tensor-core products: fp32 (three TF32 products "
+           "per multiply-add, fp32 accuracy) or tf32 (one, about 1e-3 "
+           "relative)">,
     Option<"reconfigure", "reconfigure", "bool", /*default=*/"false",
            "Choose anew for groups that already have a config">,
   ];
@@ -120,6 +130,16 @@ def FuseLowerGroups : Pass<"fuse-lower-groups"> {
     Option<"threads", "threads", "int64_t", /*default=*/"0",
            "Threads per block the tiles are sized for (groups configured "
            "here); 0: the cost model's choice">,
+    Option<"tensorCores", "tensor-cores", "std::string",
+           /*default=*/"\"auto\"",
+           "When contractions run on tensor cores (instruction = mma_sync; "
+           "targets of sm_80 and newer): auto (where the cost model "
+           "predicts them faster), always (wherever the schedule computes "
+           "the group's contraction) or never">,
+    Option<"precision", "precision", "std::string", /*default=*/"\"fp32\"",
+           "Precision of tensor-core products: fp32 (three TF32 products "
+           "per multiply-add, fp32 accuracy) or tf32 (one, about 1e-3 "
+           "relative)">,
     Option<"reconfigure", "reconfigure", "bool", /*default=*/"false",
            "Choose every group's lowering config anew (with `threads`), "
            "even one it already has">,

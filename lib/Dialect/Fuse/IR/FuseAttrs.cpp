@@ -532,12 +532,12 @@ ArrayRef<StringRef> LoweringConfigAttr::getSchedules() {
 }
 
 ArrayRef<StringRef> LoweringConfigAttr::getInstructions() {
-  static const StringRef instructions[] = {"simt"};
+  static const StringRef instructions[] = {"simt", "mma_sync"};
   return instructions;
 }
 
 ArrayRef<StringRef> LoweringConfigAttr::getPrecisions() {
-  static const StringRef precisions[] = {"fp32"};
+  static const StringRef precisions[] = {"fp32", "tf32"};
   return precisions;
 }
 
@@ -569,6 +569,22 @@ LoweringConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "#fuse.lowering_config: 'threads' must be in "
                           "[1, 1024], got "
                        << threads;
+  if (instruction == "mma_sync") {
+    if (schedule != "contraction" && schedule != "convolution")
+      return emitError() << "#fuse.lowering_config: instruction = "
+                            "\"mma_sync\" needs schedule \"contraction\" "
+                            "or \"convolution\", got '"
+                         << schedule << "'";
+    if (threads % 32 != 0)
+      return emitError() << "#fuse.lowering_config: instruction = "
+                            "\"mma_sync\" needs whole warps (threads a "
+                            "multiple of 32), got "
+                         << threads;
+  }
+  if (precision == "tf32" && instruction != "mma_sync")
+    return emitError() << "#fuse.lowering_config: precision = \"tf32\" "
+                          "needs instruction = \"mma_sync\" (SIMT "
+                          "kernels compute in fp32)";
   return success();
 }
 

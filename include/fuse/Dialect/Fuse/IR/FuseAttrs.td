@@ -210,8 +210,8 @@ def Fuse_LoweringConfigAttr : AttrDef<Fuse_Dialect, "LoweringConfig"> {
     | `schedule` | the group's class: `elementwise`, `reduction` (row statistics, pooling), `contraction` (matmul, batch matmul), `convolution`, `depthwise` or `attention` |
     | `tile` | the tile of the group's root, one size per loop of the root (0: the loop stays whole; reduction loops are never tiled); one tile is one thread block |
     | `threads` | threads per block; a kernel whose ops all have fewer parallel points launches fewer (a multiple of 32) |
-    | `instruction` | how a thread computes: `simt` (scalar instructions, a multiply-add one `fma`) |
-    | `precision` | `fp32`: every op in its own element type, fp32 accuracy |
+    | `instruction` | how a thread computes: `simt` (scalar instructions, a multiply-add one `fma`) or `mma_sync` (the group's contraction on tensor cores, warp-level `mma.sync.m16n8k8` with TF32 operands, sm_80 or newer; schedules `contraction` and `convolution` only, whole warps) |
+    | `precision` | `fp32`: fp32 accuracy (on tensor cores each operand split into a TF32 value and its TF32 remainder, three products); `tf32` (with `mma_sync` only): one product of the operands rounded to TF32, about 1e-3 relative |
 
     Only what the kernels implement is accepted: a value the code
     generator does not have is an error naming the field and what it

@@ -1,0 +1,871 @@
+//===- WarpMma.cpp - contractions on warp-level tensor-core MMA -----------===//
+//
+// Part of fuse, an MLIR-based operator-fusion compiler.
+//
+// See WarpMma.h. The code a lane runs (its share of each copy into shared
+// memory, the fragments it loads, the accumulators it stores) is the same
+// on the GPU and emulated; only the instruction differs: nvgpu.mma.sync on
+// the GPU, and emulated, a loop that gathers the 32 lanes' fragments into
+// the instruction's A (16x8) and B (8x8) by the PTX ISA's fragment layouts
+// and adds A * B to the lanes' accumulators by the same layouts.
+//
+//===----------------------------------------------------------------------===//
+
+#include "WarpMma.h"
+
+#include "fuse/Codegen/CostModel/KernelCost.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/ADT/SmallBitVector.h"
+
+using namespace mlir;
+using namespace mlir::fuse::detail;
+using mlir::fuse::chooseMmaWarps;
+using mlir::fuse::MmaWarpGrid;
+
+namespace {
+
+/// Fragments of mma.sync.m16n8k8 with .tf32 A and B and .f32 C/D (PTX ISA,
+/// "Matrix Fragments for mma.m16n8k8", .tf32): with groupID = lane / 4 and
+/// threadID_in_group = lane % 4,
+///  A (16x8, row-major) a0..a3: row groupID (a0, a2) or groupID + 8 (a1,
+///    a3), column threadID_in_group (a0, a1) or + 4 (a2, a3);
+///  B (8x8, column-major) b0, b1: row threadID_in_group (b0) or + 4 (b1),
+///    column groupID;
+///  C/D (16x8) c0..c3: row groupID (c0, c1) or groupID + 8 (c2, c3),
+///    column threadID_in_group * 2 + (i & 1).
+struct Fragment {
+  /// Row and column of register `r` of lane `lane` (Values, built at `b`).
+  static std::pair<Value, Value> a(OpBuilder &b, Location loc, Value lane,
+                                   int64_t r);
+  static std::pair<Value, Value> bRowCol(OpBuilder &b, Location loc, Value lane,
+                                         int64_t r);
+  static std::pair<Value, Value> c(OpBuilder &b, Location loc, Value lane,
+                                   int64_t r);
+};
+
+Value cst(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+Value add(OpBuilder &b, Location loc, Value x, int64_t v) {
+  return v == 0 ? x : b.createOrFold<arith::AddIOp>(loc, x, cst(b, loc, v));
+}
+
+Value add(OpBuilder &b, Location loc, Value x, Value y) {
+  return b.createOrFold<arith::AddIOp>(loc, x, y);
+}
+
+Value mul(OpBuilder &b, Location loc, Value x, int64_t v) {
+  return v == 1 ? x : b.createOrFold<arith::MulIOp>(loc, x, cst(b, loc, v));
+}
+
+Value div(OpBuilder &b, Location loc, Value x, int64_t v) {
+  return v == 1 ? x : b.createOrFold<arith::DivUIOp>(loc, x, cst(b, loc, v));
+}
+
+Value rem(OpBuilder &b, Location loc, Value x, int64_t v) {
+  return b.createOrFold<arith::RemUIOp>(loc, x, cst(b, loc, v));
+}
+
+Value groupId(OpBuilder &b, Location loc, Value lane) {
+  return div(b, loc, lane, 4);
+}
+
+Value inGroup(OpBuilder &b, Location loc, Value lane) {
+  return rem(b, loc, lane, 4);
+}
+
+std::pair<Value, Value> Fragment::a(OpBuilder &b, Location loc, Value lane,
+                                    int64_t r) {
+  return {add(b, loc, groupId(b, loc, lane), (r & 1) ? 8 : 0),
+          add(b, loc, inGroup(b, loc, lane), (r & 2) ? 4 : 0)};
+}
+
+std::pair<Value, Value> Fragment::bRowCol(OpBuilder &b, Location loc,
+                                          Value lane, int64_t r) {
+  return {add(b, loc, inGroup(b, loc, lane), r ? 4 : 0), groupId(b, loc, lane)};
+}
+
+std::pair<Value, Value> Fragment::c(OpBuilder &b, Location loc, Value lane,
+                                    int64_t r) {
+  return {add(b, loc, groupId(b, loc, lane), (r & 2) ? 8 : 0),
+          add(b, loc, mul(b, loc, inGroup(b, loc, lane), 2), r & 1)};
+}
+
+/// `x` rounded to TF32 (10 explicit mantissa bits, to nearest with ties
+/// away from zero, as cvt.rna.tf32.f32), as an f32 whose low 13 bits are 0.
+Value roundToTf32(OpBuilder &b, Location loc, Value x) {
+  Type i32 = b.getI32Type();
+  Value bits = arith::BitcastOp::create(b, loc, i32, x);
+  bits = arith::AddIOp::create(
+      b, loc, bits, arith::ConstantIntOp::create(b, loc, 0x1000, 32));
+  bits = arith::AndIOp::create(
+      b, loc, bits,
+      arith::ConstantIntOp::create(b, loc, int64_t(0xFFFFE000u), 32));
+  return arith::BitcastOp::create(b, loc, b.getF32Type(), bits);
+}
+
+/// Emulated, a loop over the threads; on the GPU the body for `tid`, then
+/// a barrier unless `barrier` is false.
+void phase(OpBuilder &b, Location loc, bool emulate, int64_t threads, Value tid,
+           llvm::function_ref<void(OpBuilder &, Value)> body,
+           bool barrier = true) {
+  if (emulate) {
+    auto loop = scf::ForOp::create(b, loc, cst(b, loc, 0), cst(b, loc, threads),
+                                   cst(b, loc, 1));
+    OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
+    body(lb, loop.getInductionVar());
+    return;
+  }
+  body(b, tid);
+  if (barrier)
+    gpu::BarrierOp::create(b, loc);
+}
+
+/// Loop indices of `dims` (extents `sizes`) from `linear`, the last fastest.
+void delinearize(OpBuilder &b, Location loc, Value linear,
+                 ArrayRef<unsigned> dims, ArrayRef<int64_t> sizes,
+                 MutableArrayRef<Value> ivs) {
+  for (unsigned d : llvm::reverse(dims)) {
+    ivs[d] = rem(b, loc, linear, sizes[d]);
+    linear = div(b, loc, linear, sizes[d]);
+  }
+}
+
+/// `ok` and `next` as one condition (null: true).
+Value both(OpBuilder &b, Location loc, Value ok, Value next) {
+  if (!ok)
+    return next;
+  if (!next)
+    return ok;
+  return arith::AndIOp::create(b, loc, ok, next);
+}
+
+/// `x < bound`, or null when `x` < `limit` <= `bound` always holds.
+Value lessThan(OpBuilder &b, Location loc, Value x, int64_t bound,
+               int64_t limit) {
+  if (limit <= bound)
+    return Value();
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x,
+                               cst(b, loc, bound));
+}
+
+/// `load()` where `ok` holds (null: always), else 0.0.
+Value loadIf(OpBuilder &b, Location loc, Value ok,
+             llvm::function_ref<Value(OpBuilder &)> load) {
+  if (!ok)
+    return load(b);
+  SmallVector<Type, 1> types = {b.getF32Type()};
+  auto ifOp = scf::IfOp::create(b, loc, TypeRange(types), ok,
+                                /*withElseRegion=*/true);
+  OpBuilder tb = ifOp.getThenBodyBuilder();
+  scf::YieldOp::create(tb, loc, load(tb));
+  OpBuilder eb = ifOp.getElseBodyBuilder();
+  Value zero = arith::ConstantOp::create(eb, loc, eb.getF32FloatAttr(0.0));
+  scf::YieldOp::create(eb, loc, ValueRange{zero});
+  return ifOp.getResult(0);
+}
+
+/// `store(b)` where `ok` holds (null: always).
+void storeIf(OpBuilder &b, Location loc, Value ok,
+             llvm::function_ref<void(OpBuilder &)> store) {
+  if (!ok) {
+    store(b);
+    return;
+  }
+  auto ifOp = scf::IfOp::create(b, loc, ok, /*withElseRegion=*/false);
+  OpBuilder tb = ifOp.getThenBodyBuilder();
+  store(tb);
+}
+
+} // namespace
+
+/// Block tiles in flight: the next K chunk's copy overlaps the products
+/// of the current one.
+constexpr int64_t kStages = 2;
+
+/// Most 16x8 accumulator tiles a warp holds (4 registers each per lane).
+constexpr int64_t kMaxWarpTiles = 16;
+
+std::optional<WarpMma> WarpMma::plan(const MmaContraction &c, int64_t threads,
+                                     bool emulate, MmaPrecision precision) {
+  WarpMma s(c);
+  s.threads = threads;
+  s.emulate = emulate;
+  s.precision = precision;
+  s.tilesM = llvm::divideCeil(c.mPoints, 16);
+  s.tilesN = llvm::divideCeil(c.nPoints, 8);
+  int64_t warps = threads / 32;
+  if (warps < 1)
+    return std::nullopt;
+  MmaWarpGrid grid = chooseMmaWarps(s.tilesM, s.tilesN, warps);
+  s.warpsM = grid.warpsM;
+  s.warpsN = grid.warpsN;
+  s.warpTilesM = s.tilesM / s.warpsM;
+  s.warpTilesN = s.tilesN / s.warpsN;
+  if (s.warpTilesM * s.warpTilesN > kMaxWarpTiles)
+    return std::nullopt;
+  s.chunk = std::min<int64_t>(32, llvm::alignTo(c.kPoints, 8));
+  return s;
+}
+
+namespace {
+/// Rows of a side's block tile in shared memory: its points padded to
+/// whole accumulator tiles.
+int64_t paddedPoints(int64_t points, int64_t tile) {
+  return llvm::alignTo(points, tile);
+}
+
+/// The shape of a block tile of `points` rows (padded) and `chunk` K
+/// columns: K-fastest [points][chunk + 4]; else [chunk][points + pad] with
+/// the row length 8 more than a multiple of 32. Either way the 32 lanes'
+/// fragment loads (8 rows x 4 K columns) hit 32 different banks.
+SmallVector<int64_t> blockTileShape(int64_t points, int64_t chunk,
+                                    bool kFastest) {
+  if (kFastest)
+    return {points, chunk + 4};
+  return {chunk, points + (8 - points % 32 + 32) % 32};
+}
+} // namespace
+
+void WarpMma::allocate(OpBuilder &b, Operation *end) {
+  Location loc = c.op.getLoc();
+  Type f32 = b.getF32Type();
+  int64_t rowsA = paddedPoints(c.mPoints, 16),
+          rowsB = paddedPoints(c.nPoints, 8);
+  auto make = [&](ArrayRef<int64_t> shape, bool isShared) -> Value {
+    auto type = MemRefType::get(shape, f32);
+    if (!emulate) {
+      auto alloca = memref::AllocaOp::create(b, loc, type);
+      if (isShared)
+        shared.push_back(alloca);
+      created.push_back(alloca);
+      return alloca;
+    }
+    // Emulated: heap buffers freed at the tile's end (a tile loop's
+    // allocas would pile up on the stack).
+    auto alloc = memref::AllocOp::create(b, loc, type);
+    created.push_back(alloc);
+    OpBuilder eb(end);
+    created.push_back(memref::DeallocOp::create(eb, loc, alloc));
+    return alloc;
+  };
+  auto staged = [&](SmallVector<int64_t> shape) {
+    shape.insert(shape.begin(), kStages);
+    return shape;
+  };
+  sharedA = make(staged(blockTileShape(rowsA, chunk, c.aKFastest)), true);
+  sharedB = make(staged(blockTileShape(rowsB, chunk, c.bKFastest)), true);
+  if (!emulate)
+    return;
+  int64_t parts = precision == MmaPrecision::fp32 ? 2 : 1;
+  accs = make({threads, warpTilesM * warpTilesN, 4}, false);
+  fragA = make({threads, warpTilesM, parts, 4}, false);
+  fragB = make({threads, warpTilesN, parts, 2}, false);
+  tileA = make({16, 8}, false);
+  tileB = make({8, 8}, false);
+}
+
+void WarpMma::drop() {
+  for (Operation *op : llvm::reverse(created))
+    op->erase();
+  created.clear();
+  shared.clear();
+}
+
+namespace mlir::fuse::detail {
+/// The code of one WarpMma.
+class WarpMmaEmitter {
+public:
+  WarpMmaEmitter(WarpMma &s) : s(s), c(s.c), loc(s.c.op.getLoc()) {}
+
+  void emit(Value tid, bool barrier);
+
+private:
+  /// Whether side point `p` (of `sidePoints`, padded to `paddedSide`) and
+  /// K point `k` are in the operand (null: always).
+  Value inRange(OpBuilder &b, int64_t sidePoints, int64_t paddedSide, Value p,
+                Value k);
+  /// The indices of `operand` (A or B) at side point `p`, K point `k` of
+  /// batch point `batchIvs`.
+  SmallVector<Value> operandIndices(OpBuilder &b, OpOperand *operand,
+                                    ArrayRef<unsigned> side, Value p, Value k,
+                                    ArrayRef<Value> batchIvs);
+  /// A lane's share of the copy of a block tile of `operand` at K chunk
+  /// `kc` into stage `stage` of `dest`, 0.0 outside the operand: on the
+  /// GPU cp.async (the caller commits and waits), emulated a load and a
+  /// store.
+  void copyTile(OpBuilder &b, Value thread, OpOperand *operand,
+                ArrayRef<unsigned> side, int64_t sidePoints, int64_t rows,
+                bool kFastest, Value dest, Value stage, Value kc,
+                ArrayRef<Value> batchIvs);
+  /// Element (row p, K column kk) of the current stage of a block tile in
+  /// shared memory.
+  Value loadShared(OpBuilder &b, Value tile, bool kFastest, Value p, Value kk);
+  /// Lane `lane`'s A fragment of accumulator row tile `i` (of the block) at
+  /// K step `step`, and its B fragment of column tile `j`.
+  SmallVector<Value> fragmentA(OpBuilder &b, Value lane, Value i, Value step);
+  SmallVector<Value> fragmentB(OpBuilder &b, Value lane, Value j, Value step);
+  /// The output indices of point (m, n) of the tile.
+  SmallVector<Value> outputIndices(OpBuilder &b, Value m, Value n,
+                                   ArrayRef<Value> batchIvs);
+  /// Lane `lane`'s accumulators of tile (i, j): loaded from the output, or
+  /// stored to it (outside the output's points, 0.0 and nothing).
+  SmallVector<Value> loadAccumulators(OpBuilder &b, Value lane, Value i,
+                                      Value j, ArrayRef<Value> batchIvs);
+  void storeAccumulators(OpBuilder &b, Value lane, Value i, Value j,
+                         ArrayRef<Value> values, ArrayRef<Value> batchIvs);
+  /// The (one or two) parts each product is formed from: {value} (tf32,
+  /// rounded) or {big, small} (fp32).
+  SmallVector<Value> split(OpBuilder &b, Value x);
+  /// The (a part, b part) pairs whose products are accumulated, smallest
+  /// first.
+  SmallVector<std::pair<int, int>> products() const {
+    if (s.precision == MmaPrecision::tf32)
+      return {{0, 0}};
+    return {{1, 0}, {0, 1}, {0, 0}};
+  }
+
+  void emitGpu(OpBuilder &b, Value tid, ArrayRef<Value> batchIvs);
+  void emitEmulated(OpBuilder &b, ArrayRef<Value> batchIvs);
+  /// Emulated mma.sync of warp `warp`'s tile (ii, jj) with the parts
+  /// (pa, pb).
+  void emulateInstruction(OpBuilder &b, Value warp, Value ii, Value jj, int pa,
+                          int pb);
+
+  WarpMma &s;
+  MmaContraction &c;
+  Location loc;
+  /// The stage of the block tiles the fragments are loaded from.
+  Value stage;
+};
+} // namespace mlir::fuse::detail
+
+Value WarpMmaEmitter::inRange(OpBuilder &b, int64_t sidePoints,
+                              int64_t paddedSide, Value p, Value k) {
+  return both(
+      b, loc, lessThan(b, loc, p, sidePoints, paddedSide),
+      lessThan(b, loc, k, c.kPoints, llvm::alignTo(c.kPoints, s.chunk)));
+}
+
+SmallVector<Value> WarpMmaEmitter::operandIndices(OpBuilder &b,
+                                                  OpOperand *operand,
+                                                  ArrayRef<unsigned> side,
+                                                  Value p, Value k,
+                                                  ArrayRef<Value> batchIvs) {
+  SmallVector<Value> ivs(c.sizes.size());
+  for (auto [d, iv] : llvm::zip(c.batch, batchIvs))
+    ivs[d] = iv;
+  delinearize(b, loc, p, side, c.sizes, ivs);
+  delinearize(b, loc, k, c.k, c.sizes, ivs);
+  Value zero = cst(b, loc, 0);
+  for (Value &iv : ivs)
+    if (!iv)
+      iv = zero;
+  AffineMap map = c.op.getMatchingIndexingMap(operand);
+  SmallVector<Value> indices;
+  for (unsigned r = 0; r < map.getNumResults(); ++r)
+    indices.push_back(affine::makeComposedAffineApply(
+        b, loc, map.getSubMap({r}), getAsOpFoldResult(ivs)));
+  return indices;
+}
+
+void WarpMmaEmitter::copyTile(OpBuilder &b, Value thread, OpOperand *operand,
+                              ArrayRef<unsigned> side, int64_t sidePoints,
+                              int64_t rows, bool kFastest, Value dest,
+                              Value stage, Value kc, ArrayRef<Value> batchIvs) {
+  int64_t total = rows * s.chunk;
+  auto loop = scf::ForOp::create(b, loc, thread, cst(b, loc, total),
+                                 cst(b, loc, s.threads));
+  OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
+  Value e = loop.getInductionVar();
+  // Neighbouring threads on neighbouring elements of the input.
+  Value p = kFastest ? div(lb, loc, e, s.chunk) : rem(lb, loc, e, rows);
+  Value kk = kFastest ? rem(lb, loc, e, s.chunk) : div(lb, loc, e, rows);
+  Value k = add(lb, loc, kc, kk);
+  Value ok = inRange(lb, sidePoints, rows, p, k);
+  SmallVector<Value> at = kFastest ? SmallVector<Value>{stage, p, kk}
+                                   : SmallVector<Value>{stage, kk, p};
+  if (s.emulate) {
+    Value v = loadIf(lb, loc, ok, [&](OpBuilder &ib) -> Value {
+      return memref::LoadOp::create(
+          ib, loc, operand->get(),
+          operandIndices(ib, operand, side, p, k, batchIvs));
+    });
+    memref::StoreOp::create(lb, loc, v, dest, at);
+    return;
+  }
+  // cp.async of one element; outside the operand (padding rows, K past
+  // its end) it reads nothing and writes 0.0, from an index that is in
+  // range (the first element's).
+  Value srcElements;
+  if (ok) {
+    Value zero = cst(lb, loc, 0);
+    p = arith::SelectOp::create(lb, loc, ok, p, zero);
+    k = arith::SelectOp::create(lb, loc, ok, k, zero);
+    srcElements = arith::SelectOp::create(lb, loc, ok, cst(lb, loc, 1), zero);
+  }
+  nvgpu::DeviceAsyncCopyOp::create(
+      lb, loc, dest, at, operand->get(),
+      operandIndices(lb, operand, side, p, k, batchIvs), lb.getIndexAttr(1),
+      srcElements, UnitAttr());
+}
+
+Value WarpMmaEmitter::loadShared(OpBuilder &b, Value tile, bool kFastest,
+                                 Value p, Value kk) {
+  SmallVector<Value> at = kFastest ? SmallVector<Value>{stage, p, kk}
+                                   : SmallVector<Value>{stage, kk, p};
+  return memref::LoadOp::create(b, loc, tile, at);
+}
+
+SmallVector<Value> WarpMmaEmitter::split(OpBuilder &b, Value x) {
+  Value big = roundToTf32(b, loc, x);
+  if (s.precision == MmaPrecision::tf32)
+    return {big};
+  Value rest = arith::SubFOp::create(b, loc, x, big);
+  return {big, roundToTf32(b, loc, rest)};
+}
+
+SmallVector<Value> WarpMmaEmitter::fragmentA(OpBuilder &b, Value lane, Value i,
+                                             Value step) {
+  SmallVector<Value> values;
+  for (int64_t r = 0; r < 4; ++r) {
+    auto [row, col] = Fragment::a(b, loc, lane, r);
+    values.push_back(loadShared(b, s.sharedA, c.aKFastest,
+                                add(b, loc, mul(b, loc, i, 16), row),
+                                add(b, loc, mul(b, loc, step, 8), col)));
+  }
+  return values;
+}
+
+SmallVector<Value> WarpMmaEmitter::fragmentB(OpBuilder &b, Value lane, Value j,
+                                             Value step) {
+  SmallVector<Value> values;
+  for (int64_t r = 0; r < 2; ++r) {
+    auto [k, n] = Fragment::bRowCol(b, loc, lane, r);
+    values.push_back(loadShared(b, s.sharedB, c.bKFastest,
+                                add(b, loc, mul(b, loc, j, 8), n),
+                                add(b, loc, mul(b, loc, step, 8), k)));
+  }
+  return values;
+}
+
+SmallVector<Value> WarpMmaEmitter::outputIndices(OpBuilder &b, Value m, Value n,
+                                                 ArrayRef<Value> batchIvs) {
+  SmallVector<Value> ivs(c.sizes.size());
+  for (auto [d, iv] : llvm::zip(c.batch, batchIvs))
+    ivs[d] = iv;
+  delinearize(b, loc, m, c.m, c.sizes, ivs);
+  delinearize(b, loc, n, c.n, c.sizes, ivs);
+  AffineMap map = c.op.getMatchingIndexingMap(c.op.getDpsInitOperand(0));
+  SmallVector<Value> indices;
+  for (AffineExpr e : map.getResults())
+    indices.push_back(ivs[cast<AffineDimExpr>(e).getPosition()]);
+  return indices;
+}
+
+SmallVector<Value> WarpMmaEmitter::loadAccumulators(OpBuilder &b, Value lane,
+                                                    Value i, Value j,
+                                                    ArrayRef<Value> batchIvs) {
+  Value out = c.op.getDpsInitOperand(0)->get();
+  SmallVector<Value> values;
+  for (int64_t r = 0; r < 4; ++r) {
+    std::pair<Value, Value> rowCol = Fragment::c(b, loc, lane, r);
+    Value m = add(b, loc, mul(b, loc, i, 16), rowCol.first);
+    Value n = add(b, loc, mul(b, loc, j, 8), rowCol.second);
+    Value ok = both(b, loc, lessThan(b, loc, m, c.mPoints, s.tilesM * 16),
+                    lessThan(b, loc, n, c.nPoints, s.tilesN * 8));
+    values.push_back(loadIf(b, loc, ok, [&](OpBuilder &lb) -> Value {
+      return memref::LoadOp::create(lb, loc, out,
+                                    outputIndices(lb, m, n, batchIvs));
+    }));
+  }
+  return values;
+}
+
+void WarpMmaEmitter::storeAccumulators(OpBuilder &b, Value lane, Value i,
+                                       Value j, ArrayRef<Value> values,
+                                       ArrayRef<Value> batchIvs) {
+  Value out = c.op.getDpsInitOperand(0)->get();
+  for (int64_t r = 0; r < 4; ++r) {
+    std::pair<Value, Value> rowCol = Fragment::c(b, loc, lane, r);
+    Value m = add(b, loc, mul(b, loc, i, 16), rowCol.first);
+    Value n = add(b, loc, mul(b, loc, j, 8), rowCol.second);
+    Value ok = both(b, loc, lessThan(b, loc, m, c.mPoints, s.tilesM * 16),
+                    lessThan(b, loc, n, c.nPoints, s.tilesN * 8));
+    storeIf(b, loc, ok, [&](OpBuilder &sb) {
+      memref::StoreOp::create(sb, loc, values[r], out,
+                              outputIndices(sb, m, n, batchIvs));
+    });
+  }
+}
+
+void WarpMmaEmitter::emit(Value tid, bool barrier) {
+  OpBuilder b(c.op);
+  auto body = [&](OpBuilder &bb, ArrayRef<Value> batchIvs) {
+    if (s.emulate)
+      emitEmulated(bb, batchIvs);
+    else
+      emitGpu(bb, tid, batchIvs);
+  };
+  if (c.batchPoints == 1) {
+    SmallVector<Value> zeros(c.batch.size(), cst(b, loc, 0));
+    body(b, zeros);
+  } else {
+    auto loop = scf::ForOp::create(b, loc, cst(b, loc, 0),
+                                   cst(b, loc, c.batchPoints), cst(b, loc, 1));
+    OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
+    SmallVector<Value> ivs(c.sizes.size());
+    delinearize(lb, loc, loop.getInductionVar(), c.batch, c.sizes, ivs);
+    SmallVector<Value> batchIvs;
+    for (unsigned d : c.batch)
+      batchIvs.push_back(ivs[d]);
+    body(lb, batchIvs);
+  }
+  if (!s.emulate && barrier)
+    gpu::BarrierOp::create(b, loc);
+  c.op->erase();
+}
+
+void WarpMmaEmitter::emitGpu(OpBuilder &b, Value tid,
+                             ArrayRef<Value> batchIvs) {
+  Type f32 = b.getF32Type();
+  auto accType = VectorType::get({2, 2}, f32);
+  int64_t warps = s.warpsM * s.warpsN;
+  Value warp = div(b, loc, tid, 32), lane = rem(b, loc, tid, 32);
+  Value wm = div(b, loc, warp, s.warpsN), wn = rem(b, loc, warp, s.warpsN);
+  // Threads past the warps the tiles need copy but do not compute.
+  Value active = warps * 32 < s.threads
+                     ? arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                             warp, cst(b, loc, warps))
+                           .getResult()
+                     : Value();
+  auto tileRow = [&](OpBuilder &ob, int64_t ii) {
+    return add(ob, loc, mul(ob, loc, wm, s.warpTilesM), ii);
+  };
+  auto tileCol = [&](OpBuilder &ob, int64_t jj) {
+    return add(ob, loc, mul(ob, loc, wn, s.warpTilesN), jj);
+  };
+  // Runs `fn` where the thread computes; else yields `otherwise`.
+  auto ifActive = [&](OpBuilder &ob, ValueRange otherwise,
+                      llvm::function_ref<SmallVector<Value>(OpBuilder &)> fn)
+      -> SmallVector<Value> {
+    if (!active)
+      return fn(ob);
+    auto ifOp = scf::IfOp::create(ob, loc, otherwise.getTypes(), active,
+                                  /*withElseRegion=*/true);
+    OpBuilder tb = ifOp.getThenBodyBuilder();
+    scf::YieldOp::create(tb, loc, fn(tb));
+    OpBuilder eb = ifOp.getElseBodyBuilder();
+    scf::YieldOp::create(eb, loc, otherwise);
+    return SmallVector<Value>(ifOp.getResults());
+  };
+
+  // The accumulators, from the output's initial values.
+  Value zeroAcc = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(accType, b.getF32FloatAttr(0.0)));
+  int64_t warpTiles = s.warpTilesM * s.warpTilesN;
+  SmallVector<Value> zeros(warpTiles, zeroAcc);
+  SmallVector<Value> init = ifActive(b, zeros, [&](OpBuilder &ob) {
+    SmallVector<Value> accs;
+    for (int64_t ii = 0; ii < s.warpTilesM; ++ii)
+      for (int64_t jj = 0; jj < s.warpTilesN; ++jj) {
+        SmallVector<Value> v = loadAccumulators(ob, lane, tileRow(ob, ii),
+                                                tileCol(ob, jj), batchIvs);
+        accs.push_back(vector::FromElementsOp::create(ob, loc, accType, v));
+      }
+    return accs;
+  });
+
+  int64_t rowsA = s.tilesM * 16, rowsB = s.tilesN * 8;
+  int64_t kEnd = llvm::alignTo(c.kPoints, s.chunk);
+  auto copyChunk = [&](OpBuilder &ob, Value stageV, Value kc) {
+    copyTile(ob, tid, c.a, c.m, c.mPoints, rowsA, c.aKFastest, s.sharedA,
+             stageV, kc, batchIvs);
+    copyTile(ob, tid, c.b, c.n, c.nPoints, rowsB, c.bKFastest, s.sharedB,
+             stageV, kc, batchIvs);
+  };
+  // The first chunk's copies in flight before the loop; each iteration
+  // puts the next chunk's in flight (into the other stage), waits for all
+  // but those, and computes.
+  copyChunk(b, cst(b, loc, 0), cst(b, loc, 0));
+  nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, ValueRange());
+  auto kLoop = scf::ForOp::create(b, loc, cst(b, loc, 0), cst(b, loc, kEnd),
+                                  cst(b, loc, s.chunk), init);
+  OpBuilder kb = OpBuilder::atBlockBegin(kLoop.getBody());
+  Value kc = kLoop.getInductionVar();
+  stage = rem(kb, loc, div(kb, loc, kc, s.chunk), kStages);
+  Value nextK = add(kb, loc, kc, s.chunk);
+  Value other = rem(kb, loc, add(kb, loc, stage, 1), kStages);
+  auto more = scf::IfOp::create(
+      kb, loc,
+      arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::ult, nextK,
+                            cst(kb, loc, kEnd)),
+      /*withElseRegion=*/false);
+  OpBuilder mb = more.getThenBodyBuilder();
+  copyChunk(mb, other, nextK);
+  Value group = nvgpu::DeviceAsyncCreateGroupOp::create(kb, loc, ValueRange());
+  nvgpu::DeviceAsyncWaitOp::create(kb, loc, group, kb.getI32IntegerAttr(1));
+  gpu::BarrierOp::create(kb, loc);
+  SmallVector<Value> carried(kLoop.getRegionIterArgs());
+  SmallVector<Value> next = ifActive(kb, carried, [&](OpBuilder &ob) {
+    SmallVector<Value> accs = carried;
+    auto typeA = VectorType::get({4, 1}, f32),
+         typeB = VectorType::get({2, 1}, f32);
+    for (int64_t step = 0; step < s.chunk / 8; ++step) {
+      Value stepV = cst(ob, loc, step);
+      // parts[ii][part] / [jj][part]: the fragments, as the instruction
+      // takes them.
+      SmallVector<SmallVector<Value>> partsA, partsB;
+      for (int64_t ii = 0; ii < s.warpTilesM; ++ii) {
+        SmallVector<SmallVector<Value>> regs;
+        for (Value v : fragmentA(ob, lane, tileRow(ob, ii), stepV))
+          regs.push_back(split(ob, v));
+        SmallVector<Value> perPart;
+        for (size_t part = 0; part < regs.front().size(); ++part) {
+          SmallVector<Value> elems;
+          for (auto &reg : regs)
+            elems.push_back(reg[part]);
+          perPart.push_back(
+              vector::FromElementsOp::create(ob, loc, typeA, elems));
+        }
+        partsA.push_back(perPart);
+      }
+      for (int64_t jj = 0; jj < s.warpTilesN; ++jj) {
+        SmallVector<SmallVector<Value>> regs;
+        for (Value v : fragmentB(ob, lane, tileCol(ob, jj), stepV))
+          regs.push_back(split(ob, v));
+        SmallVector<Value> perPart;
+        for (size_t part = 0; part < regs.front().size(); ++part) {
+          SmallVector<Value> elems;
+          for (auto &reg : regs)
+            elems.push_back(reg[part]);
+          perPart.push_back(
+              vector::FromElementsOp::create(ob, loc, typeB, elems));
+        }
+        partsB.push_back(perPart);
+      }
+      for (auto [pa, pb] : products())
+        for (int64_t ii = 0; ii < s.warpTilesM; ++ii)
+          for (int64_t jj = 0; jj < s.warpTilesN; ++jj) {
+            Value &acc = accs[ii * s.warpTilesN + jj];
+            acc = nvgpu::MmaSyncOp::create(ob, loc, partsA[ii][pa],
+                                           partsB[jj][pb], acc,
+                                           ArrayRef<int64_t>{16, 8, 8},
+                                           /*tf32Enabled=*/true);
+          }
+    }
+    return accs;
+  });
+  // The block tiles are read before the next chunk overwrites them.
+  gpu::BarrierOp::create(kb, loc);
+  scf::YieldOp::create(kb, loc, next);
+
+  SmallVector<Value> results(kLoop.getResults());
+  auto store = [&](OpBuilder &ob) {
+    for (int64_t ii = 0; ii < s.warpTilesM; ++ii)
+      for (int64_t jj = 0; jj < s.warpTilesN; ++jj) {
+        Value acc = results[ii * s.warpTilesN + jj];
+        SmallVector<Value> values;
+        for (int64_t r = 0; r < 4; ++r)
+          values.push_back(vector::ExtractOp::create(
+              ob, loc, acc, ArrayRef<int64_t>{r / 2, r % 2}));
+        storeAccumulators(ob, lane, tileRow(ob, ii), tileCol(ob, jj), values,
+                          batchIvs);
+      }
+  };
+  storeIf(b, loc, active, store);
+}
+
+void WarpMmaEmitter::emulateInstruction(OpBuilder &b, Value warp, Value ii,
+                                        Value jj, int pa, int pb) {
+  Value base = mul(b, loc, warp, 32);
+  auto lanes = [&](llvm::function_ref<void(OpBuilder &, Value, Value)> fn) {
+    auto loop = scf::ForOp::create(b, loc, cst(b, loc, 0), cst(b, loc, 32),
+                                   cst(b, loc, 1));
+    OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
+    Value lane = loop.getInductionVar();
+    fn(lb, lane, add(lb, loc, base, lane));
+  };
+  Value tile = add(b, loc, mul(b, loc, ii, s.warpTilesN), jj);
+  // The instruction's A and B from the 32 lanes' fragments.
+  lanes([&](OpBuilder &lb, Value lane, Value thread) {
+    for (int64_t r = 0; r < 4; ++r) {
+      auto [row, col] = Fragment::a(lb, loc, lane, r);
+      Value v = memref::LoadOp::create(
+          lb, loc, s.fragA,
+          ValueRange{thread, ii, cst(lb, loc, pa), cst(lb, loc, r)});
+      memref::StoreOp::create(lb, loc, v, s.tileA, ValueRange{row, col});
+    }
+    for (int64_t r = 0; r < 2; ++r) {
+      auto [k, n] = Fragment::bRowCol(lb, loc, lane, r);
+      Value v = memref::LoadOp::create(
+          lb, loc, s.fragB,
+          ValueRange{thread, jj, cst(lb, loc, pb), cst(lb, loc, r)});
+      memref::StoreOp::create(lb, loc, v, s.tileB, ValueRange{k, n});
+    }
+  });
+  // D = A * B + C, each lane's accumulators in place.
+  lanes([&](OpBuilder &lb, Value lane, Value thread) {
+    for (int64_t r = 0; r < 4; ++r) {
+      std::pair<Value, Value> rowCol = Fragment::c(lb, loc, lane, r);
+      Value row = rowCol.first, col = rowCol.second;
+      SmallVector<Value> at = {thread, tile, cst(lb, loc, r)};
+      Value start = memref::LoadOp::create(lb, loc, s.accs, at);
+      auto kLoop = scf::ForOp::create(
+          lb, loc, cst(lb, loc, 0), cst(lb, loc, 8), cst(lb, loc, 1),
+          ValueRange{start},
+          [&](OpBuilder &kb, Location, Value k, ValueRange sum) {
+            Value x =
+                memref::LoadOp::create(kb, loc, s.tileA, ValueRange{row, k});
+            Value y =
+                memref::LoadOp::create(kb, loc, s.tileB, ValueRange{k, col});
+            Value p = arith::MulFOp::create(kb, loc, x, y);
+            scf::YieldOp::create(
+                kb, loc, ValueRange{arith::AddFOp::create(kb, loc, sum[0], p)});
+          });
+      memref::StoreOp::create(lb, loc, kLoop.getResult(0), s.accs, at);
+    }
+  });
+}
+
+void WarpMmaEmitter::emitEmulated(OpBuilder &b, ArrayRef<Value> batchIvs) {
+  int64_t warps = s.warpsM * s.warpsN;
+  auto lanePosition = [&](OpBuilder &ob, Value thread) {
+    Value warp = div(ob, loc, thread, 32), lane = rem(ob, loc, thread, 32);
+    return std::make_tuple(warp, lane, div(ob, loc, warp, s.warpsN),
+                           rem(ob, loc, warp, s.warpsN));
+  };
+  // The body of a phase for the threads that compute.
+  auto computing =
+      [&](llvm::function_ref<void(OpBuilder &, Value, Value, Value, Value)>
+              fn) {
+        return [=](OpBuilder &ob, Value thread) {
+          Value warp, lane, wm, wn;
+          std::tie(warp, lane, wm, wn) = lanePosition(ob, thread);
+          storeIf(ob, loc,
+                  warps * 32 < s.threads
+                      ? arith::CmpIOp::create(ob, loc,
+                                              arith::CmpIPredicate::ult, warp,
+                                              cst(ob, loc, warps))
+                            .getResult()
+                      : Value(),
+                  [&](OpBuilder &ib) { fn(ib, thread, lane, wm, wn); });
+        };
+      };
+  auto tileRow = [&](OpBuilder &ob, Value wm, int64_t ii) {
+    return add(ob, loc, mul(ob, loc, wm, s.warpTilesM), ii);
+  };
+  auto tileCol = [&](OpBuilder &ob, Value wn, int64_t jj) {
+    return add(ob, loc, mul(ob, loc, wn, s.warpTilesN), jj);
+  };
+
+  phase(b, loc, true, s.threads, Value(),
+        computing([&](OpBuilder &ob, Value thread, Value lane, Value wm,
+                      Value wn) {
+          for (int64_t ii = 0; ii < s.warpTilesM; ++ii)
+            for (int64_t jj = 0; jj < s.warpTilesN; ++jj) {
+              SmallVector<Value> v = loadAccumulators(
+                  ob, lane, tileRow(ob, wm, ii), tileCol(ob, wn, jj), batchIvs);
+              for (int64_t r = 0; r < 4; ++r)
+                memref::StoreOp::create(
+                    ob, loc, v[r], s.accs,
+                    ValueRange{thread, cst(ob, loc, ii * s.warpTilesN + jj),
+                               cst(ob, loc, r)});
+            }
+        }));
+
+  int64_t rowsA = s.tilesM * 16, rowsB = s.tilesN * 8;
+  int64_t kEnd = llvm::alignTo(c.kPoints, s.chunk);
+  // The GPU's order: the first chunk into stage 0 before the loop, the
+  // next chunk into the other stage before the products of the current.
+  auto copyChunk = [&](OpBuilder &ob, Value stageV, Value kc) {
+    phase(ob, loc, true, s.threads, Value(), [&](OpBuilder &pb, Value thread) {
+      copyTile(pb, thread, c.a, c.m, c.mPoints, rowsA, c.aKFastest, s.sharedA,
+               stageV, kc, batchIvs);
+      copyTile(pb, thread, c.b, c.n, c.nPoints, rowsB, c.bKFastest, s.sharedB,
+               stageV, kc, batchIvs);
+    });
+  };
+  copyChunk(b, cst(b, loc, 0), cst(b, loc, 0));
+  auto kLoop = scf::ForOp::create(b, loc, cst(b, loc, 0), cst(b, loc, kEnd),
+                                  cst(b, loc, s.chunk));
+  OpBuilder kb = OpBuilder::atBlockBegin(kLoop.getBody());
+  Value kc = kLoop.getInductionVar();
+  stage = rem(kb, loc, div(kb, loc, kc, s.chunk), kStages);
+  Value nextK = add(kb, loc, kc, s.chunk);
+  Value other = rem(kb, loc, add(kb, loc, stage, 1), kStages);
+  auto more = scf::IfOp::create(
+      kb, loc,
+      arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::ult, nextK,
+                            cst(kb, loc, kEnd)),
+      /*withElseRegion=*/false);
+  OpBuilder mb = more.getThenBodyBuilder();
+  copyChunk(mb, other, nextK);
+  auto stepLoop = scf::ForOp::create(
+      kb, loc, cst(kb, loc, 0), cst(kb, loc, s.chunk / 8), cst(kb, loc, 1));
+  OpBuilder sb = OpBuilder::atBlockBegin(stepLoop.getBody());
+  Value step = stepLoop.getInductionVar();
+  // Each lane's fragments (the GPU's registers) into memory.
+  phase(sb, loc, true, s.threads, Value(),
+        computing(
+            [&](OpBuilder &ob, Value thread, Value lane, Value wm, Value wn) {
+              for (int64_t ii = 0; ii < s.warpTilesM; ++ii) {
+                SmallVector<Value> regs =
+                    fragmentA(ob, lane, tileRow(ob, wm, ii), step);
+                for (auto [r, v] : llvm::enumerate(regs))
+                  for (auto [part, p] : llvm::enumerate(split(ob, v)))
+                    memref::StoreOp::create(ob, loc, p, s.fragA,
+                                            ValueRange{thread, cst(ob, loc, ii),
+                                                       cst(ob, loc, part),
+                                                       cst(ob, loc, r)});
+              }
+              for (int64_t jj = 0; jj < s.warpTilesN; ++jj) {
+                SmallVector<Value> regs =
+                    fragmentB(ob, lane, tileCol(ob, wn, jj), step);
+                for (auto [r, v] : llvm::enumerate(regs))
+                  for (auto [part, p] : llvm::enumerate(split(ob, v)))
+                    memref::StoreOp::create(ob, loc, p, s.fragB,
+                                            ValueRange{thread, cst(ob, loc, jj),
+                                                       cst(ob, loc, part),
+                                                       cst(ob, loc, r)});
+              }
+            }));
+  // Each warp's instructions, in the GPU's order.
+  auto warpLoop = scf::ForOp::create(sb, loc, cst(sb, loc, 0),
+                                     cst(sb, loc, warps), cst(sb, loc, 1));
+  OpBuilder wb = OpBuilder::atBlockBegin(warpLoop.getBody());
+  Value warp = warpLoop.getInductionVar();
+  for (auto [pa, pb] : products())
+    for (int64_t ii = 0; ii < s.warpTilesM; ++ii)
+      for (int64_t jj = 0; jj < s.warpTilesN; ++jj)
+        emulateInstruction(wb, warp, cst(wb, loc, ii), cst(wb, loc, jj), pa,
+                           pb);
+
+  phase(b, loc, true, s.threads, Value(),
+        computing(
+            [&](OpBuilder &ob, Value thread, Value lane, Value wm, Value wn) {
+              for (int64_t ii = 0; ii < s.warpTilesM; ++ii)
+                for (int64_t jj = 0; jj < s.warpTilesN; ++jj) {
+                  SmallVector<Value> values;
+                  for (int64_t r = 0; r < 4; ++r)
+                    values.push_back(memref::LoadOp::create(
+                        ob, loc, s.accs,
+                        ValueRange{thread, cst(ob, loc, ii * s.warpTilesN + jj),
+                                   cst(ob, loc, r)}));
+                  storeAccumulators(ob, lane, tileRow(ob, wm, ii),
+                                    tileCol(ob, wn, jj), values, batchIvs);
+                }
+            }));
+}
+
+void WarpMma::emit(Value tid, bool barrier) {
+  WarpMmaEmitter(*this).emit(tid, barrier);
+}

@@ -1,0 +1,91 @@
+//===- WarpMma.h - contractions on warp-level tensor-core MMA ---*- C++ -*-===//
+//
+// Part of fuse, an MLIR-based operator-fusion compiler.
+//
+// The `mma_sync` schedule of a tile's contraction (fuse-distribute-threads):
+// block tiles of both operands staged in shared memory K-chunk by K-chunk,
+// each warp computing its warp tile of 16x8 accumulator tiles with the
+// sm_80 tensor-core instruction mma.sync.m16n8k8 (tf32 operands, f32
+// accumulators), the accumulators in registers across the reduction and
+// stored once. Emulated on the CPU with the same per-lane code: each lane's
+// fragments land in memory and the instruction itself is computed from the
+// PTX ISA's fragment layouts.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSE_LIB_CODEGEN_GPU_WARPMMA_H
+#define FUSE_LIB_CODEGEN_GPU_WARPMMA_H
+
+#include "fuse/Codegen/CostModel/MmaContraction.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Builders.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir::fuse::detail {
+
+using fuse::MmaContraction;
+
+/// How the products are formed: `fp32` splits every operand into a TF32
+/// value and a TF32 remainder and accumulates three products (fp32
+/// accuracy); `tf32` one product of the operands rounded to TF32.
+enum class MmaPrecision { fp32, tf32 };
+
+/// The mma_sync schedule of one contraction over a block of `threads`
+/// threads (emulated: loops over the threads).
+class WarpMma {
+public:
+  /// The schedule of `c`, or nullopt when the block has no warp or a warp
+  /// would hold more accumulator tiles than fit in registers.
+  static std::optional<WarpMma> plan(const MmaContraction &c, int64_t threads,
+                                     bool emulate, MmaPrecision precision);
+
+  /// Creates the buffers the schedule uses at `b`'s insertion point (the
+  /// start of the tile): the operands' block tiles (shared memory on the
+  /// GPU: the caller moves the allocas there), and when emulating the
+  /// lanes' fragments and accumulators, freed before `end`.
+  void allocate(OpBuilder &b, Operation *end);
+  /// The allocas the block's threads share (the operands' block tiles).
+  ArrayRef<memref::AllocaOp> sharedAllocas() const { return shared; }
+  /// The buffer `old` (a shared allocation) now lives at `replacement`.
+  void replaceBuffer(Value old, Value replacement) {
+    if (sharedA == old)
+      sharedA = replacement;
+    if (sharedB == old)
+      sharedB = replacement;
+  }
+  /// Erases the buffers (the caller falls back to another schedule).
+  void drop();
+  /// Replaces the contraction by the schedule; `tid` is the thread id
+  /// (unused when emulating). A barrier follows unless `barrier` is false.
+  void emit(Value tid, bool barrier);
+
+  const MmaContraction &contraction() const { return c; }
+
+private:
+  WarpMma(MmaContraction c) : c(std::move(c)) {}
+
+  MmaContraction c;
+  int64_t threads = 0;
+  bool emulate = false;
+  MmaPrecision precision = MmaPrecision::fp32;
+  /// 16x8 accumulator tiles over M and N, the warps over them (WM x WN),
+  /// and each warp's tiles (TM x TN).
+  int64_t tilesM = 0, tilesN = 0, warpsM = 1, warpsN = 1;
+  int64_t warpTilesM = 0, warpTilesN = 0;
+  /// The K chunk staged at a time (a multiple of 8).
+  int64_t chunk = 8;
+  /// Block tiles of A and B in shared memory, and (emulated) the lanes'
+  /// accumulators and fragments and one instruction's A and B.
+  Value sharedA, sharedB, accs, fragA, fragB, tileA, tileB;
+  SmallVector<memref::AllocaOp> shared;
+  SmallVector<Operation *> created;
+
+  friend class WarpMmaEmitter;
+};
+
+} // namespace mlir::fuse::detail
+
+#endif // FUSE_LIB_CODEGEN_GPU_WARPMMA_H

@@ -1,0 +1,102 @@
+// fuse-distribute-threads' mma_sync schedule of a tile's contraction (a
+// lowering config with instruction = "mma_sync"): a 32x24 tile of a matmul
+// with K = 64 is 2x3 accumulator tiles of 16x8; of the block's 4 warps the
+// 3 a 1x3 warp grid uses compute (warp 3 only copies), each warp 2 of them
+// (its A fragments reused across them). The operands' block tiles are staged
+// 32 K at a time in shared memory by cp.async, two stages: A (K-fastest in
+// memory) as [2][32][32 + 4], B (N-fastest) as [2][32][24 + 16], rows
+// padded so the fragment loads hit 32 different banks; the first chunk's
+// copies go in flight before the K loop, each iteration puts the next
+// chunk's in flight into the other stage and waits for all groups but that
+// one. Each K step of 8 is 3 TF32 products per accumulator tile
+// for fp32 accuracy (a TF32 split of every operand: small x big, big x
+// small, big x big), 1 with precision = "tf32".
+// RUN: fuse-opt %s -split-input-file --fuse-distribute-threads | FileCheck %s
+
+// CHECK-LABEL: func.func @gemm
+// CHECK: gpu.launch
+// CHECK-SAME: threads({{[^)]*}}) in (%{{[a-z0-9_]+}} = %c128,
+// CHECK-SAME: workgroup(%[[A:[a-z0-9]+]] : memref<2x32x36xf32, #gpu.address_space<workgroup>>, %[[B:[a-z0-9]+]] : memref<2x32x40xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<32x24xf32, #gpu.address_space<workgroup>>)
+// The fill, then the accumulators from the output's initial values.
+// CHECK: memref.store %cst, %{{.*}} : memref<32x24xf32>
+// CHECK: gpu.barrier
+// CHECK: %[[ACTIVE:.*]] = arith.cmpi ult, %{{.*}}, %c3{{.*}} : index
+// CHECK: scf.if %[[ACTIVE]] -> (vector<2x2xf32>, vector<2x2xf32>)
+// CHECK: vector.from_elements {{.*}} : vector<2x2xf32>
+// The first chunk into stage 0; then per chunk the next one into the other
+// stage, the wait, a barrier, the warps' products, a barrier before the
+// stage is written again.
+// CHECK: nvgpu.device_async_copy %{{.*}}, %[[A]][%c0{{.*}}, {{.*}}], 1 : memref<32x64xf32> to memref<2x32x36xf32, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.device_async_copy {{.*}}, %[[B]][%c0{{.*}}, {{.*}}], 1 : memref<64x24xf32, strided<[48, 1], offset: ?>> to memref<2x32x40xf32, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.device_async_create_group
+// CHECK: scf.for %[[K:.*]] = %c0{{.*}} to %c64{{.*}} step %c32{{.*}} iter_args
+// CHECK: scf.if
+// CHECK: nvgpu.device_async_copy {{.*}} to memref<2x32x36xf32, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.device_async_copy {{.*}} to memref<2x32x40xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[G:.*]] = nvgpu.device_async_create_group
+// CHECK: nvgpu.device_async_wait %[[G]] {numGroups = 1 : i32}
+// CHECK: gpu.barrier
+// CHECK: scf.if %[[ACTIVE]] -> (vector<2x2xf32>, vector<2x2xf32>)
+// CHECK-COUNT-24: nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 8], tf32Enabled} : (vector<4x1xf32>, vector<2x1xf32>, vector<2x2xf32>) -> vector<2x2xf32>
+// CHECK-NOT: nvgpu.mma.sync
+// CHECK: gpu.barrier
+// CHECK: scf.yield
+// The accumulators stored once into the tile buffer, then the bias on the
+// whole tile, spread over the threads.
+// CHECK: scf.if %[[ACTIVE]] {
+// CHECK: vector.extract
+// CHECK: memref.store {{.*}} : memref<32x24xf32>
+// CHECK: gpu.barrier
+// CHECK: arith.addf
+// CHECK: memref.store {{.*}} : memref<32x24xf32, strided<[48, 1], offset: ?>>
+func.func @gemm(%arg0: memref<32x64xf32>, %arg1: memref<64x48xf32>, %arg2: memref<48xf32>, %arg3: memref<32x48xf32>) attributes {fuse.lowering_config = #fuse.lowering_config<schedule = "contraction", tile = [32, 24], threads = 128, instruction = "mma_sync", precision = "fp32">} {
+  %cst = arith.constant 0.000000e+00 : f32
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c24 = arith.constant 24 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c2, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %n = arith.muli %by, %c24 : index
+    %w = memref.subview %arg1[0, %n] [64, 24] [1, 1] : memref<64x48xf32> to memref<64x24xf32, strided<[48, 1], offset: ?>>
+    %tile = memref.alloca() {alignment = 64 : i64} : memref<32x24xf32>
+    linalg.fill ins(%cst : f32) outs(%tile : memref<32x24xf32>)
+    linalg.matmul ins(%arg0, %w : memref<32x64xf32>, memref<64x24xf32, strided<[48, 1], offset: ?>>) outs(%tile : memref<32x24xf32>)
+    %b = memref.subview %arg2[%n] [24] [1] : memref<48xf32> to memref<24xf32, strided<[1], offset: ?>>
+    %out = memref.subview %arg3[0, %n] [32, 24] [1, 1] : memref<32x48xf32> to memref<32x24xf32, strided<[48, 1], offset: ?>>
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%tile, %b : memref<32x24xf32>, memref<24xf32, strided<[1], offset: ?>>) outs(%out : memref<32x24xf32, strided<[48, 1], offset: ?>>) {
+    ^bb0(%in: f32, %in_4: f32, %o: f32):
+      %4 = arith.addf %in, %in_4 : f32
+      linalg.yield %4 : f32
+    }
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// A 32x20 tile with precision = "tf32": one product per accumulator tile
+// and K step (8 for the loop body's 2 x 4 steps); its N pads to 24, and a
+// copy of a padding column reads nothing (cp.async's source size 0 from an
+// index in range) and writes 0.0.
+// CHECK-LABEL: func.func @gemm_tf32
+// CHECK: %[[SIZE:.*]] = arith.select %{{.*}}, %c1{{.*}}, %c0{{.*}} : index
+// CHECK: nvgpu.device_async_copy %{{.*}}[{{.*}}], %{{.*}}[{{.*}}], 1, %[[SIZE]] : memref<64x20xf32, strided<[40, 1], offset: ?>> to memref<2x32x40xf32, #gpu.address_space<workgroup>>
+// CHECK: scf.for %{{.*}} = %c0{{.*}} to %c64{{.*}} step %c32{{.*}} iter_args
+// CHECK-COUNT-8: nvgpu.mma.sync
+// CHECK-NOT: nvgpu.mma.sync
+// CHECK: scf.yield
+func.func @gemm_tf32(%arg0: memref<32x64xf32>, %arg1: memref<64x40xf32>, %arg3: memref<32x40xf32>) attributes {fuse.lowering_config = #fuse.lowering_config<schedule = "contraction", tile = [32, 20], threads = 128, instruction = "mma_sync", precision = "tf32">} {
+  %cst = arith.constant 0.000000e+00 : f32
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c20 = arith.constant 20 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c2, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %n = arith.muli %by, %c20 : index
+    %w = memref.subview %arg1[0, %n] [64, 20] [1, 1] : memref<64x40xf32> to memref<64x20xf32, strided<[40, 1], offset: ?>>
+    %out = memref.subview %arg3[0, %n] [32, 20] [1, 1] : memref<32x40xf32> to memref<32x20xf32, strided<[40, 1], offset: ?>>
+    linalg.fill ins(%cst : f32) outs(%out : memref<32x20xf32, strided<[40, 1], offset: ?>>)
+    linalg.matmul ins(%arg0, %w : memref<32x64xf32>, memref<64x20xf32, strided<[40, 1], offset: ?>>) outs(%out : memref<32x20xf32, strided<[40, 1], offset: ?>>)
+    gpu.terminator
+  }
+  return
+}

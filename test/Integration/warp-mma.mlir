@@ -1,0 +1,26 @@
+// The tensor-core (mma_sync) schedule executed on the CPU: every group whose
+// contraction the schedule computes configured with tensor-cores=always and
+// run by emulated threads (each lane's fragments in memory, mma.sync
+// computed from the PTX ISA's fragment layouts), against the unfused
+// build. fp32 (three TF32 products per multiply-add) is within the usual
+// 1e-5; tf32 (one product) is not (about 1e-4 here: the check can tell
+// the precisions apart) and passes at its own tolerance (5e-3 relative,
+// 1e-3 absolute: outputs near zero keep the products' absolute error).
+// RUN: %check_equivalence %fuse_src_root/test/Models/resnet-bottleneck.mlir --lower-groups --distribute-threads config --tensor-cores always | FileCheck %s
+// RUN: %check_equivalence %fuse_src_root/test/Models/resnet-bottleneck-ds.mlir --lower-groups --distribute-threads config --tensor-cores always | FileCheck %s
+// RUN: %check_equivalence %fuse_src_root/test/Models/bert-layer.mlir --lower-groups --distribute-threads config --tensor-cores always | FileCheck %s
+// RUN: %check_equivalence %fuse_src_root/test/Models/inception.mlir --lower-groups --distribute-threads config --tensor-cores always | FileCheck %s
+// RUN: %check_equivalence %fuse_src_root/test/Models/yolo-c3.mlir --lower-groups --distribute-threads config --tensor-cores always | FileCheck %s
+// RUN: %check_equivalence %fuse_src_root/test/Models/yolo-sppf.mlir --lower-groups --distribute-threads config --tensor-cores always | FileCheck %s
+// RUN: %check_equivalence %fuse_src_root/test/Fusion/attention.mlir --function attention --lower-groups --distribute-threads config --tensor-cores always | FileCheck %s
+// Over 100 threads (3 warps compute, 4 threads only copy).
+// RUN: %check_equivalence %fuse_src_root/test/Models/resnet-bottleneck.mlir --lower-groups --distribute-threads 100 --tensor-cores always | FileCheck %s
+// RUN: not %check_equivalence %fuse_src_root/test/Models/resnet-bottleneck.mlir --lower-groups --distribute-threads config --tensor-cores always --precision tf32 | FileCheck %s --check-prefix=TF32
+// RUN: %check_equivalence %fuse_src_root/test/Models/resnet-bottleneck.mlir --lower-groups --distribute-threads config --tensor-cores always --precision tf32 --rtol 5e-3 --atol 1e-3 | FileCheck %s
+// RUN: not %check_equivalence %fuse_src_root/test/Models/resnet-bottleneck.mlir --tensor-cores always 2>&1 | FileCheck %s --check-prefix=NEEDS
+// CHECK: tensor cores always, precision {{fp32|tf32}}
+// CHECK-NOT: FAIL
+// CHECK: PASS
+// TF32: tensor cores always, precision tf32
+// TF32: max rel err 0.000{{[1-9][0-9]*}} {{.*}}: FAIL
+// NEEDS: --tensor-cores and --precision need --lower-groups
