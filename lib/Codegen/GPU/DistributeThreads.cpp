@@ -397,18 +397,22 @@ public:
   void planScratch(Region &body) {
     OpBuilder b = OpBuilder::atBlockBegin(&body.front());
     forEachOp(body, [&](linalg::LinalgOp op) {
-      if (mma) {
+      if (mma && op.getNumReductionLoops() > 0) {
+        std::string why;
         std::optional<fuse::MmaContraction> contraction;
         if (op.hasPureBufferSemantics())
-          contraction = fuse::matchMmaContraction(op);
+          contraction = fuse::matchMmaContraction(op, &why);
         if (contraction) {
           if (std::optional<WarpMma> schedule =
-                  WarpMma::plan(*contraction, threads, emulate, *mma)) {
+                  WarpMma::plan(*contraction, threads, emulate, *mma, &why)) {
             schedule->allocate(b, body.front().getTerminator());
             mmas.insert({op, std::move(*schedule)});
             return;
           }
         }
+        // The config asked for tensor cores: say why this one is SIMT.
+        emitRemark(op.getLoc()) << "fuse-distribute-threads: '" << op->getName()
+                                << "' runs on SIMT, not tensor cores: " << why;
       }
       std::optional<Cooperation> c = planCooperation(op, threads);
       if (!c)
@@ -428,6 +432,10 @@ public:
   int64_t dropScratch(SmallVectorImpl<memref::AllocaOp> &allocas) {
     int64_t bytes = 0;
     for (auto &entry : mmas) {
+      emitRemark(entry.first->getLoc())
+          << "fuse-distribute-threads: '" << entry.first->getName()
+          << "' runs on SIMT, not tensor cores: the block's tile-local "
+             "buffers do not fit shared memory";
       for (memref::AllocaOp alloca : entry.second.sharedAllocas()) {
         bytes += sharedBufferBytes(alloca.getType());
         llvm::erase(allocas, alloca);

@@ -22,7 +22,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "llvm/ADT/SmallBitVector.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace mlir::fuse::detail;
@@ -195,7 +195,8 @@ constexpr int64_t kStages = 2;
 constexpr int64_t kMaxWarpTiles = 16;
 
 std::optional<WarpMma> WarpMma::plan(const MmaContraction &c, int64_t threads,
-                                     bool emulate, MmaPrecision precision) {
+                                     bool emulate, MmaPrecision precision,
+                                     std::string *why) {
   WarpMma s(c);
   s.threads = threads;
   s.emulate = emulate;
@@ -203,15 +204,27 @@ std::optional<WarpMma> WarpMma::plan(const MmaContraction &c, int64_t threads,
   s.tilesM = llvm::divideCeil(c.mPoints, 16);
   s.tilesN = llvm::divideCeil(c.nPoints, 8);
   int64_t warps = threads / 32;
-  if (warps < 1)
+  if (warps < 1) {
+    if (why)
+      *why =
+          llvm::formatv("the block's {0} threads are not a whole warp", threads)
+              .str();
     return std::nullopt;
+  }
   MmaWarpGrid grid = chooseMmaWarps(s.tilesM, s.tilesN, warps);
   s.warpsM = grid.warpsM;
   s.warpsN = grid.warpsN;
   s.warpTilesM = s.tilesM / s.warpsM;
   s.warpTilesN = s.tilesN / s.warpsN;
-  if (s.warpTilesM * s.warpTilesN > kMaxWarpTiles)
+  if (s.warpTilesM * s.warpTilesN > kMaxWarpTiles) {
+    if (why)
+      *why = llvm::formatv("each of its {0} warps would hold {1} accumulator "
+                           "tiles of 16x8, more than {2}",
+                           s.warpsM * s.warpsN, s.warpTilesM * s.warpTilesN,
+                           kMaxWarpTiles)
+                 .str();
     return std::nullopt;
+  }
   s.chunk = std::min<int64_t>(32, llvm::alignTo(c.kPoints, 8));
   return s;
 }

@@ -37,10 +37,12 @@ enum class MmaPrecision { fp32, tf32 };
 /// threads (emulated: loops over the threads).
 class WarpMma {
 public:
-  /// The schedule of `c`, or nullopt when the block has no warp or a warp
-  /// would hold more accumulator tiles than fit in registers.
+  /// The schedule of `c`, or nullopt (with `why`, when given) when the
+  /// block has no whole warp or a warp would hold more accumulator tiles
+  /// than fit in registers.
   static std::optional<WarpMma> plan(const MmaContraction &c, int64_t threads,
-                                     bool emulate, MmaPrecision precision);
+                                     bool emulate, MmaPrecision precision,
+                                     std::string *why = nullptr);
 
   /// Creates the buffers the schedule uses at `b`'s insertion point (the
   /// start of the tile): the operands' block tiles (shared memory on the

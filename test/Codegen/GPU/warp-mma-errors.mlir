@@ -1,7 +1,8 @@
 // fuse-distribute-threads refuses an mma_sync lowering config on a target
 // without TF32 tensor cores (the T4 is sm_75): an error naming the
-// requirement, not SIMT code in its place.
-// RUN: fuse-opt %s --fuse-distribute-threads -verify-diagnostics
+// requirement, not SIMT code in its place. A contraction of an mma_sync
+// config the schedule cannot compute runs on SIMT with a remark naming why.
+// RUN: fuse-opt %s -split-input-file --fuse-distribute-threads -verify-diagnostics
 
 module attributes {fuse.target = #fuse.target<"t4">} {
 func.func @gemm_t4(%arg0: memref<32x64xf32>, %arg1: memref<64x24xf32>, %arg3: memref<32x24xf32>) attributes {fuse.lowering_config = #fuse.lowering_config<schedule = "contraction", tile = [32, 24], threads = 128, instruction = "mma_sync", precision = "fp32">} {
@@ -13,4 +14,37 @@ func.func @gemm_t4(%arg0: memref<32x64xf32>, %arg1: memref<64x24xf32>, %arg3: me
   }
   return
 }
+}
+
+// -----
+
+// A reduction that is not out + a * b (a max-plus product) in a tile whose
+// config asks for tensor cores runs on SIMT, with a remark saying why.
+func.func @maxplus(%arg0: memref<32x64xf32>, %arg1: memref<64x32xf32>, %arg3: memref<32x32xf32>) attributes {fuse.lowering_config = #fuse.lowering_config<schedule = "contraction", tile = [32, 32], threads = 128, instruction = "mma_sync", precision = "fp32">} {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    // expected-remark @+1 {{fuse-distribute-threads: 'linalg.generic' runs on SIMT, not tensor cores: a payload other than out + a * b}}
+    linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%arg0, %arg1 : memref<32x64xf32>, memref<64x32xf32>) outs(%arg3 : memref<32x32xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %s = arith.addf %a, %b : f32
+      %m = arith.maximumf %o, %s : f32
+      linalg.yield %m : f32
+    }
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// A 128x128 tile over 4 warps: each would hold 32 of its 128 accumulator
+// tiles (128 registers a lane), more than fit: SIMT, and why.
+func.func @too_large(%arg0: memref<128x64xf32>, %arg1: memref<64x128xf32>, %arg3: memref<128x128xf32>) attributes {fuse.lowering_config = #fuse.lowering_config<schedule = "contraction", tile = [128, 128], threads = 128, instruction = "mma_sync", precision = "fp32">} {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    // expected-remark @+1 {{fuse-distribute-threads: 'linalg.matmul' runs on SIMT, not tensor cores: each of its 4 warps would hold 32 accumulator tiles of 16x8, more than 16}}
+    linalg.matmul ins(%arg0, %arg1 : memref<128x64xf32>, memref<64x128xf32>) outs(%arg3 : memref<128x128xf32>)
+    gpu.terminator
+  }
+  return
 }
