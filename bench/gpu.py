@@ -180,7 +180,10 @@ def kernel_times(report, kernels):
         config = group.get("lowering_config") or {}
         measured = t["median_ms"] * 1e3
         us = predicted.get("us")
+        flops = group.get("flops") or 0
         rows.append({"group": key[1], "kernel": kernel, "schedule": config.get("schedule"),
+                     "instruction": config.get("instruction"), "precision": config.get("precision"),
+                     "tflops": round(flops / (measured * 1e-6) / 1e12, 3) if measured > 0 and flops else None,
                      "blocks": config.get("blocks"), "predicted_us": round(us, 3) if us is not None else None,
                      "bound": predicted.get("bound"), "measured_us": round(measured, 3),
                      "measured_over_predicted": round(measured / us, 3) if us else None})
@@ -191,12 +194,15 @@ def kernel_times(report, kernels):
 
 
 def print_kernel_times(rows, totals):
-    print(f"{'group':>5} {'schedule':<12} {'blocks':>7} {'bound':<8} {'predicted us':>13} {'measured us':>12} {'ratio':>7}")
+    print(f"{'group':>5} {'schedule':<12} {'instruction':<14} {'blocks':>7} {'bound':<8} {'predicted us':>13} "
+          f"{'measured us':>12} {'ratio':>7} {'TFLOP/s':>8}")
     for r in rows:
         pred = f"{r['predicted_us']:.3f}" if r["predicted_us"] is not None else "-"
         ratio = f"{r['measured_over_predicted']:.2f}" if r["measured_over_predicted"] is not None else "-"
-        print(f"{r['group']:>5} {str(r['schedule'] or '-'):<12} {str(r['blocks'] or '-'):>7} "
-              f"{str(r['bound'] or '-'):<8} {pred:>13} {r['measured_us']:>12.3f} {ratio:>7}")
+        inst = f"{r['instruction']}/{r['precision']}" if r.get("instruction") else "-"
+        tflops = f"{r['tflops']:.3f}" if r.get("tflops") is not None else "-"
+        print(f"{r['group']:>5} {str(r['schedule'] or '-'):<12} {inst:<14} {str(r['blocks'] or '-'):>7} "
+              f"{str(r['bound'] or '-'):<8} {pred:>13} {r['measured_us']:>12.3f} {ratio:>7} {tflops:>8}")
     print(f"{len(rows)} kernel(s): predicted {totals[0]} us, measured {totals[1]} us in all")
 
 
