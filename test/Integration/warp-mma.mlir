@@ -13,6 +13,15 @@
 // RUN: %check_equivalence %fuse_src_root/test/Models/yolo-c3.mlir --lower-groups --distribute-threads config --tensor-cores always | FileCheck %s
 // RUN: %check_equivalence %fuse_src_root/test/Models/yolo-sppf.mlir --lower-groups --distribute-threads config --tensor-cores always | FileCheck %s
 // RUN: %check_equivalence %fuse_src_root/test/Fusion/attention.mlir --function attention --lower-groups --distribute-threads config --tensor-cores always | FileCheck %s
+// Small ONNX networks of the corpus (strided and padded convolutions, the
+// stem's 7x7, pooling, a classifier; a detector's heads; a transformer
+// encoder).
+// RUN: fuse-translate --import-onnx %fuse_src_root/test/Models/onnx/resnet_tiny.onnx -o %t.resnet.mlir
+// RUN: %check_equivalence %t.resnet.mlir --lower-groups --distribute-threads config --tensor-cores always | FileCheck %s
+// RUN: fuse-translate --import-onnx %fuse_src_root/test/Models/onnx/yolo_tiny.onnx -o %t.yolo.mlir
+// RUN: %check_equivalence %t.yolo.mlir --lower-groups --distribute-threads config --tensor-cores always | FileCheck %s
+// RUN: fuse-translate --import-onnx %fuse_src_root/test/Models/onnx/bert_tiny.onnx -o %t.bert.mlir
+// RUN: %check_equivalence %t.bert.mlir --lower-groups --distribute-threads config --tensor-cores always | FileCheck %s
 // Over 100 threads (3 warps compute, 4 threads only copy).
 // RUN: %check_equivalence %fuse_src_root/test/Models/resnet-bottleneck.mlir --lower-groups --distribute-threads 100 --tensor-cores always | FileCheck %s
 // RUN: not %check_equivalence %fuse_src_root/test/Models/resnet-bottleneck.mlir --lower-groups --distribute-threads config --tensor-cores always --precision tf32 | FileCheck %s --check-prefix=TF32
