@@ -7,6 +7,7 @@
 #include "fuse/Codegen/Tiling/LowerGroups.h"
 #include "fuse/Dialect/Fuse/IR/FuseInterfaces.h"
 #include "fuse/Dialect/Fuse/IR/FuseOps.h"
+#include "fuse/Fusion/FusionCheck.h"
 #include "fuse/Fusion/FusionEngine.h"
 #include "fuse/Fusion/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -23,6 +24,7 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Transforms/CSE.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 namespace mlir::fuse {
@@ -138,6 +140,7 @@ FusionPlan planLowerable(FunctionOpInterface fn, Block &block,
       earlier.insert(group);
     if (succeeded(materializeFusionPlan(trialBlock, trial))) {
       llvm::DenseMap<int64_t, std::string> failures;
+      llvm::DenseMap<int64_t, ContractionSplit> splits;
       SmallVector<GroupOp> groups;
       for (GroupOp group : trialBlock.getOps<GroupOp>())
         if (!earlier.contains(group))
@@ -157,6 +160,12 @@ FusionPlan planLowerable(FunctionOpInterface fn, Block &block,
           if (!id || id.getInt() >= int64_t(plan.groups.size()))
             continue;
           KernelShape shape;
+          // What the group would cost as its contraction on tensor cores
+          // and the rest apart (GEMM + LayerNorm), before it is tiled.
+          std::optional<ContractionSplit> split = predictContractionSplit(
+              group, policy.target, configOptions(policy));
+          if (split)
+            splits[id.getInt()] = *split;
           if (succeeded(lowerFusionGroup(rewriter, group, policy.target,
                                          configOptions(policy), &shape))) {
             // A loop nest that does not verify (a value used before the
@@ -193,6 +202,38 @@ FusionPlan planLowerable(FunctionOpInterface fn, Block &block,
              ("the group would not lower to one loop nest: " + reason).str()});
         vetoed = true;
       }
+      // A group whose whole rows keep its contraction off the tensor cores
+      // is split where the two kernels are predicted faster: the first
+      // merge that took in a reduction of its rows is taken back (check
+      // 'cost'), and the next round plans without it.
+      if (failures.empty() && policy.splitRowEpilogues)
+        for (auto &[id, split] : splits) {
+          auto it = schedules.find(id);
+          if (it == schedules.end() ||
+              it->second.config.getInstruction() == "mma_sync")
+            continue;
+          double fused = predictKernelCost(it->second.shape, policy.target).us;
+          if (split.contractionUs + split.restUs >= fused)
+            continue;
+          const PlannedGroup &group = plan.groups[id];
+          for (auto &[rule, candidate] : group.merges) {
+            if (classifyOp(candidate).category != OpCategory::reduction)
+              continue;
+            policy.loweringVetoes[candidate].push_back(
+                {rule,
+                 llvm::formatv(
+                     "its rows would keep the group's contraction off the "
+                     "tensor cores: predicted {0:f1} us as one kernel, "
+                     "{1:f1} us as the contraction on tensor cores ({2:f1} "
+                     "us) and the rest apart ({3:f1} us)",
+                     fused, split.contractionUs + split.restUs,
+                     split.contractionUs, split.restUs)
+                     .str(),
+                 std::string(check::kCost)});
+            vetoed = true;
+            break;
+          }
+        }
     }
     copy->erase();
     if (!vetoed)
@@ -399,6 +440,7 @@ struct FormGroupsPass : public fuse::impl::FuseFormGroupsBase<FormGroupsPass> {
     policy.target = *resolved;
     policy.tensorCores = tensorCores;
     policy.precision = precision;
+    policy.splitRowEpilogues = splitRowEpilogues;
     // The fused IR records what it was fused for; later passes read it.
     FuseDialect::TargetAttrHelper(&getContext()).setAttr(module, policy.target);
     for (const std::string &rule : disabledRules)

@@ -30,7 +30,9 @@ static std::optional<FusionRefusal> checkLowering(const FusionCheckInput &in) {
     return std::nullopt;
   for (const FusionPolicy::LoweringVeto &veto : vetoes->second)
     if (veto.rule == in.rule->name)
-      return FusionRefusal{check::kLowering, veto.reason};
+      return FusionRefusal{veto.check == check::kCost ? check::kCost
+                                                      : check::kLowering,
+                           veto.reason};
   return std::nullopt;
 }
 

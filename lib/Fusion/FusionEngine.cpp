@@ -159,6 +159,8 @@ bool FusionState::tryMerge(unsigned a, ArrayRef<unsigned> others,
       (rule.name + ": " + describeOp(graph.node(candidate).op)).str());
   ga.lastRule = &rule;
   ga.lastCandidate = candidate;
+  ga.merges.append(gb.merges.begin(), gb.merges.end());
+  ga.merges.push_back({&rule, candidate});
   for (unsigned o : others) {
     for (unsigned m : groups[o].members)
       groupIds[m] = a;
@@ -206,6 +208,8 @@ FusionPlan FusionState::run() {
       group.lastRule = state.lastRule->name.str();
       group.lastCandidate = graph.node(state.lastCandidate).op;
     }
+    for (auto [rule, candidate] : state.merges)
+      group.merges.push_back({rule->name.str(), graph.node(candidate).op});
     group.bytes = graph.getBytes(state.members);
     int64_t separate = 0;
     for (unsigned m : state.members)

@@ -40,6 +40,8 @@ struct GroupState {
   /// The last merge into this group.
   const FusionRule *lastRule = nullptr;
   unsigned lastCandidate = 0;
+  /// Every merge into this group, in order: its rule and candidate node.
+  SmallVector<std::pair<const FusionRule *, unsigned>> merges;
   bool alive = true;
 
   bool tookPart(FusionKind kind) const {

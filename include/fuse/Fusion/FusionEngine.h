@@ -54,12 +54,18 @@ struct FusionPolicy {
   /// tf32); see GroupConfigOptions.
   std::string tensorCores = "auto";
   std::string precision = "fp32";
+  /// Whether fuse-form-groups takes back a row reduction merged into a
+  /// contraction's group where the two kernels are predicted faster.
+  bool splitRowEpilogues = true;
   /// Merges the lowering cannot turn into one kernel, found by trying it
   /// (fuse-form-groups): the candidate op, the rule, and the lowering's
   /// diagnostic. The engine refuses them with the check "lowering".
   struct LoweringVeto {
     std::string rule;
     std::string reason;
+    /// The check the refusal names: lowering, or cost (the lowered groups'
+    /// predicted kernel times say the merge makes the program slower).
+    std::string check = "lowering";
   };
   llvm::DenseMap<Operation *, SmallVector<LoweringVeto, 1>> loweringVetoes;
 };
@@ -78,6 +84,8 @@ struct PlannedGroup {
   /// The last merge: its rule and the op it took in (null for single ops).
   std::string lastRule;
   Operation *lastCandidate = nullptr;
+  /// Every merge, in order: its rule and the op it took in.
+  std::vector<std::pair<std::string, Operation *>> merges;
   /// Bytes of global memory the group reads and writes as one kernel.
   int64_t bytes = 0;
   /// Bytes its ops would move as separate kernels, minus `bytes`.

@@ -76,6 +76,12 @@ def FuseFormGroups : Pass<"fuse-form-groups", "::mlir::ModuleOp"> {
     Option<"precision", "precision", "std::string", /*default=*/"\"fp32\"",
            "Precision of tensor-core products in the lowering configs: fp32 "
            "or tf32">,
+    Option<"splitRowEpilogues", "split-row-epilogues", "bool",
+           /*default=*/"true",
+           "Take back the merge of a row reduction (a LayerNorm) into a "
+           "contraction's group when the cost model predicts the contraction "
+           "alone on tensor cores and the rest as its own kernel faster "
+           "(check 'cost')">,
   ];
   // The trial lowering of each planned group (check-lowering) tiles it.
   let dependentDialects = ["::mlir::fuse::FuseDialect",

@@ -80,6 +80,12 @@ struct FusionPipelineOptions
       llvm::cl::desc("Precision of tensor-core products: fp32 (three TF32 "
                      "products, fp32 accuracy) or tf32 (one)"),
       llvm::cl::init(FuseFormGroupsOptions().precision)};
+  PassOptions::Option<bool> splitRowEpilogues{
+      *this, "split-row-epilogues",
+      llvm::cl::desc("A LayerNorm after a GEMM becomes its own kernel where "
+                     "the cost model predicts the GEMM alone on tensor cores "
+                     "and the LayerNorm apart faster (false: always fused)"),
+      llvm::cl::init(FuseFormGroupsOptions().splitRowEpilogues)};
   PassOptions::Option<bool> prune{
       *this, "prune",
       llvm::cl::desc("Run fuse-prune (dead code, cancelling pairs, constant "

@@ -1129,6 +1129,91 @@ LogicalResult mlir::fuse::lowerFusionGroup(RewriterBase &rewriter,
   return lowerGroup(rewriter, group, *config);
 }
 
+std::optional<ContractionSplit>
+mlir::fuse::predictContractionSplit(GroupOp group, TargetAttr target,
+                                    const GroupConfigOptions &options) {
+  if (options.tensorCores == "never" ||
+      tf32MmaMacsPerSM(target.getArch()) == 0 ||
+      !broadcastsReductionAlongRows(group))
+    return std::nullopt;
+  StringRef schedule = scheduleOf(group);
+  if (schedule != "contraction" && schedule != "convolution")
+    return std::nullopt;
+  linalg::LinalgOp op;
+  std::optional<MmaContraction> contraction;
+  for (Operation *candidate : group.getComputeOps()) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(candidate);
+    if (!linalgOp || !isa<TilingInterface>(candidate))
+      continue;
+    contraction = matchMmaContraction(linalgOp);
+    if (contraction && contraction->mPoints >= 16 &&
+        contraction->nPoints >= 8 && contraction->kPoints >= 8) {
+      op = linalgOp;
+      break;
+    }
+    contraction.reset();
+  }
+  if (!contraction)
+    return std::nullopt;
+  auto bytesOf = [](Type type) { return getShapedTypeBytes(type).value_or(0); };
+  auto root = cast<TilingInterface>(op.getOperation());
+  SmallVector<utils::IteratorType> iterators = root.getLoopIteratorTypes();
+  SmallVector<int64_t> extents = staticDomain(root);
+  int64_t inputBytes = 0;
+  for (OpOperand *input : op.getDpsInputOperands())
+    inputBytes += bytesOf(input->get().getType());
+  int64_t resultBytes = bytesOf(op->getResult(0).getType());
+  double best = -1;
+  for (const SmallVector<int64_t> &tile :
+       mmaTileCandidates(iterators, extents, /*wholeRows=*/false)) {
+    KernelShape shape;
+    shape.schedule = schedule;
+    shape.macs = double(classifyOp(op).flops.value_or(0)) / 2;
+    shape.bytes = inputBytes + resultBytes;
+    for (auto [d, iterator] : llvm::enumerate(iterators)) {
+      if (iterator != utils::IteratorType::parallel)
+        continue;
+      int64_t size = tile[d] > 0 ? tile[d] : extents[d];
+      shape.pointsPerBlock *= size;
+      shape.blocks *= llvm::divideCeil(extents[d], size);
+      shape.innerPoints = size;
+    }
+    if (shape.blocks <= 1)
+      continue;
+    shape.instruction = "mma_sync";
+    shape.products = options.precision == "tf32" ? 1 : 3;
+    shape.reductionPoints = contraction->kPoints;
+    shape.threads = mmaThreads(shape);
+    if (shape.threads == 0)
+      continue;
+    shape.tileInputBytes = estimatedTileInputBytes(shape);
+    double us = predictKernelCost(shape, target).us;
+    if (best < 0 || us < best)
+      best = us;
+  }
+  if (best < 0)
+    return std::nullopt;
+  // The rest reads the contraction's result instead of its operands.
+  int64_t groupBytes = 0;
+  for (Value input : group.getInputs())
+    groupBytes += bytesOf(input.getType());
+  for (Type result : group.getResultTypes())
+    groupBytes += bytesOf(result);
+  int64_t operandBytes = 0;
+  for (OpOperand *input : op.getDpsInputOperands())
+    if (auto arg = dyn_cast<BlockArgument>(input->get());
+        arg && arg.getOwner() == &group.getBodyBlock())
+      operandBytes += bytesOf(arg.getType());
+  double restBytes =
+      double(std::max<int64_t>(groupBytes - operandBytes, 0) + resultBytes);
+  ContractionSplit split;
+  split.contraction = op;
+  split.contractionUs = best;
+  split.restUs = restBytes / target.getDramBytesPerSecond() * 1e6 +
+                 target.getLaunchMicros().convertToDouble();
+  return split;
+}
+
 void mlir::fuse::registerTilingDependencies(DialectRegistry &registry) {
   linalg::registerTilingInterfaceExternalModels(registry);
   tensor::registerTilingInterfaceExternalModels(registry);

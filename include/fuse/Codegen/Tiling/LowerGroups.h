@@ -54,6 +54,26 @@ configureFusionGroup(GroupOp group, TargetAttr target,
                      const GroupConfigOptions &options = {},
                      KernelShape *shape = nullptr);
 
+/// The predicted times of `group` as two kernels (Lowering.md, "Splitting
+/// GEMM + LayerNorm"): its contraction alone on tensor cores (the fastest
+/// tensor-core tile of its own loops) and the rest of the group as one
+/// memory-bound kernel reading the contraction's result.
+struct ContractionSplit {
+  Operation *contraction = nullptr;
+  double contractionUs = 0;
+  double restUs = 0;
+};
+
+/// The split of `group` (untiled) when it applies: a contraction or
+/// convolution group whose contraction is read along rows by a reduction
+/// (GEMM + LayerNorm: each tile then holds whole rows, so the contraction
+/// cannot take tensor-core tiles), whose contraction the tensor-core
+/// schedule computes, for a target with tensor cores that `options`
+/// allow. The caller compares it with the group's own predicted time.
+std::optional<ContractionSplit>
+predictContractionSplit(GroupOp group, TargetAttr target,
+                        const GroupConfigOptions &options = {});
+
 /// Tiles `group`'s root by its `fuse.lowering_config` (configured first for
 /// `target` when it has none, and recorded on it) and fuses the rest of it
 /// into that loop (one scf.forall nest: what fuse-lower-groups does to each
