@@ -508,18 +508,7 @@ private:
   void phase(OpBuilder &b, Location loc, Value tid,
              llvm::function_ref<void(OpBuilder &, Value)> body,
              bool barrier = true) {
-    if (emulate) {
-      Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-      Value one = arith::ConstantIndexOp::create(b, loc, 1);
-      Value count = arith::ConstantIndexOp::create(b, loc, threads);
-      auto loop = scf::ForOp::create(b, loc, zero, count, one);
-      OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
-      body(lb, loop.getInductionVar());
-      return;
-    }
-    body(b, tid);
-    if (barrier)
-      gpu::BarrierOp::create(b, loc);
+    fuse::detail::emitPhase(b, loc, emulate, threads, tid, body, barrier);
   }
 
   /// A reduction several lanes share (see Cooperation): each lane's strided

@@ -29,6 +29,23 @@ using namespace mlir::fuse::detail;
 using mlir::fuse::chooseMmaWarps;
 using mlir::fuse::MmaWarpGrid;
 
+void mlir::fuse::detail::emitPhase(
+    OpBuilder &b, Location loc, bool emulate, int64_t threads, Value tid,
+    llvm::function_ref<void(OpBuilder &, Value)> body, bool barrier) {
+  if (emulate) {
+    auto loop =
+        scf::ForOp::create(b, loc, arith::ConstantIndexOp::create(b, loc, 0),
+                           arith::ConstantIndexOp::create(b, loc, threads),
+                           arith::ConstantIndexOp::create(b, loc, 1));
+    OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
+    body(lb, loop.getInductionVar());
+    return;
+  }
+  body(b, tid);
+  if (barrier)
+    gpu::BarrierOp::create(b, loc);
+}
+
 namespace {
 
 /// Fragments of mma.sync.m16n8k8 with .tf32 A and B and .f32 C/D (PTX ISA,
@@ -112,21 +129,11 @@ Value roundToTf32(OpBuilder &b, Location loc, Value x) {
   return arith::BitcastOp::create(b, loc, b.getF32Type(), bits);
 }
 
-/// Emulated, a loop over the threads; on the GPU the body for `tid`, then
-/// a barrier unless `barrier` is false.
+/// The phases of the schedule (emitPhase).
 void phase(OpBuilder &b, Location loc, bool emulate, int64_t threads, Value tid,
            llvm::function_ref<void(OpBuilder &, Value)> body,
            bool barrier = true) {
-  if (emulate) {
-    auto loop = scf::ForOp::create(b, loc, cst(b, loc, 0), cst(b, loc, threads),
-                                   cst(b, loc, 1));
-    OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
-    body(lb, loop.getInductionVar());
-    return;
-  }
-  body(b, tid);
-  if (barrier)
-    gpu::BarrierOp::create(b, loc);
+  emitPhase(b, loc, emulate, threads, tid, body, barrier);
 }
 
 /// Loop indices of `dims` (extents `sizes`) from `linear`, the last fastest.
@@ -322,10 +329,10 @@ private:
   /// Element (row p, K column kk) of the current stage of a block tile in
   /// shared memory.
   Value loadShared(OpBuilder &b, Value tile, bool kFastest, Value p, Value kk);
-  /// Lane `lane`'s A fragment of accumulator row tile `i` (of the block) at
-  /// K step `step`, and its B fragment of column tile `j`.
-  SmallVector<Value> fragmentA(OpBuilder &b, Value lane, Value i, Value step);
-  SmallVector<Value> fragmentB(OpBuilder &b, Value lane, Value j, Value step);
+  /// Lane `lane`'s fragment at K step `step` of operand A (accumulator
+  /// row tile `tile` of the block) or B (column tile `tile`).
+  SmallVector<Value> fragment(OpBuilder &b, bool isA, Value lane, Value tile,
+                              Value step);
   /// The output indices of point (m, n) of the tile.
   SmallVector<Value> outputIndices(OpBuilder &b, Value m, Value n,
                                    ArrayRef<Value> batchIvs);
@@ -333,6 +340,12 @@ private:
   /// stored to it (outside the output's points, 0.0 and nothing).
   SmallVector<Value> loadAccumulators(OpBuilder &b, Value lane, Value i,
                                       Value j, ArrayRef<Value> batchIvs);
+  /// `fn(r, m, n, ok)` for register r of lane `lane`'s accumulators of tile
+  /// (i, j): its point (m, n) of the tile and whether that is an output
+  /// point (null: always).
+  void
+  forEachAccumulator(OpBuilder &b, Value lane, Value i, Value j,
+                     llvm::function_ref<void(int64_t, Value, Value, Value)> fn);
   void storeAccumulators(OpBuilder &b, Value lane, Value i, Value j,
                          ArrayRef<Value> values, ArrayRef<Value> batchIvs);
   /// The (one or two) parts each product is formed from: {value} (tf32,
@@ -346,6 +359,11 @@ private:
     return {{1, 0}, {0, 1}, {0, 0}};
   }
 
+  /// In the K loop's body at chunk `kc`: the current `stage`, and the next
+  /// chunk (if any, below `kEnd`) copied by `copyChunk` into the other.
+  void
+  copyNextChunk(OpBuilder &kb, Value kc, int64_t kEnd,
+                llvm::function_ref<void(OpBuilder &, Value, Value)> copyChunk);
   void emitGpu(OpBuilder &b, Value tid, ArrayRef<Value> batchIvs);
   void emitEmulated(OpBuilder &b, ArrayRef<Value> batchIvs);
   /// Emulated mma.sync of warp `warp`'s tile (ii, jj) with the parts
@@ -446,25 +464,19 @@ SmallVector<Value> WarpMmaEmitter::split(OpBuilder &b, Value x) {
   return {big, roundToTf32(b, loc, rest)};
 }
 
-SmallVector<Value> WarpMmaEmitter::fragmentA(OpBuilder &b, Value lane, Value i,
-                                             Value step) {
+SmallVector<Value> WarpMmaEmitter::fragment(OpBuilder &b, bool isA, Value lane,
+                                            Value tile, Value step) {
   SmallVector<Value> values;
-  for (int64_t r = 0; r < 4; ++r) {
-    auto [row, col] = Fragment::a(b, loc, lane, r);
-    values.push_back(loadShared(b, s.sharedA, c.aKFastest,
-                                add(b, loc, mul(b, loc, i, 16), row),
-                                add(b, loc, mul(b, loc, step, 8), col)));
-  }
-  return values;
-}
-
-SmallVector<Value> WarpMmaEmitter::fragmentB(OpBuilder &b, Value lane, Value j,
-                                             Value step) {
-  SmallVector<Value> values;
-  for (int64_t r = 0; r < 2; ++r) {
-    auto [k, n] = Fragment::bRowCol(b, loc, lane, r);
-    values.push_back(loadShared(b, s.sharedB, c.bKFastest,
-                                add(b, loc, mul(b, loc, j, 8), n),
+  for (int64_t r = 0; r < (isA ? 4 : 2); ++r) {
+    // The register's point of its side (A's row, B's column) and its K.
+    Value p, k;
+    if (isA)
+      std::tie(p, k) = Fragment::a(b, loc, lane, r);
+    else
+      std::tie(k, p) = Fragment::bRowCol(b, loc, lane, r);
+    values.push_back(loadShared(b, isA ? s.sharedA : s.sharedB,
+                                isA ? c.aKFastest : c.bKFastest,
+                                add(b, loc, mul(b, loc, tile, isA ? 16 : 8), p),
                                 add(b, loc, mul(b, loc, step, 8), k)));
   }
   return values;
@@ -484,22 +496,30 @@ SmallVector<Value> WarpMmaEmitter::outputIndices(OpBuilder &b, Value m, Value n,
   return indices;
 }
 
-SmallVector<Value> WarpMmaEmitter::loadAccumulators(OpBuilder &b, Value lane,
-                                                    Value i, Value j,
-                                                    ArrayRef<Value> batchIvs) {
-  Value out = c.op.getDpsInitOperand(0)->get();
-  SmallVector<Value> values;
+void WarpMmaEmitter::forEachAccumulator(
+    OpBuilder &b, Value lane, Value i, Value j,
+    llvm::function_ref<void(int64_t, Value, Value, Value)> fn) {
   for (int64_t r = 0; r < 4; ++r) {
     std::pair<Value, Value> rowCol = Fragment::c(b, loc, lane, r);
     Value m = add(b, loc, mul(b, loc, i, 16), rowCol.first);
     Value n = add(b, loc, mul(b, loc, j, 8), rowCol.second);
     Value ok = both(b, loc, lessThan(b, loc, m, c.mPoints, s.tilesM * 16),
                     lessThan(b, loc, n, c.nPoints, s.tilesN * 8));
+    fn(r, m, n, ok);
+  }
+}
+
+SmallVector<Value> WarpMmaEmitter::loadAccumulators(OpBuilder &b, Value lane,
+                                                    Value i, Value j,
+                                                    ArrayRef<Value> batchIvs) {
+  Value out = c.op.getDpsInitOperand(0)->get();
+  SmallVector<Value> values;
+  forEachAccumulator(b, lane, i, j, [&](int64_t, Value m, Value n, Value ok) {
     values.push_back(loadIf(b, loc, ok, [&](OpBuilder &lb) -> Value {
       return memref::LoadOp::create(lb, loc, out,
                                     outputIndices(lb, m, n, batchIvs));
     }));
-  }
+  });
   return values;
 }
 
@@ -507,17 +527,12 @@ void WarpMmaEmitter::storeAccumulators(OpBuilder &b, Value lane, Value i,
                                        Value j, ArrayRef<Value> values,
                                        ArrayRef<Value> batchIvs) {
   Value out = c.op.getDpsInitOperand(0)->get();
-  for (int64_t r = 0; r < 4; ++r) {
-    std::pair<Value, Value> rowCol = Fragment::c(b, loc, lane, r);
-    Value m = add(b, loc, mul(b, loc, i, 16), rowCol.first);
-    Value n = add(b, loc, mul(b, loc, j, 8), rowCol.second);
-    Value ok = both(b, loc, lessThan(b, loc, m, c.mPoints, s.tilesM * 16),
-                    lessThan(b, loc, n, c.nPoints, s.tilesN * 8));
+  forEachAccumulator(b, lane, i, j, [&](int64_t r, Value m, Value n, Value ok) {
     storeIf(b, loc, ok, [&](OpBuilder &sb) {
       memref::StoreOp::create(sb, loc, values[r], out,
                               outputIndices(sb, m, n, batchIvs));
     });
-  }
+  });
 }
 
 void WarpMmaEmitter::emit(Value tid, bool barrier) {
@@ -545,6 +560,21 @@ void WarpMmaEmitter::emit(Value tid, bool barrier) {
   if (!s.emulate && barrier)
     gpu::BarrierOp::create(b, loc);
   c.op->erase();
+}
+
+void WarpMmaEmitter::copyNextChunk(
+    OpBuilder &kb, Value kc, int64_t kEnd,
+    llvm::function_ref<void(OpBuilder &, Value, Value)> copyChunk) {
+  stage = rem(kb, loc, div(kb, loc, kc, s.chunk), kStages);
+  Value nextK = add(kb, loc, kc, s.chunk);
+  Value other = rem(kb, loc, add(kb, loc, stage, 1), kStages);
+  auto more = scf::IfOp::create(
+      kb, loc,
+      arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::ult, nextK,
+                            cst(kb, loc, kEnd)),
+      /*withElseRegion=*/false);
+  OpBuilder mb = more.getThenBodyBuilder();
+  copyChunk(mb, other, nextK);
 }
 
 void WarpMmaEmitter::emitGpu(OpBuilder &b, Value tid,
@@ -614,57 +644,42 @@ void WarpMmaEmitter::emitGpu(OpBuilder &b, Value tid,
                                   cst(b, loc, s.chunk), init);
   OpBuilder kb = OpBuilder::atBlockBegin(kLoop.getBody());
   Value kc = kLoop.getInductionVar();
-  stage = rem(kb, loc, div(kb, loc, kc, s.chunk), kStages);
-  Value nextK = add(kb, loc, kc, s.chunk);
-  Value other = rem(kb, loc, add(kb, loc, stage, 1), kStages);
-  auto more = scf::IfOp::create(
-      kb, loc,
-      arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::ult, nextK,
-                            cst(kb, loc, kEnd)),
-      /*withElseRegion=*/false);
-  OpBuilder mb = more.getThenBodyBuilder();
-  copyChunk(mb, other, nextK);
+  copyNextChunk(kb, kc, kEnd, copyChunk);
   Value group = nvgpu::DeviceAsyncCreateGroupOp::create(kb, loc, ValueRange());
   nvgpu::DeviceAsyncWaitOp::create(kb, loc, group, kb.getI32IntegerAttr(1));
   gpu::BarrierOp::create(kb, loc);
   SmallVector<Value> carried(kLoop.getRegionIterArgs());
   SmallVector<Value> next = ifActive(kb, carried, [&](OpBuilder &ob) {
     SmallVector<Value> accs = carried;
-    auto typeA = VectorType::get({4, 1}, f32),
-         typeB = VectorType::get({2, 1}, f32);
     for (int64_t step = 0; step < s.chunk / 8; ++step) {
       Value stepV = cst(ob, loc, step);
       // parts[ii][part] / [jj][part]: the fragments, as the instruction
       // takes them.
-      SmallVector<SmallVector<Value>> partsA, partsB;
-      for (int64_t ii = 0; ii < s.warpTilesM; ++ii) {
-        SmallVector<SmallVector<Value>> regs;
-        for (Value v : fragmentA(ob, lane, tileRow(ob, ii), stepV))
-          regs.push_back(split(ob, v));
-        SmallVector<Value> perPart;
-        for (size_t part = 0; part < regs.front().size(); ++part) {
-          SmallVector<Value> elems;
-          for (auto &reg : regs)
-            elems.push_back(reg[part]);
-          perPart.push_back(
-              vector::FromElementsOp::create(ob, loc, typeA, elems));
+      // parts[tile][part]: a tile's fragment as the instruction takes it,
+      // one vector per product part.
+      auto fragments = [&](bool isA, int64_t tiles, auto tileOf) {
+        VectorType type = VectorType::get({isA ? 4 : 2, 1}, f32);
+        SmallVector<SmallVector<Value>> parts;
+        for (int64_t t = 0; t < tiles; ++t) {
+          SmallVector<SmallVector<Value>> regs;
+          for (Value v : fragment(ob, isA, lane, tileOf(ob, t), stepV))
+            regs.push_back(split(ob, v));
+          SmallVector<Value> perPart;
+          for (size_t part = 0; part < regs.front().size(); ++part) {
+            SmallVector<Value> elems;
+            for (auto &reg : regs)
+              elems.push_back(reg[part]);
+            perPart.push_back(
+                vector::FromElementsOp::create(ob, loc, type, elems));
+          }
+          parts.push_back(perPart);
         }
-        partsA.push_back(perPart);
-      }
-      for (int64_t jj = 0; jj < s.warpTilesN; ++jj) {
-        SmallVector<SmallVector<Value>> regs;
-        for (Value v : fragmentB(ob, lane, tileCol(ob, jj), stepV))
-          regs.push_back(split(ob, v));
-        SmallVector<Value> perPart;
-        for (size_t part = 0; part < regs.front().size(); ++part) {
-          SmallVector<Value> elems;
-          for (auto &reg : regs)
-            elems.push_back(reg[part]);
-          perPart.push_back(
-              vector::FromElementsOp::create(ob, loc, typeB, elems));
-        }
-        partsB.push_back(perPart);
-      }
+        return parts;
+      };
+      SmallVector<SmallVector<Value>> partsA =
+          fragments(true, s.warpTilesM, tileRow);
+      SmallVector<SmallVector<Value>> partsB =
+          fragments(false, s.warpTilesN, tileCol);
       for (auto [pa, pb] : products())
         for (int64_t ii = 0; ii < s.warpTilesM; ++ii)
           for (int64_t jj = 0; jj < s.warpTilesN; ++jj) {
@@ -710,20 +725,18 @@ void WarpMmaEmitter::emulateInstruction(OpBuilder &b, Value warp, Value ii,
   Value tile = add(b, loc, mul(b, loc, ii, s.warpTilesN), jj);
   // The instruction's A and B from the 32 lanes' fragments.
   lanes([&](OpBuilder &lb, Value lane, Value thread) {
-    for (int64_t r = 0; r < 4; ++r) {
-      auto [row, col] = Fragment::a(lb, loc, lane, r);
-      Value v = memref::LoadOp::create(
-          lb, loc, s.fragA,
-          ValueRange{thread, ii, cst(lb, loc, pa), cst(lb, loc, r)});
-      memref::StoreOp::create(lb, loc, v, s.tileA, ValueRange{row, col});
-    }
-    for (int64_t r = 0; r < 2; ++r) {
-      auto [k, n] = Fragment::bRowCol(lb, loc, lane, r);
-      Value v = memref::LoadOp::create(
-          lb, loc, s.fragB,
-          ValueRange{thread, jj, cst(lb, loc, pb), cst(lb, loc, r)});
-      memref::StoreOp::create(lb, loc, v, s.tileB, ValueRange{k, n});
-    }
+    for (bool isA : {true, false})
+      for (int64_t r = 0; r < (isA ? 4 : 2); ++r) {
+        // A's (row, column) or B's (K row, column) of the register.
+        std::pair<Value, Value> at = isA ? Fragment::a(lb, loc, lane, r)
+                                         : Fragment::bRowCol(lb, loc, lane, r);
+        Value v = memref::LoadOp::create(lb, loc, isA ? s.fragA : s.fragB,
+                                         ValueRange{thread, isA ? ii : jj,
+                                                    cst(lb, loc, isA ? pa : pb),
+                                                    cst(lb, loc, r)});
+        memref::StoreOp::create(lb, loc, v, isA ? s.tileA : s.tileB,
+                                ValueRange{at.first, at.second});
+      }
   });
   // D = A * B + C, each lane's accumulators in place.
   lanes([&](OpBuilder &lb, Value lane, Value thread) {
@@ -812,45 +825,30 @@ void WarpMmaEmitter::emitEmulated(OpBuilder &b, ArrayRef<Value> batchIvs) {
                                   cst(b, loc, s.chunk));
   OpBuilder kb = OpBuilder::atBlockBegin(kLoop.getBody());
   Value kc = kLoop.getInductionVar();
-  stage = rem(kb, loc, div(kb, loc, kc, s.chunk), kStages);
-  Value nextK = add(kb, loc, kc, s.chunk);
-  Value other = rem(kb, loc, add(kb, loc, stage, 1), kStages);
-  auto more = scf::IfOp::create(
-      kb, loc,
-      arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::ult, nextK,
-                            cst(kb, loc, kEnd)),
-      /*withElseRegion=*/false);
-  OpBuilder mb = more.getThenBodyBuilder();
-  copyChunk(mb, other, nextK);
+  copyNextChunk(kb, kc, kEnd, copyChunk);
   auto stepLoop = scf::ForOp::create(
       kb, loc, cst(kb, loc, 0), cst(kb, loc, s.chunk / 8), cst(kb, loc, 1));
   OpBuilder sb = OpBuilder::atBlockBegin(stepLoop.getBody());
   Value step = stepLoop.getInductionVar();
   // Each lane's fragments (the GPU's registers) into memory.
   phase(sb, loc, true, s.threads, Value(),
-        computing(
-            [&](OpBuilder &ob, Value thread, Value lane, Value wm, Value wn) {
-              for (int64_t ii = 0; ii < s.warpTilesM; ++ii) {
-                SmallVector<Value> regs =
-                    fragmentA(ob, lane, tileRow(ob, wm, ii), step);
-                for (auto [r, v] : llvm::enumerate(regs))
-                  for (auto [part, p] : llvm::enumerate(split(ob, v)))
-                    memref::StoreOp::create(ob, loc, p, s.fragA,
-                                            ValueRange{thread, cst(ob, loc, ii),
-                                                       cst(ob, loc, part),
-                                                       cst(ob, loc, r)});
-              }
-              for (int64_t jj = 0; jj < s.warpTilesN; ++jj) {
-                SmallVector<Value> regs =
-                    fragmentB(ob, lane, tileCol(ob, wn, jj), step);
-                for (auto [r, v] : llvm::enumerate(regs))
-                  for (auto [part, p] : llvm::enumerate(split(ob, v)))
-                    memref::StoreOp::create(ob, loc, p, s.fragB,
-                                            ValueRange{thread, cst(ob, loc, jj),
-                                                       cst(ob, loc, part),
-                                                       cst(ob, loc, r)});
-              }
-            }));
+        computing([&](OpBuilder &ob, Value thread, Value lane, Value wm,
+                      Value wn) {
+          auto store = [&](bool isA, int64_t tiles, Value buffer) {
+            for (int64_t t = 0; t < tiles; ++t) {
+              Value tile = isA ? tileRow(ob, wm, t) : tileCol(ob, wn, t);
+              for (auto [r, v] :
+                   llvm::enumerate(fragment(ob, isA, lane, tile, step)))
+                for (auto [part, p] : llvm::enumerate(split(ob, v)))
+                  memref::StoreOp::create(ob, loc, p, buffer,
+                                          ValueRange{thread, cst(ob, loc, t),
+                                                     cst(ob, loc, part),
+                                                     cst(ob, loc, r)});
+            }
+          };
+          store(/*isA=*/true, s.warpTilesM, s.fragA);
+          store(/*isA=*/false, s.warpTilesN, s.fragB);
+        }));
   // Each warp's instructions, in the GPU's order.
   auto warpLoop = scf::ForOp::create(sb, loc, cst(sb, loc, 0),
                                      cst(sb, loc, warps), cst(sb, loc, 1));

@@ -28,6 +28,15 @@ namespace mlir::fuse::detail {
 
 using fuse::MmaContraction;
 
+/// Emits `body(builder, thread)` for every thread of a block of `threads`:
+/// on the GPU once, for the thread id `tid`, followed by a barrier (unless
+/// `barrier` is false); emulated, as a loop over the threads (a barrier's
+/// effect: the next phase starts after all of them). The phases of
+/// fuse-distribute-threads' SIMT and tensor-core schedules.
+void emitPhase(OpBuilder &b, Location loc, bool emulate, int64_t threads,
+               Value tid, llvm::function_ref<void(OpBuilder &, Value)> body,
+               bool barrier = true);
+
 /// How the products are formed: `fp32` splits every operand into a TF32
 /// value and a TF32 remainder and accumulates three products (fp32
 /// accuracy); `tf32` one product of the operands rounded to TF32.
