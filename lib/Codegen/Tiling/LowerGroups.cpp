@@ -1139,22 +1139,10 @@ mlir::fuse::predictContractionSplit(GroupOp group, TargetAttr target,
   StringRef schedule = scheduleOf(group);
   if (schedule != "contraction" && schedule != "convolution")
     return std::nullopt;
-  linalg::LinalgOp op;
-  std::optional<MmaContraction> contraction;
-  for (Operation *candidate : group.getComputeOps()) {
-    auto linalgOp = dyn_cast<linalg::LinalgOp>(candidate);
-    if (!linalgOp || !isa<TilingInterface>(candidate))
-      continue;
-    contraction = matchMmaContraction(linalgOp);
-    if (contraction && contraction->mPoints >= 16 &&
-        contraction->nPoints >= 8 && contraction->kPoints >= 8) {
-      op = linalgOp;
-      break;
-    }
-    contraction.reset();
-  }
-  if (!contraction)
+  std::optional<MmaContraction> contraction = mmaContractionOf(group);
+  if (!contraction || !isa<TilingInterface>(contraction->op.getOperation()))
     return std::nullopt;
+  linalg::LinalgOp op = contraction->op;
   auto bytesOf = [](Type type) { return getShapedTypeBytes(type).value_or(0); };
   auto root = cast<TilingInterface>(op.getOperation());
   SmallVector<utils::IteratorType> iterators = root.getLoopIteratorTypes();
