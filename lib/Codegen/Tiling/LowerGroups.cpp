@@ -623,6 +623,27 @@ int64_t mmaThreads(const KernelShape &shape) {
   return 0;
 }
 
+/// `shape` (a tile of `contraction`'s group) as the mma_sync schedule runs
+/// it: its products per multiply-add, reduction, threads (options' when a
+/// multiple of 32) and estimated tile input bytes; false when it is no
+/// kernel of that schedule (one tile for the whole output leaves no tile
+/// loop for the grid, or no block holds its accumulators).
+bool onTensorCores(KernelShape &shape, const MmaContraction &contraction,
+                   const GroupConfigOptions &options) {
+  if (shape.blocks <= 1)
+    return false;
+  shape.instruction = "mma_sync";
+  shape.products = options.precision == "tf32" ? 1 : 3;
+  shape.reductionPoints = contraction.kPoints;
+  shape.threads = options.threads > 0 && options.threads % 32 == 0
+                      ? options.threads
+                      : mmaThreads(shape);
+  if (shape.threads == 0)
+    return false;
+  shape.tileInputBytes = estimatedTileInputBytes(shape);
+  return true;
+}
+
 /// Threads per block a tile is sized for when the block size is the cost
 /// model's choice.
 constexpr int64_t kTileThreads = 128;
@@ -728,19 +749,8 @@ FailureOr<LoweringConfigAttr> configure(RewriterBase &rewriter, GroupOp group,
       if (llvm::all_of(candidate, [](int64_t t) { return t == 0; }))
         continue;
       KernelShape mma = kernelShapeOf(group, root, candidate);
-      // One tile for the whole output leaves no tile loop to map to the
-      // grid (it folds away): not a kernel.
-      if (mma.blocks <= 1)
+      if (!onTensorCores(mma, *contraction, options))
         continue;
-      mma.instruction = "mma_sync";
-      mma.products = options.precision == "tf32" ? 1 : 3;
-      mma.reductionPoints = contraction->kPoints;
-      mma.threads = options.threads > 0 && options.threads % 32 == 0
-                        ? options.threads
-                        : mmaThreads(mma);
-      if (mma.threads == 0)
-        continue;
-      mma.tileInputBytes = estimatedTileInputBytes(mma);
       double us = predictKernelCost(mma, target).us;
       if (!best || us < bestMmaUs ||
           (us == bestMmaUs &&
@@ -1166,15 +1176,8 @@ mlir::fuse::predictContractionSplit(GroupOp group, TargetAttr target,
       shape.blocks *= llvm::divideCeil(extents[d], size);
       shape.innerPoints = size;
     }
-    if (shape.blocks <= 1)
+    if (!onTensorCores(shape, *contraction, options))
       continue;
-    shape.instruction = "mma_sync";
-    shape.products = options.precision == "tf32" ? 1 : 3;
-    shape.reductionPoints = contraction->kPoints;
-    shape.threads = mmaThreads(shape);
-    if (shape.threads == 0)
-      continue;
-    shape.tileInputBytes = estimatedTileInputBytes(shape);
     double us = predictKernelCost(shape, target).us;
     if (best < 0 || us < best)
       best = us;
