@@ -323,6 +323,8 @@ def check_groups(args, rules):
                 cmd += ["--tensor-cores", args.tensor_cores]
             if args.precision:
                 cmd += ["--precision", args.precision]
+            if args.stages:
+                cmd += ["--stages", str(args.stages)]
             if args.distribute_threads:
                 cmd += ["--distribute-threads", str(args.distribute_threads)]
             if args.relayout_weights:
@@ -357,6 +359,9 @@ def main():
     parser.add_argument("--precision", choices=["fp32", "tf32"],
                         help="with --lower-groups: the precision of tensor-core products (fp32: three "
                              "TF32 products; tf32: one, about 1e-3 relative: pass a --rtol to match)")
+    parser.add_argument("--stages", type=int, choices=[2, 3, 4],
+                        help="with --lower-groups: the K chunks every tensor-core kernel stages in "
+                             "shared memory at once (default: the cost model's choice)")
     parser.add_argument("--fused-options", default="",
                         help="extra fuse-fusion-pipeline options for the fused build")
     parser.add_argument("--seed", type=int, default=0)
@@ -380,11 +385,12 @@ def main():
     blobs = {}
     name, arg_types, result_types, unfused = compile_variant(args.fuse_opt, args.input, unfused_opts, "unfused",
                                                              args.function, blobs=blobs)
-    if (args.tensor_cores or args.precision) and not args.lower_groups:
-        fail("--tensor-cores and --precision need --lower-groups (they configure the tiles)")
+    if (args.tensor_cores or args.precision or args.stages) and not args.lower_groups:
+        fail("--tensor-cores, --precision and --stages need --lower-groups (they configure the tiles)")
     lower = args.lower_groups
-    if lower and (args.tensor_cores or args.precision):
-        lower = {"tensor-cores": args.tensor_cores or "auto", "precision": args.precision or "fp32"}
+    if lower and (args.tensor_cores or args.precision or args.stages):
+        lower = {"tensor-cores": args.tensor_cores or "auto", "precision": args.precision or "fp32",
+                 "stages": args.stages or 0}
     _, _, _, fused = compile_variant(args.fuse_opt, args.input, fused_opts, "fused", args.function,
                                      lower, blobs=blobs, relayout=args.relayout_weights)
     for t in arg_types + result_types:
@@ -404,9 +410,11 @@ def main():
     values = read_comparison(output)
     failed = 0
     lowered_note = ", groups tiled" if args.lower_groups else ""
-    if args.tensor_cores or args.precision:
+    if args.tensor_cores or args.precision or args.stages:
         lowered_note += (f", tensor cores {args.tensor_cores or 'auto'}, "
                          f"precision {args.precision or 'fp32'}")
+        if args.stages:
+            lowered_note += f", {args.stages} stages"
     if args.distribute_threads:
         lowered_note += (", each group's configured threads per tile" if args.distribute_threads < 0
                          else f", {args.distribute_threads} threads per tile")

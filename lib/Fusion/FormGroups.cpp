@@ -74,6 +74,7 @@ GroupConfigOptions configOptions(const FusionPolicy &policy) {
   GroupConfigOptions options;
   options.tensorCores = policy.tensorCores;
   options.precision = policy.precision;
+  options.stages = policy.stages;
   return options;
 }
 
@@ -427,6 +428,11 @@ struct FormGroupsPass : public fuse::impl::FuseFormGroupsBase<FormGroupsPass> {
       return emitOptionError(context, getArgument())
              << "option 'precision' must be 'fp32' or 'tf32', got '"
              << precision << "'";
+    if (stages != 0 && (stages < 2 || stages > 4))
+      return emitOptionError(context, getArgument())
+             << "option 'stages' must be 2, 3 or 4 (0: the cost model "
+                "chooses), got "
+             << int64_t(stages);
     return success();
   }
 
@@ -440,6 +446,7 @@ struct FormGroupsPass : public fuse::impl::FuseFormGroupsBase<FormGroupsPass> {
     policy.target = *resolved;
     policy.tensorCores = tensorCores;
     policy.precision = precision;
+    policy.stages = stages;
     policy.splitRowEpilogues = splitRowEpilogues;
     // The fused IR records what it was fused for; later passes read it.
     FuseDialect::TargetAttrHelper(&getContext()).setAttr(module, policy.target);

@@ -66,6 +66,7 @@ void mlir::fuse::buildFusionPipeline(OpPassManager &pm,
   groups.checkLowering = options.checkLowering;
   groups.tensorCores = options.tensorCores;
   groups.precision = options.precision;
+  groups.stages = options.stages;
   groups.splitRowEpilogues = options.splitRowEpilogues;
   pm.addPass(createFuseFormGroups(groups));
 }

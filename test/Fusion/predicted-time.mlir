@@ -63,13 +63,24 @@ func.func @relu(%x: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
 
 // On tensor cores (tensor-cores=always) the same GEMM + bias takes 64x32
 // tiles (the cost model's fastest candidate): 8 blocks of 2 warps, a 2x1
-// warp grid over the tile's 4x4 accumulator tiles of 16x8. K = 256 is 8
-// chunks of 32, each the longer of 600 cycles of global load latency and
-// 4 K steps x 3 products x 32 cycles = 384 of dependent mma.sync: 4800
-// cycles = 2.42 us (one block per SM, one wave), plus the launch: 5.42 us,
-// bound by latency (the tensor cores' 524288 x 3 products of a block at 512
-// per cycle take 1.55 us, its 81920 lanes of loads 1.29 us).
+// warp grid over the tile's 4x4 accumulator tiles of 16x8, 3 stages. K =
+// 256 is 8 chunks of 32: the first chunk's 600 cycles of global load
+// latency exposed and its 4 K steps x 3 products x 32 cycles = 384 of
+// dependent mma.sync, then 7 chunks each the longer of 384 and 600 / 2
+// (two chunks in flight): 3672 cycles = 1.85 us (one block per SM, one
+// wave), plus the launch: 4.85 us, bound by latency (the tensor cores'
+// 524288 x 3 products of a block at 512 per cycle take 1.55 us, its 81920
+// lanes of loads 1.29 us). With 2 stages each later chunk waits 600:
+// 5184 cycles, 5.61 us; a 4th stage hides no more than the 3rd.
 // RUN: fuse-opt %s -split-input-file --fuse-fusion-pipeline="target=h200 tensor-cores=always report=-" -o /dev/null | FileCheck %s --check-prefix=MMA
+// RUN: fuse-opt %s -split-input-file --fuse-fusion-pipeline="target=h200 tensor-cores=always stages=2 report=-" -o /dev/null | FileCheck %s --check-prefix=MMA2
+// MMA2-LABEL: "name": "gemm_bias_mma"
+// MMA2: "instruction": "mma_sync",
+// MMA2-NEXT: "precision": "fp32",
+// MMA2-NEXT: "stages": 2
+// MMA2-NEXT: },
+// MMA2-NEXT: "predicted": {
+// MMA2-NEXT: "us": 5.61{{[0-9]*}},
 // MMA-LABEL: "name": "gemm_bias_mma"
 // MMA: "tile": [
 // MMA-NEXT: 64,
@@ -78,9 +89,10 @@ func.func @relu(%x: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
 // MMA-NEXT: "threads": 64,
 // MMA-NEXT: "blocks": 8,
 // MMA: "instruction": "mma_sync",
-// MMA-NEXT: "precision": "fp32"
+// MMA-NEXT: "precision": "fp32",
+// MMA-NEXT: "stages": 3
 // MMA: "predicted": {
-// MMA-NEXT: "us": 5.42{{[0-9]*}},
+// MMA-NEXT: "us": 4.85{{[0-9]*}},
 // MMA-NEXT: "bound": "latency",
 // MMA-NEXT: "blocks_per_sm": 1,
 // MMA-NEXT: "warps_per_sm": 2,

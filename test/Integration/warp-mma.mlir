@@ -24,6 +24,12 @@
 // RUN: %check_equivalence %t.bert.mlir --lower-groups --distribute-threads config --tensor-cores always | FileCheck %s
 // Over 100 threads (3 warps compute, 4 threads only copy).
 // RUN: %check_equivalence %fuse_src_root/test/Models/resnet-bottleneck.mlir --lower-groups --distribute-threads 100 --tensor-cores always | FileCheck %s
+// Every stage count of the cp.async ring (the configs' own are the cost
+// model's choice, mostly 3): 2 and 4 stages, K chunks wrapping the ring
+// (the bottleneck's 3x3 convolution has 9 x 16 = 144 K points, 5 chunks;
+// a chunk copied into the stage being computed fails both).
+// RUN: %check_equivalence %fuse_src_root/test/Models/bert-layer.mlir --lower-groups --distribute-threads config --tensor-cores always --stages 2 | FileCheck %s --check-prefix=STAGES2
+// RUN: %check_equivalence %fuse_src_root/test/Models/resnet-bottleneck.mlir --lower-groups --distribute-threads config --tensor-cores always --stages 4 | FileCheck %s --check-prefix=STAGES4
 // RUN: not %check_equivalence %fuse_src_root/test/Models/resnet-bottleneck.mlir --lower-groups --distribute-threads config --tensor-cores always --precision tf32 | FileCheck %s --check-prefix=TF32
 // RUN: %check_equivalence %fuse_src_root/test/Models/resnet-bottleneck.mlir --lower-groups --distribute-threads config --tensor-cores always --precision tf32 --rtol 5e-3 --atol 1e-3 | FileCheck %s
 // RUN: not %check_equivalence %fuse_src_root/test/Models/resnet-bottleneck.mlir --tensor-cores always 2>&1 | FileCheck %s --check-prefix=NEEDS
@@ -32,4 +38,10 @@
 // CHECK: PASS
 // TF32: tensor cores always, precision tf32
 // TF32: max rel err 0.000{{[1-9][0-9]*}} {{.*}}: FAIL
-// NEEDS: --tensor-cores and --precision need --lower-groups
+// NEEDS: --tensor-cores, --precision and --stages need --lower-groups
+// STAGES2: tensor cores always, precision fp32, 2 stages
+// STAGES2-NOT: FAIL
+// STAGES2: PASS
+// STAGES4: tensor cores always, precision fp32, 4 stages
+// STAGES4-NOT: FAIL
+// STAGES4: PASS

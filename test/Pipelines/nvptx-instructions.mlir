@@ -38,8 +38,9 @@
 // with mma_sync where the schedule computes its convolution), every
 // convolution kernel is TF32 mma.sync m16n8k8, three per K step for fp32
 // accuracy (one with precision=tf32), its operands staged through shared
-// memory by cp.async (the next chunk in flight while the current one is
-// computed: wait_group 1), still no 64-bit division.
+// memory by cp.async (with S stages S - 1 chunks in flight while one is
+// computed: wait_group S - 2; the loop's blocks may be laid out with the
+// products before the wait), still no 64-bit division.
 // RUN: fuse-opt %t.fused.mlir --fuse-to-nvptx="tensor-cores=always" -o %t.mma.mlir
 // RUN: rm -rf %t.mma && %ptx_stats %t.mma.mlir --out %t.mma
 // RUN: cat %t.mma/resnet_bottleneck__group0_kernel.ptx | FileCheck %s --check-prefix=MMA
@@ -49,10 +50,11 @@
 // MMA-NOT: {{(div|rem)}}.{{[us]}}64
 // MMA: cp.async.ca.shared.global
 // MMA: cp.async.commit_group
-// MMA: cp.async.wait_group {{[[:space:]]*}}1;
-// MMA: bar.sync
-// MMA-NOT: {{(div|rem)}}.{{[us]}}64
-// MMA-COUNT-3: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+// MMA-DAG: cp.async.wait_group {{[[:space:]]*}}{{[0-2]}};
+// MMA-DAG: bar.sync
+// MMA-DAG: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+// MMA-DAG: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+// MMA-DAG: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 // MMA-NOT: {{(div|rem)}}.{{[us]}}64
 // MMA: ret;
 // RUN: fuse-opt %t.fused.mlir --fuse-to-nvptx="tensor-cores=always precision=tf32" -o %t.tf32.mlir

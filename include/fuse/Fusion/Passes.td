@@ -76,6 +76,9 @@ def FuseFormGroups : Pass<"fuse-form-groups", "::mlir::ModuleOp"> {
     Option<"precision", "precision", "std::string", /*default=*/"\"fp32\"",
            "Precision of tensor-core products in the lowering configs: fp32 "
            "or tf32">,
+    Option<"stages", "stages", "int64_t", /*default=*/"0",
+           "K chunks a tensor-core kernel stages in shared memory at once "
+           "(2 to 4); 0: the cost model's choice">,
     Option<"splitRowEpilogues", "split-row-epilogues", "bool",
            /*default=*/"true",
            "Take back the merge of a row reduction (a LayerNorm) into a "

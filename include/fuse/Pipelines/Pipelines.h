@@ -80,6 +80,11 @@ struct FusionPipelineOptions
       llvm::cl::desc("Precision of tensor-core products: fp32 (three TF32 "
                      "products, fp32 accuracy) or tf32 (one)"),
       llvm::cl::init(FuseFormGroupsOptions().precision)};
+  PassOptions::Option<int64_t> stages{
+      *this, "stages",
+      llvm::cl::desc("K chunks a tensor-core kernel stages in shared memory "
+                     "at once: 2 to 4, or 0 (the cost model's choice)"),
+      llvm::cl::init(FuseFormGroupsOptions().stages)};
   PassOptions::Option<bool> splitRowEpilogues{
       *this, "split-row-epilogues",
       llvm::cl::desc("A LayerNorm after a GEMM becomes its own kernel where "

@@ -38,10 +38,11 @@ int64_t maxBlocksPerSM(StringRef arch) {
 constexpr int64_t kLoadLanesPerSM = 32;
 /// L2 bandwidth as a multiple of DRAM bandwidth.
 constexpr double kL2OverDram = 3.0;
-/// Cycles of one K chunk of the mma_sync schedule that resident blocks do
-/// not hide from each other: the global loads of the chunk's block tiles
-/// (cp.async, overlapped with the previous chunk's products), or per K
-/// step and product one dependent mma.sync on an accumulator.
+/// Cycles of the mma_sync schedule that resident blocks do not hide from
+/// each other: the latency of the global loads of a K chunk's block tiles
+/// (cp.async; overlapped with the products of earlier chunks, shared by
+/// the stages - 1 chunks in flight), and per K step and product one
+/// dependent mma.sync on an accumulator.
 constexpr double kGlobalLoadCycles = 600, kMmaCycles = 32;
 /// Warps an SM needs resident to hide the latency of the scalar loads.
 constexpr int64_t kWarpsToHideLatency = 16;
@@ -110,6 +111,33 @@ int64_t mlir::fuse::tf32MmaMacsPerSM(StringRef arch) {
   return 512;
 }
 
+int64_t mlir::fuse::mmaChunk(int64_t k) {
+  return std::min<int64_t>(32, llvm::alignTo(std::max<int64_t>(k, 1), 8));
+}
+
+SmallVector<int64_t>
+mlir::fuse::mmaBlockTileShape(int64_t points, int64_t chunk, bool kFastest) {
+  if (kFastest)
+    return {points, chunk + 4};
+  return {chunk, points + (8 - points % 32 + 32) % 32};
+}
+
+int64_t mlir::fuse::mmaStagingBytes(int64_t m, int64_t n, int64_t k,
+                                    bool aKFastest, bool bKFastest,
+                                    int64_t stages) {
+  int64_t chunk = mmaChunk(k);
+  auto bytes = [&](int64_t points, int64_t tile, bool kFastest) {
+    int64_t elements = 1;
+    for (int64_t size :
+         mmaBlockTileShape(llvm::alignTo(points, tile), chunk, kFastest))
+      elements *= size;
+    // One buffer of `stages` tiles, 16-byte aligned (as the code
+    // generator places tile buffers).
+    return llvm::alignTo(stages * elements * 4, 16);
+  };
+  return bytes(m, 16, aKFastest) + bytes(n, 8, bKFastest);
+}
+
 bool mlir::fuse::schedulesMultiplyAdds(StringRef schedule) {
   return schedule == "contraction" || schedule == "convolution" ||
          schedule == "attention" || schedule == "depthwise";
@@ -127,9 +155,11 @@ KernelCost mlir::fuse::predictKernelCost(const KernelShape &shape,
   int64_t resident =
       std::min({cost.blocksPerSM, threadsPerSM(target.getArch()) / threads,
                 maxBlocksPerSM(target.getArch())});
-  if (shape.tileSharedBytes > 0)
-    resident =
-        std::min(resident, target.getSharedMemPerSM() / shape.tileSharedBytes);
+  int64_t sharedBytes =
+      shape.tileSharedBytes +
+      (shape.instruction == "mma_sync" ? shape.stagingBytes : 0);
+  if (sharedBytes > 0)
+    resident = std::min(resident, target.getSharedMemPerSM() / sharedBytes);
   resident = std::max<int64_t>(resident, 1);
   cost.warpsPerSM = resident * llvm::divideCeil(threads, 32);
   int64_t lanes = fp32LanesPerSM(target.getArch());
@@ -192,15 +222,20 @@ KernelCost mlir::fuse::predictKernelCost(const KernelShape &shape,
     cost.loadsPerMac = (fragmentLanes + copyLanes) /
                        std::max(1.0, rawPerSM / std::max(blocksHere, 1.0));
     // Each wave of resident blocks runs its K chunks one after the other.
-    int64_t chunk = std::min<int64_t>(32, llvm::alignTo(int64_t(k), 8));
+    int64_t chunk = mmaChunk(int64_t(k));
     double chunks = std::ceil(k / double(std::max<int64_t>(chunk, 1)));
     double waves = std::ceil(double(cost.blocksPerSM) / double(resident));
-    // Two stages: a chunk's global loads are in flight during the previous
-    // chunk's products, so a chunk takes the longer of the two.
-    double chunkCycles = std::max(
-        kGlobalLoadCycles, kMmaCycles * double(chunk / 8) *
-                               double(std::max<int64_t>(shape.products, 1)));
-    chunkSeconds = waves * chunks * chunkCycles / clockHz;
+    // The first chunk's loads are waited for whole; after that the loads
+    // of the next S - 1 chunks (S stages) are in flight during a chunk's
+    // products, so each later chunk takes the longer of its products and
+    // its share of the load latency.
+    double inFlight = double(std::max<int64_t>(shape.stages, 2) - 1);
+    double productCycles = kMmaCycles * double(chunk / 8) *
+                           double(std::max<int64_t>(shape.products, 1));
+    double blockCycles =
+        kGlobalLoadCycles + productCycles +
+        (chunks - 1) * std::max(kGlobalLoadCycles / inFlight, productCycles);
+    chunkSeconds = waves * blockCycles / clockHz;
   }
   double issueSeconds = std::max({fmaSeconds, lsuSeconds, tensorSeconds});
   StringRef issueBound = tensorSeconds >= std::max(fmaSeconds, lsuSeconds)

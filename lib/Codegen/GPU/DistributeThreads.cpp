@@ -383,11 +383,18 @@ int64_t sharedBufferBytes(MemRefType type) {
 using fuse::detail::MmaPrecision;
 using fuse::detail::WarpMma;
 
+/// How a kernel's contractions run on tensor cores: the precision and the
+/// K chunks staged at once (the lowering config's).
+struct MmaChoice {
+  MmaPrecision precision = MmaPrecision::fp32;
+  int64_t stages = 2;
+};
+
 class Distributor {
 public:
   /// `mma`: the contractions run on tensor cores at that precision.
   Distributor(int64_t threads, bool emulate,
-              std::optional<MmaPrecision> mma = std::nullopt)
+              std::optional<MmaChoice> mma = std::nullopt)
       : threads(threads), emulate(emulate), mma(mma) {}
 
   /// The contractions under `body` that run on tensor cores (with their
@@ -404,7 +411,8 @@ public:
           contraction = fuse::matchMmaContraction(op, &why);
         if (contraction) {
           if (std::optional<WarpMma> schedule =
-                  WarpMma::plan(*contraction, threads, emulate, *mma, &why)) {
+                  WarpMma::plan(*contraction, threads, emulate, mma->precision,
+                                mma->stages, &why)) {
             schedule->allocate(b, body.front().getTerminator());
             mmas.insert({op, std::move(*schedule)});
             return;
@@ -728,7 +736,7 @@ private:
 
   int64_t threads;
   bool emulate;
-  std::optional<MmaPrecision> mma;
+  std::optional<MmaChoice> mma;
   llvm::DenseMap<Operation *, std::pair<Cooperation, Value>> cooperations;
   llvm::DenseMap<Operation *, WarpMma> mmas;
 };
@@ -771,7 +779,7 @@ struct DistributeThreadsPass
 
   /// The precision of the tensor-core contractions of the tile `op` is,
   /// when its function's lowering config says `instruction = "mma_sync"`.
-  std::optional<MmaPrecision> mmaFor(Operation *op) {
+  std::optional<MmaChoice> mmaFor(Operation *op) {
     auto fn = op->getParentOfType<FunctionOpInterface>();
     if (!fn)
       return std::nullopt;
@@ -779,8 +787,11 @@ struct DistributeThreadsPass
         fuse::FuseDialect::LoweringConfigAttrHelper(&getContext()).getAttr(fn);
     if (!config || config.getInstruction() != "mma_sync")
       return std::nullopt;
-    return config.getPrecision() == "tf32" ? MmaPrecision::tf32
-                                           : MmaPrecision::fp32;
+    MmaChoice choice;
+    choice.precision = config.getPrecision() == "tf32" ? MmaPrecision::tf32
+                                                       : MmaPrecision::fp32;
+    choice.stages = config.getPipelineStages();
+    return choice;
   }
 
   void runOnOperation() override {
@@ -853,7 +864,7 @@ struct DistributeThreadsPass
       return signalPassFailure();
     }
     int64_t threads = threadsFor(body, block);
-    std::optional<MmaPrecision> mma = mmaFor(launch);
+    std::optional<MmaChoice> mma = mmaFor(launch);
     if (mma && computeCapability < 80) {
       launch.emitError() << "fuse-distribute-threads: the lowering config "
                             "asks for instruction = \"mma_sync\" (TF32 "

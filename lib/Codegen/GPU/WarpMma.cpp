@@ -194,17 +194,14 @@ void storeIf(OpBuilder &b, Location loc, Value ok,
 
 } // namespace
 
-/// Block tiles in flight: the next K chunk's copy overlaps the products
-/// of the current one.
-constexpr int64_t kStages = 2;
-
 /// Most 16x8 accumulator tiles a warp holds (4 registers each per lane).
 constexpr int64_t kMaxWarpTiles = 16;
 
 std::optional<WarpMma> WarpMma::plan(const MmaContraction &c, int64_t threads,
                                      bool emulate, MmaPrecision precision,
-                                     std::string *why) {
+                                     int64_t stages, std::string *why) {
   WarpMma s(c);
+  s.stages = std::clamp<int64_t>(stages, 2, 4);
   s.threads = threads;
   s.emulate = emulate;
   s.precision = precision;
@@ -232,7 +229,7 @@ std::optional<WarpMma> WarpMma::plan(const MmaContraction &c, int64_t threads,
                  .str();
     return std::nullopt;
   }
-  s.chunk = std::min<int64_t>(32, llvm::alignTo(c.kPoints, 8));
+  s.chunk = mmaChunk(c.kPoints);
   return s;
 }
 
@@ -241,17 +238,6 @@ namespace {
 /// whole accumulator tiles.
 int64_t paddedPoints(int64_t points, int64_t tile) {
   return llvm::alignTo(points, tile);
-}
-
-/// The shape of a block tile of `points` rows (padded) and `chunk` K
-/// columns: K-fastest [points][chunk + 4]; else [chunk][points + pad] with
-/// the row length 8 more than a multiple of 32. Either way the 32 lanes'
-/// fragment loads (8 rows x 4 K columns) hit 32 different banks.
-SmallVector<int64_t> blockTileShape(int64_t points, int64_t chunk,
-                                    bool kFastest) {
-  if (kFastest)
-    return {points, chunk + 4};
-  return {chunk, points + (8 - points % 32 + 32) % 32};
 }
 } // namespace
 
@@ -278,11 +264,11 @@ void WarpMma::allocate(OpBuilder &b, Operation *end) {
     return alloc;
   };
   auto staged = [&](SmallVector<int64_t> shape) {
-    shape.insert(shape.begin(), kStages);
+    shape.insert(shape.begin(), stages);
     return shape;
   };
-  sharedA = make(staged(blockTileShape(rowsA, chunk, c.aKFastest)), true);
-  sharedB = make(staged(blockTileShape(rowsB, chunk, c.bKFastest)), true);
+  sharedA = make(staged(mmaBlockTileShape(rowsA, chunk, c.aKFastest)), true);
+  sharedB = make(staged(mmaBlockTileShape(rowsB, chunk, c.bKFastest)), true);
   if (!emulate)
     return;
   int64_t parts = precision == MmaPrecision::fp32 ? 2 : 1;
@@ -359,8 +345,17 @@ private:
     return {{1, 0}, {0, 1}, {0, 0}};
   }
 
-  /// In the K loop's body at chunk `kc`: the current `stage`, and the next
-  /// chunk (if any, below `kEnd`) copied by `copyChunk` into the other.
+  /// Before the K loop: the first `stages - 1` chunks (those below `kEnd`)
+  /// copied by `copyChunk(builder, stage, k)` into stages 0, 1, ...; after
+  /// each, `commit` (when given: one cp.async group per chunk, empty past
+  /// the end, so that the groups count chunks).
+  void
+  copyFirstChunks(OpBuilder &b, int64_t kEnd,
+                  llvm::function_ref<void(OpBuilder &, Value, Value)> copyChunk,
+                  llvm::function_ref<void(OpBuilder &)> commit);
+  /// In the K loop's body at chunk `kc` (chunk i): the current `stage`
+  /// (i mod stages), and chunk i + stages - 1 (if below `kEnd`) copied by
+  /// `copyChunk` into the stage chunk i - 1 was computed from.
   void
   copyNextChunk(OpBuilder &kb, Value kc, int64_t kEnd,
                 llvm::function_ref<void(OpBuilder &, Value, Value)> copyChunk);
@@ -562,19 +557,33 @@ void WarpMmaEmitter::emit(Value tid, bool barrier) {
   c.op->erase();
 }
 
+void WarpMmaEmitter::copyFirstChunks(
+    OpBuilder &b, int64_t kEnd,
+    llvm::function_ref<void(OpBuilder &, Value, Value)> copyChunk,
+    llvm::function_ref<void(OpBuilder &)> commit) {
+  for (int64_t j = 0; j + 1 < s.stages; ++j) {
+    if (j * s.chunk < kEnd)
+      copyChunk(b, cst(b, loc, j), cst(b, loc, j * s.chunk));
+    if (commit)
+      commit(b);
+  }
+}
+
 void WarpMmaEmitter::copyNextChunk(
     OpBuilder &kb, Value kc, int64_t kEnd,
     llvm::function_ref<void(OpBuilder &, Value, Value)> copyChunk) {
-  stage = rem(kb, loc, div(kb, loc, kc, s.chunk), kStages);
-  Value nextK = add(kb, loc, kc, s.chunk);
-  Value other = rem(kb, loc, add(kb, loc, stage, 1), kStages);
+  Value index = div(kb, loc, kc, s.chunk);
+  stage = rem(kb, loc, index, s.stages);
+  // Chunk i + S - 1 into the stage chunk i - 1 was computed from.
+  Value nextK = add(kb, loc, kc, (s.stages - 1) * s.chunk);
+  Value into = rem(kb, loc, add(kb, loc, index, s.stages - 1), s.stages);
   auto more = scf::IfOp::create(
       kb, loc,
       arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::ult, nextK,
                             cst(kb, loc, kEnd)),
       /*withElseRegion=*/false);
   OpBuilder mb = more.getThenBodyBuilder();
-  copyChunk(mb, other, nextK);
+  copyChunk(mb, into, nextK);
 }
 
 void WarpMmaEmitter::emitGpu(OpBuilder &b, Value tid,
@@ -635,19 +644,25 @@ void WarpMmaEmitter::emitGpu(OpBuilder &b, Value tid,
     copyTile(ob, tid, c.b, c.n, c.nPoints, rowsB, c.bKFastest, s.sharedB,
              stageV, kc, batchIvs);
   };
-  // The first chunk's copies in flight before the loop; each iteration
-  // puts the next chunk's in flight (into the other stage), waits for all
-  // but those, and computes.
-  copyChunk(b, cst(b, loc, 0), cst(b, loc, 0));
-  nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, ValueRange());
+  // The first stages - 1 chunks' copies in flight before the loop, one
+  // cp.async group each. Iteration i waits for chunk i (all but the
+  // newest stages - 2 groups), and after a barrier (chunk i visible to
+  // every warp, and every warp done with chunk i - 1) puts chunk
+  // i + stages - 1 in flight into the stage of chunk i - 1 before its
+  // products.
+  Value group;
+  copyFirstChunks(b, kEnd, copyChunk, [&](OpBuilder &ob) {
+    group = nvgpu::DeviceAsyncCreateGroupOp::create(ob, loc, ValueRange());
+  });
   auto kLoop = scf::ForOp::create(b, loc, cst(b, loc, 0), cst(b, loc, kEnd),
                                   cst(b, loc, s.chunk), init);
   OpBuilder kb = OpBuilder::atBlockBegin(kLoop.getBody());
   Value kc = kLoop.getInductionVar();
-  copyNextChunk(kb, kc, kEnd, copyChunk);
-  Value group = nvgpu::DeviceAsyncCreateGroupOp::create(kb, loc, ValueRange());
-  nvgpu::DeviceAsyncWaitOp::create(kb, loc, group, kb.getI32IntegerAttr(1));
+  nvgpu::DeviceAsyncWaitOp::create(kb, loc, group,
+                                   kb.getI32IntegerAttr(s.stages - 2));
   gpu::BarrierOp::create(kb, loc);
+  copyNextChunk(kb, kc, kEnd, copyChunk);
+  nvgpu::DeviceAsyncCreateGroupOp::create(kb, loc, ValueRange());
   SmallVector<Value> carried(kLoop.getRegionIterArgs());
   SmallVector<Value> next = ifActive(kb, carried, [&](OpBuilder &ob) {
     SmallVector<Value> accs = carried;
@@ -692,8 +707,6 @@ void WarpMmaEmitter::emitGpu(OpBuilder &b, Value tid,
     }
     return accs;
   });
-  // The block tiles are read before the next chunk overwrites them.
-  gpu::BarrierOp::create(kb, loc);
   scf::YieldOp::create(kb, loc, next);
 
   SmallVector<Value> results(kLoop.getResults());
@@ -810,8 +823,8 @@ void WarpMmaEmitter::emitEmulated(OpBuilder &b, ArrayRef<Value> batchIvs) {
 
   int64_t rowsA = s.tilesM * 16, rowsB = s.tilesN * 8;
   int64_t kEnd = llvm::alignTo(c.kPoints, s.chunk);
-  // The GPU's order: the first chunk into stage 0 before the loop, the
-  // next chunk into the other stage before the products of the current.
+  // The GPU's order: the first stages - 1 chunks before the loop, chunk
+  // i + stages - 1 before the products of chunk i.
   auto copyChunk = [&](OpBuilder &ob, Value stageV, Value kc) {
     phase(ob, loc, true, s.threads, Value(), [&](OpBuilder &pb, Value thread) {
       copyTile(pb, thread, c.a, c.m, c.mPoints, rowsA, c.aKFastest, s.sharedA,
@@ -820,7 +833,7 @@ void WarpMmaEmitter::emitEmulated(OpBuilder &b, ArrayRef<Value> batchIvs) {
                stageV, kc, batchIvs);
     });
   };
-  copyChunk(b, cst(b, loc, 0), cst(b, loc, 0));
+  copyFirstChunks(b, kEnd, copyChunk, nullptr);
   auto kLoop = scf::ForOp::create(b, loc, cst(b, loc, 0), cst(b, loc, kEnd),
                                   cst(b, loc, s.chunk));
   OpBuilder kb = OpBuilder::atBlockBegin(kLoop.getBody());

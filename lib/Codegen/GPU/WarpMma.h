@@ -46,11 +46,12 @@ enum class MmaPrecision { fp32, tf32 };
 /// threads (emulated: loops over the threads).
 class WarpMma {
 public:
-  /// The schedule of `c`, or nullopt (with `why`, when given) when the
-  /// block has no whole warp or a warp would hold more accumulator tiles
-  /// than fit in registers.
+  /// The schedule of `c` with `stages` K chunks staged at once (2 to 4),
+  /// or nullopt (with `why`, when given) when the block has no whole warp
+  /// or a warp would hold more accumulator tiles than fit in registers.
   static std::optional<WarpMma> plan(const MmaContraction &c, int64_t threads,
                                      bool emulate, MmaPrecision precision,
+                                     int64_t stages,
                                      std::string *why = nullptr);
 
   /// Creates the buffers the schedule uses at `b`'s insertion point (the
@@ -86,8 +87,10 @@ private:
   /// and each warp's tiles (TM x TN).
   int64_t tilesM = 0, tilesN = 0, warpsM = 1, warpsN = 1;
   int64_t warpTilesM = 0, warpTilesN = 0;
-  /// The K chunk staged at a time (a multiple of 8).
+  /// The K chunk staged at a time (a multiple of 8), and the chunks in
+  /// shared memory at once (the ring of block tiles).
   int64_t chunk = 8;
+  int64_t stages = 2;
   /// Block tiles of A and B in shared memory, and (emulated) the lanes'
   /// accumulators and fragments and one instruction's A and B.
   Value sharedA, sharedB, accs, fragA, fragB, tileA, tileB;

@@ -624,13 +624,24 @@ int64_t mmaThreads(const KernelShape &shape) {
 }
 
 /// `shape` (a tile of `contraction`'s group) as the mma_sync schedule runs
-/// it: its products per multiply-add, reduction, threads (options' when a
-/// multiple of 32) and estimated tile input bytes; false when it is no
-/// kernel of that schedule (one tile for the whole output leaves no tile
-/// loop for the grid, or no block holds its accumulators).
+/// it with `stages` K chunks staged: its products per multiply-add,
+/// reduction, threads (options' when a multiple of 32), staging and
+/// estimated tile input bytes; false when it is no kernel of that schedule
+/// (one tile for the whole output leaves no tile loop for the grid, no
+/// block holds its accumulators, or the staged chunks and the output tile
+/// do not fit a block's shared memory on `target`).
 bool onTensorCores(KernelShape &shape, const MmaContraction &contraction,
-                   const GroupConfigOptions &options) {
+                   const GroupConfigOptions &options, int64_t stages,
+                   TargetAttr target) {
   if (shape.blocks <= 1)
+    return false;
+  int64_t n = std::max<int64_t>(shape.innerPoints, 1);
+  int64_t m = std::max<int64_t>(shape.pointsPerBlock / n, 1);
+  shape.stages = stages;
+  shape.stagingBytes =
+      mmaStagingBytes(m, n, contraction.kPoints, contraction.aKFastest,
+                      contraction.bKFastest, stages);
+  if (shape.stagingBytes + m * n * 4 > target.getSharedMemPerBlock())
     return false;
   shape.instruction = "mma_sync";
   shape.products = options.precision == "tf32" ? 1 : 3;
@@ -748,15 +759,21 @@ FailureOr<LoweringConfigAttr> configure(RewriterBase &rewriter, GroupOp group,
           candidate[d] = 0;
       if (llvm::all_of(candidate, [](int64_t t) { return t == 0; }))
         continue;
-      KernelShape mma = kernelShapeOf(group, root, candidate);
-      if (!onTensorCores(mma, *contraction, options))
-        continue;
-      double us = predictKernelCost(mma, target).us;
-      if (!best || us < bestMmaUs ||
-          (us == bestMmaUs &&
-           mma.pointsPerBlock > best->second.pointsPerBlock)) {
-        best = {candidate, mma};
-        bestMmaUs = us;
+      // The stages asked for, else each count (ties: the fewer).
+      SmallVector<int64_t> stageCounts = {2, 3, 4};
+      if (options.stages != 0)
+        stageCounts = {options.stages};
+      for (int64_t stages : stageCounts) {
+        KernelShape mma = kernelShapeOf(group, root, candidate);
+        if (!onTensorCores(mma, *contraction, options, stages, target))
+          continue;
+        double us = predictKernelCost(mma, target).us;
+        if (!best || us < bestMmaUs ||
+            (us == bestMmaUs &&
+             mma.pointsPerBlock > best->second.pointsPerBlock)) {
+          best = {candidate, mma};
+          bestMmaUs = us;
+        }
       }
     }
     if (best && (always || bestMmaUs < bestUs)) {
@@ -770,8 +787,11 @@ FailureOr<LoweringConfigAttr> configure(RewriterBase &rewriter, GroupOp group,
   }
   if (shapeOut)
     *shapeOut = shape;
+  // The stage count is printed where it is not the default 2.
+  int64_t stages =
+      instruction == "mma_sync" && shape.stages != 2 ? shape.stages : 0;
   return LoweringConfigAttr::get(group->getContext(), shape.schedule, tile,
-                                 threads, instruction, precision);
+                                 threads, instruction, precision, stages);
 }
 
 /// Tiles `group` (after insertRootCopies) by `config`.
@@ -980,7 +1000,7 @@ LogicalResult parseTilingOptions(MLIRContext *context, StringRef pass,
                                  StringRef target, int64_t threads,
                                  ArrayRef<int64_t> tileSizes,
                                  StringRef precision, StringRef tensorCores,
-                                 TargetAttr &requested) {
+                                 int64_t stages, TargetAttr &requested) {
   FailureOr<TargetAttr> parsed = parseTargetOption(context, target, pass);
   if (failed(parsed))
     return failure();
@@ -1002,6 +1022,11 @@ LogicalResult parseTilingOptions(MLIRContext *context, StringRef pass,
            << "option 'tensor-cores' must be 'auto', 'always' or 'never', "
               "got '"
            << tensorCores << "'";
+  if (stages != 0 && (stages < 2 || stages > 4))
+    return emitOptionError(context, pass)
+           << "option 'stages' must be 2, 3 or 4 (0: the cost model "
+              "chooses), got "
+           << stages;
   return success();
 }
 
@@ -1018,7 +1043,7 @@ struct ConfigureGroupsPass
 
   LogicalResult initialize(MLIRContext *context) override {
     return parseTilingOptions(context, getArgument(), target, threads,
-                              tileSizes, precision, tensorCores,
+                              tileSizes, precision, tensorCores, stages,
                               requestedTarget);
   }
 
@@ -1032,6 +1057,7 @@ struct ConfigureGroupsPass
     options.tileSizes.assign(tileSizes.begin(), tileSizes.end());
     options.tensorCores = tensorCores;
     options.precision = precision;
+    options.stages = stages;
     FuseDialect::LoweringConfigAttrHelper helper(&getContext());
     bool failedAny = false;
     getOperation()->walk([&](GroupOp group) {
@@ -1065,7 +1091,7 @@ struct LowerGroupsPass
 
   LogicalResult initialize(MLIRContext *context) override {
     return parseTilingOptions(context, getArgument(), target, threads,
-                              tileSizes, precision, tensorCores,
+                              tileSizes, precision, tensorCores, stages,
                               requestedTarget);
   }
 
@@ -1078,6 +1104,7 @@ struct LowerGroupsPass
     options.tileSizes.assign(tileSizes.begin(), tileSizes.end());
     options.tensorCores = tensorCores;
     options.precision = precision;
+    options.stages = stages;
     bool failedAny = false;
     FailureOr<TargetAttr> resolved =
         resolveTarget(getOperation(), requestedTarget, getArgument());
@@ -1176,11 +1203,17 @@ mlir::fuse::predictContractionSplit(GroupOp group, TargetAttr target,
       shape.blocks *= llvm::divideCeil(extents[d], size);
       shape.innerPoints = size;
     }
-    if (!onTensorCores(shape, *contraction, options))
-      continue;
-    double us = predictKernelCost(shape, target).us;
-    if (best < 0 || us < best)
-      best = us;
+    SmallVector<int64_t> stageCounts = {2, 3, 4};
+    if (options.stages != 0)
+      stageCounts = {options.stages};
+    for (int64_t stages : stageCounts) {
+      KernelShape staged = shape;
+      if (!onTensorCores(staged, *contraction, options, stages, target))
+        continue;
+      double us = predictKernelCost(staged, target).us;
+      if (best < 0 || us < best)
+        best = us;
+    }
   }
   if (best < 0)
     return std::nullopt;

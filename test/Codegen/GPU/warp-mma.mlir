@@ -6,9 +6,11 @@
 // 32 K at a time in shared memory by cp.async, two stages: A (K-fastest in
 // memory) as [2][32][32 + 4], B (N-fastest) as [2][32][24 + 16], rows
 // padded so the fragment loads hit 32 different banks; the first chunk's
-// copies go in flight before the K loop, each iteration puts the next
-// chunk's in flight into the other stage and waits for all groups but that
-// one. Each K step of 8 is 3 TF32 products per accumulator tile
+// copies go in flight before the K loop (one cp.async group); each
+// iteration waits for its chunk (all groups), one barrier (the chunk
+// visible to every warp, every warp done with the previous one), then puts
+// the next chunk in flight into the other stage before its products. Each
+// K step of 8 is 3 TF32 products per accumulator tile
 // for fp32 accuracy (a TF32 split of every operand: small x big, big x
 // small, big x big), 1 with precision = "tf32".
 // RUN: fuse-opt %s -split-input-file --fuse-distribute-threads | FileCheck %s
@@ -23,26 +25,26 @@
 // CHECK: %[[ACTIVE:.*]] = arith.cmpi ult, %{{.*}}, %c3{{.*}} : index
 // CHECK: scf.if %[[ACTIVE]] -> (vector<2x2xf32>, vector<2x2xf32>)
 // CHECK: vector.from_elements {{.*}} : vector<2x2xf32>
-// The first chunk into stage 0; then per chunk the next one into the other
-// stage, the wait, a barrier, the warps' products, a barrier before the
-// stage is written again.
+// The first chunk into stage 0; then per chunk the wait for it, one
+// barrier, the next chunk into the other stage, the warps' products (no
+// second barrier: the next iteration's orders the reads of a stage before
+// its next copy).
 // CHECK: nvgpu.device_async_copy %{{.*}}, %[[A]][%c0{{.*}}, {{.*}}], 1 : memref<32x64xf32> to memref<2x32x36xf32, #gpu.address_space<workgroup>>
 // CHECK: nvgpu.device_async_copy {{.*}}, %[[B]][%c0{{.*}}, {{.*}}], 1 : memref<64x24xf32, strided<[48, 1], offset: ?>> to memref<2x32x40xf32, #gpu.address_space<workgroup>>
-// CHECK: nvgpu.device_async_create_group
+// CHECK: %[[G:.*]] = nvgpu.device_async_create_group
+// CHECK-NOT: nvgpu.device_async_create_group
 // CHECK: scf.for %[[K:.*]] = %c0{{.*}} to %c64{{.*}} step %c32{{.*}} iter_args
+// CHECK-NEXT: nvgpu.device_async_wait %[[G]] {numGroups = 0 : i32}
+// CHECK-NEXT: gpu.barrier
 // CHECK: scf.if
 // CHECK: nvgpu.device_async_copy {{.*}} to memref<2x32x36xf32, #gpu.address_space<workgroup>>
 // CHECK: nvgpu.device_async_copy {{.*}} to memref<2x32x40xf32, #gpu.address_space<workgroup>>
-// CHECK: %[[G:.*]] = nvgpu.device_async_create_group
-// CHECK: nvgpu.device_async_wait %[[G]] {numGroups = 1 : i32}
-// CHECK: gpu.barrier
+// CHECK: nvgpu.device_async_create_group
 // CHECK: scf.if %[[ACTIVE]] -> (vector<2x2xf32>, vector<2x2xf32>)
 // CHECK-COUNT-24: nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 8], tf32Enabled} : (vector<4x1xf32>, vector<2x1xf32>, vector<2x2xf32>) -> vector<2x2xf32>
 // CHECK-NOT: nvgpu.mma.sync
-// CHECK: gpu.barrier
+// CHECK-NOT: gpu.barrier
 // CHECK: scf.yield
-// The accumulators stored once into the tile buffer, then the bias on the
-// whole tile, spread over the threads.
 // CHECK: scf.if %[[ACTIVE]] {
 // CHECK: vector.extract
 // CHECK: memref.store {{.*}} : memref<32x24xf32>
@@ -96,6 +98,53 @@ func.func @gemm_tf32(%arg0: memref<32x64xf32>, %arg1: memref<64x40xf32>, %arg3: 
     %out = memref.subview %arg3[0, %n] [32, 20] [1, 1] : memref<32x40xf32> to memref<32x20xf32, strided<[40, 1], offset: ?>>
     linalg.fill ins(%cst : f32) outs(%out : memref<32x20xf32, strided<[40, 1], offset: ?>>)
     linalg.matmul ins(%arg0, %w : memref<32x64xf32>, memref<64x20xf32, strided<[40, 1], offset: ?>>) outs(%out : memref<32x20xf32, strided<[40, 1], offset: ?>>)
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// stages = 3 with K = 128 (4 chunks): a ring of three block tiles per
+// operand; chunks 0 and 1 in flight before the loop (a group each), each
+// iteration waits for all groups but the newest (its chunk arrived), then
+// after the barrier puts chunk i + 2 into stage (i + 2) mod 3, the one
+// chunk i - 1 was computed from.
+// CHECK-LABEL: func.func @gemm_three_stages
+// CHECK: gpu.launch
+// CHECK-SAME: workgroup(%[[A:[a-z0-9]+]] : memref<3x32x36xf32, #gpu.address_space<workgroup>>, %[[B:[a-z0-9]+]] : memref<3x32x40xf32, #gpu.address_space<workgroup>>)
+// CHECK: nvgpu.device_async_copy %{{.*}}, %[[A]][%c0{{.*}}, {{.*}}]
+// CHECK: nvgpu.device_async_copy %{{.*}}, %[[B]][%c0{{.*}}, {{.*}}]
+// CHECK: nvgpu.device_async_create_group
+// CHECK: nvgpu.device_async_copy %{{.*}}, %[[A]][%c1{{.*}}, {{.*}}]
+// CHECK: nvgpu.device_async_copy %{{.*}}, %[[B]][%c1{{.*}}, {{.*}}]
+// CHECK: %[[G:.*]] = nvgpu.device_async_create_group
+// CHECK: scf.for %[[K:.*]] = %c0{{.*}} to %c128{{.*}} step %c32{{.*}} iter_args
+// CHECK-NEXT: nvgpu.device_async_wait %[[G]] {numGroups = 1 : i32}
+// CHECK-NEXT: gpu.barrier
+// CHECK: %[[I:.*]] = arith.divui %[[K]], %c32
+// CHECK: %[[STAGE:.*]] = arith.remui %[[I]], %c3
+// CHECK: %[[NEXTK:.*]] = arith.addi %[[K]], %c64
+// CHECK: %[[J:.*]] = arith.addi %[[I]], %c2
+// CHECK: %[[INTO:.*]] = arith.remui %[[J]], %c3
+// CHECK: %[[MORE:.*]] = arith.cmpi ult, %[[NEXTK]], %c128
+// CHECK: scf.if %[[MORE]]
+// CHECK: nvgpu.device_async_copy %{{.*}}, %[[A]][%[[INTO]], {{.*}}]
+// CHECK: nvgpu.device_async_create_group
+// CHECK-COUNT-6: nvgpu.mma.sync
+// CHECK-NOT: gpu.barrier
+// CHECK: scf.yield
+func.func @gemm_three_stages(%arg0: memref<32x128xf32>, %arg1: memref<128x48xf32>, %arg3: memref<32x48xf32>) attributes {fuse.lowering_config = #fuse.lowering_config<schedule = "contraction", tile = [32, 24], threads = 128, instruction = "mma_sync", precision = "fp32", stages = 3>} {
+  %cst = arith.constant 0.000000e+00 : f32
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c24 = arith.constant 24 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c2, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %n = arith.muli %by, %c24 : index
+    %w = memref.subview %arg1[0, %n] [128, 24] [1, 1] : memref<128x48xf32> to memref<128x24xf32, strided<[48, 1], offset: ?>>
+    %out = memref.subview %arg3[0, %n] [32, 24] [1, 1] : memref<32x48xf32> to memref<32x24xf32, strided<[48, 1], offset: ?>>
+    linalg.fill ins(%cst : f32) outs(%out : memref<32x24xf32, strided<[48, 1], offset: ?>>)
+    linalg.matmul ins(%arg0, %w : memref<32x128xf32>, memref<128x24xf32, strided<[48, 1], offset: ?>>) outs(%out : memref<32x24xf32, strided<[48, 1], offset: ?>>)
     gpu.terminator
   }
   return

@@ -1,17 +1,22 @@
 // fuse-configure-groups' tensor-core choice (instruction = "mma_sync"): on
 // targets with TF32 tensor cores (sm_80 and newer: h200, a100) a group whose
-// contraction the schedule computes takes the tensor-core tile the cost
-// model predicts fastest (Lowering.md: each wave of resident blocks runs
-// its K chunks one after the other, so fewer larger tiles, reusing more of
-// each operand, win once every block fits in one wave) when it predicts it
-// faster than the SIMT kernel. The 128x768x768 GEMM + bias takes 128x24
-// tiles (32 blocks of 4 warps, 2x3 accumulator tiles each), the 56x56x64
-// 3x3 convolution 8x8 output pixels by 32 channels (49 x 2 blocks of 2
-// warps); with precision=tf32 (a third of the products) larger tiles do as
-// well: 128x32 and 8x8x64; a 16x64x32 matmul stays
-// SIMT (one K chunk: too little work to pay for the staging) unless
-// tensor-cores=always; a depthwise convolution has no N to put on tensor
-// cores and stays SIMT; the T4 (sm_75) has no TF32 tensor cores at all.
+// contraction the schedule computes takes the tensor-core tile and stage
+// count the cost model predicts fastest (Lowering.md: each wave of resident
+// blocks runs its K chunks one after the other, the first chunk's load
+// latency exposed, each later one's shared by the stages - 1 chunks in
+// flight) when it predicts it faster than the SIMT kernel. The
+// 128x768x768 GEMM + bias takes 64x32 tiles with 3 stages (48 blocks of 2
+// warps, 2x2 accumulator tiles each; 3 stages hide the loads behind 3
+// products per K step, a 4th adds nothing and the tie keeps the fewer);
+// with stages=2 the loads are not hidden and fewer, larger tiles win
+// (128x24, 32 blocks of 4 warps); the 56x56x64 3x3 convolution takes 8x8
+// output pixels by 32 channels (49 x 2 blocks of 2 warps); with
+// precision=tf32 (a third of the products, so a 4th stage pays) 32x32 and
+// 8x8x32 with 4 stages; a 16x64x32 matmul stays SIMT (one K chunk: too
+// little work to pay for the staging) unless tensor-cores=always, and its
+// one chunk leaves nothing to overlap (2 stages, the field absent); a
+// depthwise convolution has no N to put on tensor cores and stays SIMT;
+// the T4 (sm_75) has no TF32 tensor cores at all.
 // RUN: fuse-opt %s --fuse-configure-groups=target=h200 | FileCheck %s --check-prefix=H200
 // RUN: fuse-opt %s --fuse-configure-groups=target=a100 | FileCheck %s --check-prefix=H200
 // RUN: fuse-opt %s --fuse-configure-groups=target=t4 | FileCheck %s --check-prefix=SIMT
@@ -19,13 +24,17 @@
 // RUN: fuse-opt %s --fuse-configure-groups="target=h200 tensor-cores=never" | FileCheck %s --check-prefix=SIMT
 // RUN: fuse-opt %s --fuse-configure-groups="target=h200 precision=tf32" | FileCheck %s --check-prefix=TF32
 // RUN: fuse-opt %s --fuse-configure-groups="target=h200 tensor-cores=always" | FileCheck %s --check-prefix=ALWAYS
+// RUN: fuse-opt %s --fuse-configure-groups="target=h200 stages=2" | FileCheck %s --check-prefix=STAGES2
+// RUN: fuse-opt %s --fuse-configure-groups="target=h200 stages=4" | FileCheck %s --check-prefix=STAGES4
 // RUN: not fuse-opt %s --fuse-configure-groups="precision=bf16" 2>&1 | FileCheck %s --check-prefix=BADP
+// RUN: not fuse-opt %s --fuse-configure-groups="stages=5" 2>&1 | FileCheck %s --check-prefix=BADS
+// RUN: not fuse-opt %s --fuse-fusion-pipeline="stages=1" 2>&1 | FileCheck %s --check-prefix=BADSF
 // RUN: not fuse-opt %s --fuse-lower-groups="tensor-cores=maybe" 2>&1 | FileCheck %s --check-prefix=BADTC
 
 // H200-LABEL: func @gemm
-// H200: #fuse.lowering_config<schedule = "contraction", tile = [128, 24], threads = 128, instruction = "mma_sync", precision = "fp32">
+// H200: #fuse.lowering_config<schedule = "contraction", tile = [64, 32], threads = 64, instruction = "mma_sync", precision = "fp32", stages = 3>
 // H200-LABEL: func @conv
-// H200: #fuse.lowering_config<schedule = "convolution", tile = [1, 8, 8, 32], threads = 64, instruction = "mma_sync", precision = "fp32">
+// H200: #fuse.lowering_config<schedule = "convolution", tile = [1, 8, 8, 32], threads = 64, instruction = "mma_sync", precision = "fp32", stages = 3>
 // H200-LABEL: func @small
 // H200: instruction = "simt", precision = "fp32">
 // H200-LABEL: func @depthwise
@@ -41,9 +50,9 @@
 // SIMT: instruction = "simt"
 
 // TF32-LABEL: func @gemm
-// TF32: tile = [128, 32], threads = 128, instruction = "mma_sync", precision = "tf32">
+// TF32: tile = [32, 32], threads = 32, instruction = "mma_sync", precision = "tf32", stages = 4>
 // TF32-LABEL: func @conv
-// TF32: tile = [1, 8, 8, 64], threads = 128, instruction = "mma_sync", precision = "tf32">
+// TF32: tile = [1, 8, 8, 32], threads = 64, instruction = "mma_sync", precision = "tf32", stages = 4>
 // TF32-LABEL: func @small
 // TF32: instruction = "simt", precision = "fp32">
 
@@ -52,6 +61,15 @@
 // ALWAYS-LABEL: func @depthwise
 // ALWAYS: instruction = "simt"
 
+// STAGES2-LABEL: func @gemm
+// STAGES2: #fuse.lowering_config<schedule = "contraction", tile = [128, 24], threads = 128, instruction = "mma_sync", precision = "fp32">
+// STAGES4-LABEL: func @gemm
+// STAGES4: tile = [64, 32], threads = 64, instruction = "mma_sync", precision = "fp32", stages = 4>
+// STAGES4-LABEL: func @small
+// STAGES4: instruction = "simt", precision = "fp32">
+
+// BADS: fuse-configure-groups: option 'stages' must be 2, 3 or 4 (0: the cost model chooses), got 5
+// BADSF: fuse-form-groups: option 'stages' must be 2, 3 or 4 (0: the cost model chooses), got 1
 // BADP: fuse-configure-groups: option 'precision' must be 'fp32' or 'tf32', got 'bf16'
 // BADTC: fuse-lower-groups: option 'tensor-cores' must be 'auto', 'always' or 'never', got 'maybe'
 

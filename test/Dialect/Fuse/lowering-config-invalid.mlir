@@ -59,3 +59,13 @@ func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // expected-error @+1 {{attribute 'fuse.lowering_config' must be a #fuse.lowering_config, got "fast"}}
 func.func @f() attributes {fuse.lowering_config = "fast"}
+
+// -----
+
+// expected-error @+1 {{#fuse.lowering_config: 'stages' needs instruction = "mma_sync" (SIMT kernels stage no K chunks)}}
+func.func @f() attributes {c = #fuse.lowering_config<schedule = "contraction", tile = [8, 32], threads = 128, instruction = "simt", precision = "fp32", stages = 3>}
+
+// -----
+
+// expected-error @+1 {{#fuse.lowering_config: 'stages' must be in [2, 4], got 5}}
+func.func @f() attributes {c = #fuse.lowering_config<schedule = "contraction", tile = [64, 32], threads = 64, instruction = "mma_sync", precision = "fp32", stages = 5>}

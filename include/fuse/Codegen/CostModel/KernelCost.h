@@ -43,6 +43,10 @@ struct KernelShape {
   /// The contraction's reduction points (K; 0: from the multiply-adds per
   /// output point).
   int64_t reductionPoints = 0;
+  /// On tensor cores: the K chunks of the block tiles staged at once, and
+  /// the shared memory they take (mmaStagingBytes).
+  int64_t stages = 2;
+  int64_t stagingBytes = 0;
 };
 
 struct KernelCost {
@@ -91,6 +95,24 @@ struct MmaWarpGrid {
 /// then the fewest fragment registers a lane loads per K step (4 per A
 /// tile, 2 per B tile).
 MmaWarpGrid chooseMmaWarps(int64_t tilesM, int64_t tilesN, int64_t warps);
+
+/// The K chunk the mma_sync schedule stages at a time: 32, or K rounded up
+/// to a whole K step (8) where K is smaller.
+int64_t mmaChunk(int64_t k);
+
+/// The shape of one stage of a block tile of the mma_sync schedule in
+/// shared memory, for `points` rows (padded to whole accumulator tiles)
+/// and `chunk` K columns: K-fastest [points][chunk + 4]; else
+/// [chunk][points + pad] with the row length 8 more than a multiple of 32.
+/// Either way the 32 lanes' fragment loads (8 rows x 4 K columns) hit 32
+/// different banks.
+SmallVector<int64_t> mmaBlockTileShape(int64_t points, int64_t chunk,
+                                       bool kFastest);
+
+/// Bytes of shared memory the mma_sync schedule stages for an `m` x `n`
+/// tile with reduction `k`: `stages` block tiles of each operand.
+int64_t mmaStagingBytes(int64_t m, int64_t n, int64_t k, bool aKFastest,
+                        bool bKFastest, int64_t stages);
 
 /// Multiply-adds one SM does per cycle on TF32 tensor cores with
 /// mma.sync (0: the architecture has none; sm_80 and newer do).

@@ -40,6 +40,9 @@ struct GroupConfigOptions {
   /// "fp32" (three TF32 products, fp32 accuracy) or "tf32" (one).
   std::string tensorCores = "auto";
   std::string precision = "fp32";
+  /// K chunks a tensor-core kernel stages at once (2 to 4); 0: the count
+  /// the cost model predicts fastest whose staging fits shared memory.
+  int64_t stages = 0;
 };
 
 /// The lowering config of `group` for `target` (#fuse.lowering_config: the

@@ -68,6 +68,10 @@ def FuseConfigureGroups : Pass<"fuse-configure-groups"> {
            "Precision of tensor-core products: fp32 (three TF32 products "
            "per multiply-add, fp32 accuracy) or tf32 (one, about 1e-3 "
            "relative)">,
+    Option<"stages", "stages", "int64_t", /*default=*/"0",
+           "K chunks a tensor-core kernel stages in shared memory at once "
+           "(2 to 4); 0: the count the cost model predicts fastest that "
+           "fits shared memory">,
     Option<"reconfigure", "reconfigure", "bool", /*default=*/"false",
            "Choose anew for groups that already have a config">,
   ];
@@ -140,6 +144,10 @@ def FuseLowerGroups : Pass<"fuse-lower-groups"> {
            "Precision of tensor-core products: fp32 (three TF32 products "
            "per multiply-add, fp32 accuracy) or tf32 (one, about 1e-3 "
            "relative)">,
+    Option<"stages", "stages", "int64_t", /*default=*/"0",
+           "K chunks a tensor-core kernel stages in shared memory at once "
+           "(2 to 4); 0: the count the cost model predicts fastest that "
+           "fits shared memory">,
     Option<"reconfigure", "reconfigure", "bool", /*default=*/"false",
            "Choose every group's lowering config anew (with `threads`), "
            "even one it already has">,

@@ -545,7 +545,7 @@ LogicalResult
 LoweringConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                            StringRef schedule, ArrayRef<int64_t> tile,
                            int64_t threads, StringRef instruction,
-                           StringRef precision) {
+                           StringRef precision, int64_t stages) {
   auto oneOf = [&](StringRef field, StringRef value,
                    ArrayRef<StringRef> accepted) -> LogicalResult {
     if (llvm::is_contained(accepted, value))
@@ -585,6 +585,14 @@ LoweringConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "#fuse.lowering_config: precision = \"tf32\" "
                           "needs instruction = \"mma_sync\" (SIMT "
                           "kernels compute in fp32)";
+  if (stages != 0 && instruction != "mma_sync")
+    return emitError() << "#fuse.lowering_config: 'stages' needs "
+                          "instruction = \"mma_sync\" (SIMT kernels stage "
+                          "no K chunks)";
+  if (stages != 0 && (stages < 2 || stages > 4))
+    return emitError() << "#fuse.lowering_config: 'stages' must be in "
+                          "[2, 4], got "
+                       << stages;
   return success();
 }
 

@@ -212,6 +212,7 @@ def Fuse_LoweringConfigAttr : AttrDef<Fuse_Dialect, "LoweringConfig"> {
     | `threads` | threads per block; a kernel whose ops all have fewer parallel points launches fewer (a multiple of 32) |
     | `instruction` | how a thread computes: `simt` (scalar instructions, a multiply-add one `fma`) or `mma_sync` (the group's contraction on tensor cores, warp-level `mma.sync.m16n8k8` with TF32 operands, sm_80 or newer; schedules `contraction` and `convolution` only, whole warps) |
     | `precision` | `fp32`: fp32 accuracy (on tensor cores each operand split into a TF32 value and its TF32 remainder, three products); `tf32` (with `mma_sync` only): one product of the operands rounded to TF32, about 1e-3 relative |
+    | `stages` | (`mma_sync` only, optional) the K chunks of the block tiles in shared memory at once, 2 to 4: while the warps compute one, `cp.async` copies of the next `stages - 1` are in flight; absent: 2 |
 
     Only what the kernels implement is accepted: a value the code
     generator does not have is an error naming the field and what it
@@ -222,12 +223,14 @@ def Fuse_LoweringConfigAttr : AttrDef<Fuse_Dialect, "LoweringConfig"> {
     ArrayRefParameter<"int64_t", "tile sizes of the root's loops">:$tile,
     "int64_t":$threads,
     StringRefParameter<"the instruction kind">:$instruction,
-    StringRefParameter<"the precision">:$precision
+    StringRefParameter<"the precision">:$precision,
+    DefaultValuedParameter<"int64_t", "0",
+                           "K chunks in shared memory (0: the default)">:$stages
   );
   let assemblyFormat = [{
     `<` `schedule` `=` $schedule `,` `tile` `=` `[` $tile `]` `,`
     `threads` `=` $threads `,` `instruction` `=` $instruction `,`
-    `precision` `=` $precision `>`
+    `precision` `=` $precision (`,` `stages` `=` $stages^)? `>`
   }];
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -235,6 +238,13 @@ def Fuse_LoweringConfigAttr : AttrDef<Fuse_Dialect, "LoweringConfig"> {
     static ::llvm::ArrayRef<::llvm::StringRef> getSchedules();
     static ::llvm::ArrayRef<::llvm::StringRef> getInstructions();
     static ::llvm::ArrayRef<::llvm::StringRef> getPrecisions();
+    /// The K chunks the mma_sync schedule stages at once (2 where the
+    /// field is absent; 0 for SIMT kernels, which stage nothing).
+    int64_t getPipelineStages() const {
+      if (getInstruction() != "mma_sync")
+        return 0;
+      return getStages() ? getStages() : 2;
+    }
   }];
 }
 
