@@ -65,3 +65,22 @@
 // BADTC: fuse-to-nvptx: option 'tensor-cores' must be 'keep', 'auto', 'always' or 'never', got 'sometimes'
 // RUN: not fuse-opt %t.fused.mlir --fuse-to-nvptx="precision=fp16" 2>&1 | FileCheck %s --check-prefix=BADP
 // BADP: fuse-to-nvptx: option 'precision' must be 'fp32' or 'tf32', got 'fp16'
+//
+// Row reductions fold by warp shuffles: the BERT layer's LayerNorm and
+// softmax kernels (groups 1, 2 and 4) fold each row statistic's lanes in
+// a warp with a butterfly of shfl.sync.bfly (..., 4, 2, 1 lanes apart, no
+// barrier between: 32 lanes from 16 apart, 16 from 8), not a barrier per
+// step through shared memory.
+// RUN: fuse-opt %fuse_src_root/test/Models/bert-layer.mlir --fuse-fusion-pipeline="target=h200" -o %t.bert.fused.mlir
+// RUN: fuse-opt %t.bert.fused.mlir --fuse-to-nvptx -o %t.bert.mlir
+// RUN: rm -rf %t.bert && %ptx_stats %t.bert.mlir --out %t.bert
+// RUN: cat %t.bert/bert_layer__group1_kernel.ptx | FileCheck %s --check-prefix=SHFL
+// RUN: cat %t.bert/bert_layer__group2_kernel.ptx | FileCheck %s --check-prefix=SHFL
+// RUN: cat %t.bert/bert_layer__group4_kernel.ptx | FileCheck %s --check-prefix=SHFL
+// SHFL: .entry
+// SHFL: shfl.sync.bfly.b32 {{.*}}, 4, 31, -1;
+// SHFL-NOT: bar.sync
+// SHFL: shfl.sync.bfly.b32 {{.*}}, 2, 31, -1;
+// SHFL-NOT: bar.sync
+// SHFL: shfl.sync.bfly.b32 {{.*}}, 1, 31, -1;
+// SHFL: ret;

@@ -288,15 +288,25 @@ void reduceInRegisters(
 /// A reduction whose output points are fewer than the block's threads (a
 /// row of a layernorm or softmax, a matrix-vector product): several lanes
 /// share each output point, each combining a strided share of the
-/// reduction into its own partial in shared memory (starting from the
-/// combiner's neutral element); the partials then fold pairwise in shared
-/// memory (a tree, log2(lanes) steps), and one thread per point combines the
-/// result with the output's initial value.
+/// reduction into its own partial (starting from the combiner's neutral
+/// element). For a 32-bit element type the partials of a point's lanes in
+/// one warp fold by warp shuffles (a butterfly of `gpu.shuffle xor`,
+/// log2(min(lanes, 32)) steps, no shared memory and no barrier); where a
+/// point has more than 32 lanes each warp's result goes to shared memory
+/// and those fold pairwise there. Other element types fold all partials
+/// pairwise in shared memory (a tree, log2(lanes) steps). One thread per
+/// point combines the result with the output's initial value.
 struct Cooperation {
   int64_t lanes = 0;
   /// The payload's combining op (arith.addf, arith.maximumf, ...).
   Operation *combiner = nullptr;
   TypedAttr neutral;
+  /// Whether the lanes of a warp fold by shuffles.
+  bool shuffles = false;
+  /// Lanes of a point in one warp, and the point's partials left for
+  /// shared memory (1: none, the warp's lane 0 has the result).
+  int64_t width() const { return shuffles ? std::min<int64_t>(lanes, 32) : 1; }
+  int64_t sharedPartials() const { return lanes / width(); }
 };
 
 std::optional<Cooperation> planCooperation(linalg::LinalgOp op,
@@ -328,7 +338,13 @@ std::optional<Cooperation> planCooperation(linalg::LinalgOp op,
   std::optional<TypedAttr> neutral = arith::getNeutralElement(combiners[0]);
   if (!neutral)
     return std::nullopt;
-  return Cooperation{lanes, combiners.front(), *neutral};
+  Cooperation c{lanes, combiners.front(), *neutral};
+  // Lanes are consecutive threads and a power of two: a point's lanes lie
+  // in one warp (lanes <= 32) or fill whole warps.
+  Type element = outType.getElementType();
+  c.shuffles =
+      (element.isF32() || element.isInteger(32)) && llvm::isPowerOf2_64(lanes);
+  return c;
 }
 
 /// Why the ops of `body` cannot be spread over threads, or empty. Allowed:
@@ -425,8 +441,12 @@ public:
       std::optional<Cooperation> c = planCooperation(op, threads);
       if (!c)
         return;
+      if (c->sharedPartials() == 1) {
+        cooperations[op] = {*c, Value()};
+        return;
+      }
       auto outType = cast<MemRefType>(op.getDpsInitOperand(0)->get().getType());
-      SmallVector<int64_t> shape = {c->lanes};
+      SmallVector<int64_t> shape = {c->sharedPartials()};
       llvm::append_range(shape, outType.getShape());
       auto alloca = memref::AllocaOp::create(
           b, op.getLoc(), MemRefType::get(shape, outType.getElementType()));
@@ -451,13 +471,19 @@ public:
       entry.second.drop();
     }
     mmas.clear();
+    // Shuffle-only reductions take no shared memory and stay.
+    SmallVector<Operation *> dropped;
     for (auto &entry : cooperations) {
+      if (!entry.second.second)
+        continue;
       auto alloca = entry.second.second.getDefiningOp<memref::AllocaOp>();
       bytes += sharedBufferBytes(alloca.getType());
       llvm::erase(allocas, alloca);
       alloca.erase();
+      dropped.push_back(entry.first);
     }
-    cooperations.clear();
+    for (Operation *op : dropped)
+      cooperations.erase(op);
     return bytes;
   }
 
@@ -467,7 +493,7 @@ public:
   /// shared reductions' partials).
   void replaceScratch(Value old, Value replacement, Value workgroup) {
     for (auto &entry : cooperations)
-      if (entry.second.second == old)
+      if (entry.second.second && entry.second.second == old)
         entry.second.second = replacement;
     for (auto &entry : mmas)
       entry.second.replaceBuffer(old, workgroup);
@@ -521,9 +547,14 @@ private:
 
   /// A reduction several lanes share (see Cooperation): each lane's strided
   /// share of every point's reduction, from the neutral element, into its
-  /// partial; the partials folded pairwise; lane 0's into the output.
+  /// partial; the partials folded (by shuffles in each warp, then pairwise
+  /// in shared memory); lane 0's into the output.
   void distributeShared(linalg::LinalgOp op, Value tid, const Cooperation &c,
                         Value scratch) {
+    if (c.shuffles) {
+      distributeByShuffles(op, tid, c, scratch);
+      return;
+    }
     OpBuilder b(op);
     Location loc = op.getLoc();
     auto index = [&](OpBuilder &ob, int64_t v) -> Value {
@@ -535,9 +566,6 @@ private:
     int64_t points = extentOf(parallel, sizes),
             reduced = extentOf(reductions, sizes);
     int64_t lanes = c.lanes, groups = std::min(threads / lanes, points);
-    OpOperand *init = op.getDpsInitOperand(0);
-    Value out = init->get();
-    auto scratchType = cast<MemRefType>(scratch.getType());
     Value neutral = arith::ConstantOp::create(b, loc, c.neutral);
 
     // 1. Each lane's share: lane l of a point's group takes the reduction
@@ -565,18 +593,36 @@ private:
       llvm::append_range(at, outputIndices(op, ivs));
       memref::StoreOp::create(pb, loc, partial, scratch, at);
     });
+    foldPartials(b, loc, op, tid, c, scratch, lanes);
+    op->erase();
+  }
 
-    // 2. The partials fold pairwise, lane l with lane l + s for s = lanes/2,
-    //    ..., 1 (one phase each), into lane 0's.
-    auto combine = [&](OpBuilder &ob, Value lhs, Value rhs) {
-      OperationState state(loc, c.combiner->getName());
-      state.addOperands({lhs, rhs});
-      state.addTypes(lhs.getType());
-      state.addAttributes(c.combiner->getAttrs());
-      return ob.create(state)->getResult(0);
+  /// The combiner of `c` on (lhs, rhs).
+  static Value combine(OpBuilder &ob, Location loc, const Cooperation &c,
+                       Value lhs, Value rhs) {
+    OperationState state(loc, c.combiner->getName());
+    state.addOperands({lhs, rhs});
+    state.addTypes(lhs.getType());
+    state.addAttributes(c.combiner->getAttrs());
+    return ob.create(state)->getResult(0);
+  }
+
+  /// Every point's `partials` partials in `scratch` ([partials] + the
+  /// output's shape) folded pairwise, partial l with partial l + s for
+  /// s = partials/2, ..., 1 (one phase each), into partial 0; then one
+  /// thread per point combines the output's value with it.
+  void foldPartials(OpBuilder &b, Location loc, linalg::LinalgOp op, Value tid,
+                    const Cooperation &c, Value scratch, int64_t partials) {
+    auto index = [&](OpBuilder &ob, int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(ob, loc, v);
     };
+    SmallVector<int64_t> sizes = op.getStaticLoopRanges();
+    SmallVector<unsigned> parallel = parallelOrder(op);
+    int64_t points = extentOf(parallel, sizes);
+    Value out = op.getDpsInitOperand(0)->get();
+    auto scratchType = cast<MemRefType>(scratch.getType());
     ArrayRef<int64_t> pointShape = scratchType.getShape().drop_front();
-    for (int64_t half = lanes / 2; half >= 1; half /= 2) {
+    for (int64_t half = partials / 2; half >= 1; half /= 2) {
       phase(b, loc, tid, [&](OpBuilder &ob, Value thread) {
         auto loop = scf::ForOp::create(
             ob, loc, thread, index(ob, half * points), index(ob, threads));
@@ -589,17 +635,18 @@ private:
           linear =
               lb.createOrFold<arith::DivUIOp>(loc, linear, index(lb, size));
         }
-        at.push_back(linear); // the lane
+        at.push_back(linear); // the partial
         std::reverse(at.begin(), at.end());
         SmallVector<Value> other = at;
         other[0] = lb.createOrFold<arith::AddIOp>(loc, at[0], index(lb, half));
-        Value sum = combine(lb, memref::LoadOp::create(lb, loc, scratch, at),
-                            memref::LoadOp::create(lb, loc, scratch, other));
+        Value sum =
+            combine(lb, loc, c, memref::LoadOp::create(lb, loc, scratch, at),
+                    memref::LoadOp::create(lb, loc, scratch, other));
         memref::StoreOp::create(lb, loc, sum, scratch, at);
       });
     }
 
-    // 3. One thread per point adds lane 0's partial to the output.
+    // One thread per point adds partial 0 to the output.
     phase(b, loc, tid, [&](OpBuilder &ob, Value thread) {
       auto loop = scf::ForOp::create(ob, loc, thread, index(ob, points),
                                      index(ob, threads));
@@ -609,10 +656,170 @@ private:
       SmallVector<Value> indices = outputIndices(op, ivs);
       SmallVector<Value> at = {index(lb, 0)};
       llvm::append_range(at, indices);
-      Value acc = combine(lb, memref::LoadOp::create(lb, loc, out, indices),
-                          memref::LoadOp::create(lb, loc, scratch, at));
+      Value acc =
+          combine(lb, loc, c, memref::LoadOp::create(lb, loc, out, indices),
+                  memref::LoadOp::create(lb, loc, scratch, at));
       memref::StoreOp::create(lb, loc, acc, out, indices);
     });
+  }
+
+  /// A shared reduction whose lanes fold by warp shuffles. Every thread
+  /// runs the same rounds (a point per lane group each, ceil(points /
+  /// groups) of them) so that every lane of a warp reaches every shuffle;
+  /// a lane without a point contributes the neutral element. In a round
+  /// each lane accumulates its strided share, then the butterfly: for
+  /// s = width/2, ..., 1 a lane combines its value with that of lane
+  /// (lane xor s) (`gpu.shuffle xor`, width 32: the lane groups are
+  /// aligned within the warp), which leaves the group's fold in each of
+  /// its lanes; lane 0 of a point's warp combines it into the output (one
+  /// warp per point), else writes it to the shared partials, folded as in
+  /// foldPartials after the rounds. Emulated, each step is a phase over
+  /// the threads through two exchange buffers (one element per thread),
+  /// the same lane arithmetic: lane t's value after a step is
+  /// combine(value[t], value[t xor s]).
+  void distributeByShuffles(linalg::LinalgOp op, Value tid,
+                            const Cooperation &c, Value scratch) {
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    auto index = [&](OpBuilder &ob, int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(ob, loc, v);
+    };
+    SmallVector<int64_t> sizes = op.getStaticLoopRanges();
+    SmallVector<unsigned> parallel = parallelOrder(op),
+                          reductions = reductionDims(op);
+    int64_t points = extentOf(parallel, sizes),
+            reduced = extentOf(reductions, sizes);
+    int64_t lanes = c.lanes, width = c.width(),
+            groups = std::min(threads / lanes, points);
+    int64_t rounds = llvm::divideCeil(points, groups);
+    bool direct = c.sharedPartials() == 1;
+    Value out = op.getDpsInitOperand(0)->get();
+    Type element = cast<MemRefType>(out.getType()).getElementType();
+    Value neutral = arith::ConstantOp::create(b, loc, c.neutral);
+
+    // Emulated: two exchange buffers of one value per thread.
+    SmallVector<Value> exchange;
+    if (emulate) {
+      auto type = MemRefType::get({threads}, element);
+      for (int i = 0; i < 2; ++i)
+        exchange.push_back(memref::AllocOp::create(b, loc, type));
+    }
+
+    // The rounds: on the GPU one loop around straight-line lane code;
+    // emulated the same loop around phases.
+    Value round = index(b, 0);
+    OpBuilder rb = b;
+    if (rounds > 1) {
+      auto loop = scf::ForOp::create(b, loc, index(b, 0), index(b, rounds),
+                                     index(b, 1));
+      round = loop.getInductionVar();
+      rb = OpBuilder::atBlockBegin(loop.getBody());
+    }
+    // A thread's lane, point and whether it has one this round.
+    struct Lane {
+      Value lane, point, valid;
+    };
+    auto laneOf = [&](OpBuilder &ob, Value thread) {
+      Lane l;
+      Value group =
+          ob.createOrFold<arith::DivUIOp>(loc, thread, index(ob, lanes));
+      l.lane = ob.createOrFold<arith::RemUIOp>(loc, thread, index(ob, lanes));
+      l.point = ob.createOrFold<arith::AddIOp>(
+          loc, group,
+          ob.createOrFold<arith::MulIOp>(loc, round, index(ob, groups)));
+      Value inGroup = arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::ult,
+                                            thread, index(ob, groups * lanes));
+      Value inRange = arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::ult,
+                                            l.point, index(ob, points));
+      l.valid = arith::AndIOp::create(ob, loc, inGroup, inRange);
+      return l;
+    };
+    // The lane's partial: its share of its point's reduction, or neutral.
+    auto partialOf = [&](OpBuilder &ob, const Lane &l) -> Value {
+      auto ifOp = scf::IfOp::create(ob, loc, TypeRange{element}, l.valid,
+                                    /*withElse=*/true);
+      OpBuilder tb = ifOp.getThenBodyBuilder();
+      SmallVector<Value> ivs(sizes.size());
+      delinearize(tb, loc, l.point, parallel, sizes, ivs);
+      Value partial = accumulate(tb, loc, op, {ivs}, reductions, sizes, l.lane,
+                                 index(tb, reduced), index(tb, lanes), neutral)
+                          .front();
+      scf::YieldOp::create(tb, loc, partial);
+      OpBuilder eb = ifOp.getElseBodyBuilder();
+      scf::YieldOp::create(eb, loc, neutral);
+      return ifOp.getResult(0);
+    };
+    // Lane 0 of each warp of a point: the fold into the output (one warp
+    // per point) or into the shared partials.
+    auto storeFold = [&](OpBuilder &ob, const Lane &l, Value fold) {
+      Value inWarp =
+          width == lanes
+              ? l.lane
+              : ob.createOrFold<arith::RemUIOp>(loc, l.lane, index(ob, width));
+      Value first = arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::eq,
+                                          inWarp, index(ob, 0));
+      Value storing = arith::AndIOp::create(ob, loc, l.valid, first);
+      auto ifOp = scf::IfOp::create(ob, loc, storing, /*withElse=*/false);
+      OpBuilder tb = ifOp.getThenBodyBuilder();
+      SmallVector<Value> ivs(sizes.size());
+      delinearize(tb, loc, l.point, parallel, sizes, ivs);
+      SmallVector<Value> indices = outputIndices(op, ivs);
+      if (direct) {
+        Value acc = combine(
+            tb, loc, c, memref::LoadOp::create(tb, loc, out, indices), fold);
+        memref::StoreOp::create(tb, loc, acc, out, indices);
+        return;
+      }
+      SmallVector<Value> at = {
+          tb.createOrFold<arith::DivUIOp>(loc, l.lane, index(tb, width))};
+      llvm::append_range(at, indices);
+      memref::StoreOp::create(tb, loc, fold, scratch, at);
+    };
+
+    if (!emulate) {
+      Lane l = laneOf(rb, tid);
+      Value value = partialOf(rb, l);
+      for (int64_t offset = width / 2; offset >= 1; offset /= 2) {
+        auto shuffle =
+            gpu::ShuffleOp::create(rb, loc, value, offset,
+                                   /*width=*/32, gpu::ShuffleMode::XOR);
+        value = combine(rb, loc, c, value, shuffle.getShuffleResult());
+      }
+      storeFold(rb, l, value);
+    } else {
+      phase(rb, loc, tid, [&](OpBuilder &ob, Value thread) {
+        memref::StoreOp::create(ob, loc, partialOf(ob, laneOf(ob, thread)),
+                                exchange[0], thread);
+      });
+      int current = 0;
+      for (int64_t offset = width / 2; offset >= 1; offset /= 2) {
+        phase(rb, loc, tid, [&](OpBuilder &ob, Value thread) {
+          Value partner =
+              arith::XOrIOp::create(ob, loc, thread, index(ob, offset));
+          Value own =
+              memref::LoadOp::create(ob, loc, exchange[current], thread);
+          Value theirs =
+              memref::LoadOp::create(ob, loc, exchange[current], partner);
+          memref::StoreOp::create(ob, loc, combine(ob, loc, c, own, theirs),
+                                  exchange[1 - current], thread);
+        });
+        current = 1 - current;
+      }
+      phase(rb, loc, tid, [&](OpBuilder &ob, Value thread) {
+        storeFold(ob, laneOf(ob, thread),
+                  memref::LoadOp::create(ob, loc, exchange[current], thread));
+      });
+    }
+    if (!direct) {
+      // The rounds wrote every point's partials; fold them.
+      if (!emulate)
+        gpu::BarrierOp::create(b, loc);
+      foldPartials(b, loc, op, tid, c, scratch, c.sharedPartials());
+    } else if (!emulate) {
+      gpu::BarrierOp::create(b, loc);
+    }
+    for (Value buffer : exchange)
+      memref::DeallocOp::create(b, loc, buffer);
     op->erase();
   }
 

@@ -10,10 +10,9 @@
 // CHECK-LABEL: func @tile
 // CHECK: %[[T:.*]] = arith.constant 128 : index
 // The row sums have 8 points for 128 threads: 16 lanes share each row,
-// their partials in shared memory too (16x8).
-// CHECK: gpu.launch blocks({{.*}}) in ({{.*}}) threads(%[[TX:[^,]*]], {{.*}}) in (%{{[^ ]*}} = %[[T]], {{.*}}) workgroup(%[[PART:[^ ]*]] : memref<16x8xf32, #gpu.address_space<workgroup>>, %[[ACC:[^ ]*]] : memref<8x32xf32, #gpu.address_space<workgroup>>, %[[ROWS:[^ ]*]] : memref<8xf32, #gpu.address_space<workgroup>>)
+// folded by warp shuffles (no shared partials).
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}}) threads(%[[TX:[^,]*]], {{.*}}) in (%{{[^ ]*}} = %[[T]], {{.*}}) workgroup(%[[ACC:[^ ]*]] : memref<8x32xf32, #gpu.address_space<workgroup>>, %[[ROWS:[^ ]*]] : memref<8xf32, #gpu.address_space<workgroup>>)
 // CHECK-NOT: memref.alloca
-// CHECK: %[[P16:.*]] = memref.memory_space_cast %[[PART]] : memref<16x8xf32, #gpu.address_space<workgroup>> to memref<16x8xf32>
 // CHECK: %[[A:.*]] = memref.memory_space_cast %[[ACC]] : memref<8x32xf32, #gpu.address_space<workgroup>> to memref<8x32xf32>
 // The fill: 256 points from the thread id in steps of the block size; the
 // column (contiguous) index is the fastest.
@@ -43,34 +42,36 @@
 // CHECK: scf.for %{{.*}} = %[[TX]] to %c8{{.*}} step %c128
 // CHECK: gpu.barrier
 // The row sums: lane tx % 16 of row tx / 16 adds columns lane, lane + 16
-// in a register from 0 (the neutral element of addf) and writes its
-// partial once ...
+// in a register from 0 (the neutral element of addf) ...
 // CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK: arith.cmpi ult, %[[TX]], %c128
 // CHECK: %[[ROW:.*]] = arith.divui %[[TX]], %c16
 // CHECK: %[[LANE:.*]] = arith.remui %[[TX]], %c16
-// CHECK: scf.for %[[PT:.*]] = %[[ROW]] to %c8{{.*}} step %c8
-// CHECK: %[[PART_SUM:.*]] = scf.for %{{.*}} = %[[LANE]] to %c32{{.*}} step %c16{{.*}} iter_args(%{{.*}} = %[[ZERO]]) -> (f32)
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[TX]], %c128
+// CHECK: %[[HAS:.*]] = arith.cmpi ult, %[[ROW]], %c8
+// CHECK: %[[VALID:.*]] = arith.andi %[[IN]], %[[HAS]]
+// CHECK: %[[PART_SUM:.*]] = scf.if %[[VALID]] -> (f32) {
+// CHECK: scf.for %{{.*}} = %[[LANE]] to %c32{{.*}} step %c16{{.*}} iter_args(%{{.*}} = %[[ZERO]]) -> (f32)
 // CHECK: memref.load %[[A]]
 // CHECK: arith.addf
-// CHECK: memref.store %[[PART_SUM]], %[[P16]][%[[LANE]], %{{.*}}]
-// CHECK: gpu.barrier
-// ... the partials fold pairwise: lanes 8, 4, 2, 1 apart ...
-// CHECK: scf.for %{{.*}} = %[[TX]] to %c64 step %c128
-// CHECK: arith.addi %{{.*}}, %c8
-// CHECK: arith.addf
-// CHECK: gpu.barrier
-// CHECK: scf.for %{{.*}} = %[[TX]] to %c32{{.*}} step %c128
-// CHECK: gpu.barrier
-// CHECK: scf.for %{{.*}} = %[[TX]] to %c16{{.*}} step %c128
-// CHECK: gpu.barrier
-// CHECK: scf.for %{{.*}} = %[[TX]] to %c8{{.*}} step %c128
-// CHECK: gpu.barrier
-// ... and lane 0's partial joins the row's initial value.
-// CHECK: scf.for %{{.*}} = %[[TX]] to %c8{{.*}} step %c128
+// CHECK: } else {
+// CHECK-NEXT: scf.yield %[[ZERO]] : f32
+// ... the 16 lanes' partials fold by shuffles 8, 4, 2, 1 lanes apart (no
+// barrier, no shared memory) ...
+// CHECK-NOT: gpu.barrier
+// CHECK: %[[S8:.*]], %{{.*}} = gpu.shuffle  xor %[[PART_SUM]], %c8_i32, %c32_i32
+// CHECK-NEXT: %[[F8:.*]] = arith.addf %[[PART_SUM]], %[[S8]]
+// CHECK: %[[S4:.*]], %{{.*}} = gpu.shuffle  xor %[[F8]], %c4_i32, %c32_i32
+// CHECK-NEXT: %[[F4:.*]] = arith.addf %[[F8]], %[[S4]]
+// CHECK: %[[S2:.*]], %{{.*}} = gpu.shuffle  xor %[[F4]], %c2_i32, %c32_i32
+// CHECK-NEXT: %[[F2:.*]] = arith.addf %[[F4]], %[[S2]]
+// CHECK: %[[S1:.*]], %{{.*}} = gpu.shuffle  xor %[[F2]], %c1_i32, %c32_i32
+// CHECK-NEXT: %[[F1:.*]] = arith.addf %[[F2]], %[[S1]]
+// ... and lane 0 of each row joins the row's initial value.
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[LANE]], %c0
+// CHECK: %[[STORES:.*]] = arith.andi %[[VALID]], %[[FIRST]]
+// CHECK: scf.if %[[STORES]] {
 // CHECK: %[[OLD:.*]] = memref.load %[[R8]]
-// CHECK: %[[SUM:.*]] = memref.load %[[P16]][%c0{{.*}}, %{{.*}}]
-// CHECK: arith.addf %[[OLD]], %[[SUM]]
+// CHECK: arith.addf %[[OLD]], %[[F1]]
 // CHECK: memref.store %{{.*}}, %[[R8]]
 // CHECK: gpu.barrier
 // The last op writes the output; no barrier before the end of the kernel.
@@ -191,16 +192,30 @@ func.func @large_tile(%x: memref<128x128xf32>, %y: memref<32x128xf32>) {
 
 // A whole row reduced to one point (a layernorm's or softmax's statistic):
 // with 128 threads, 64 lanes (no more than the row's 64 elements) share it,
-// starting from the neutral element of maximumf (-inf).
+// starting from the neutral element of maximumf (-inf): two warps, each
+// folding its 32 lanes by shuffles (16, 8, ..., 1 apart), lane 0 of each
+// writing its warp's result to shared memory (2x1); after a barrier one
+// folding step and the output.
 // CHECK-LABEL: func @row_max
-// CHECK: workgroup(%[[PART:[^ ]*]] : memref<64x1xf32, #gpu.address_space<workgroup>>)
+// CHECK: workgroup(%[[PART:[^ ]*]] : memref<2x1xf32, #gpu.address_space<workgroup>>)
+// CHECK: %[[P:.*]] = memref.memory_space_cast %[[PART]]
 // CHECK: arith.constant 0xFF800000 : f32
 // CHECK: arith.cmpi ult, %{{.*}}, %c64
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c64{{.*}} step %c64{{.*}} iter_args
 // CHECK: arith.maximumf
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.shuffle  xor %{{.*}}, %c16_i32, %c32_i32
+// CHECK-NEXT: arith.maximumf
+// CHECK-COUNT-4: gpu.shuffle  xor
+// CHECK: %[[INWARP:.*]] = arith.remui %{{.*}}, %c32
+// CHECK: arith.cmpi eq, %[[INWARP]], %c0
+// CHECK: scf.if
+// CHECK: %[[WARP:.*]] = arith.divui %{{.*}}, %c32
+// CHECK: memref.store %{{.*}}, %[[P]][%[[WARP]], %{{.*}}]
 // CHECK: gpu.barrier
-// Six folding steps (32, 16, ..., 1 lanes apart), then the output.
-// CHECK-COUNT-6: arith.maximumf
+// CHECK-NOT: gpu.shuffle
+// CHECK: arith.maximumf
+// CHECK: gpu.barrier
 // CHECK: arith.maximumf
 // CHECK-NEXT: memref.store
 // CHECK: gpu.barrier
@@ -213,6 +228,30 @@ func.func @row_max(%x: memref<1x64xf32>, %y: memref<1xf32>) {
     ^bb0(%a: f32, %m: f32):
       %r = arith.maximumf %a, %m : f32
       linalg.yield %r : f32
+    }
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// A 64-bit row sum: warp shuffles move 32 bits, so its 64 lanes' partials
+// fold pairwise in shared memory (64x1 f64, six steps), no shuffle.
+// CHECK-LABEL: func @row_sum_f64
+// CHECK: workgroup(%{{[^ ]*}} : memref<64x1xf64, #gpu.address_space<workgroup>>)
+// CHECK-NOT: gpu.shuffle
+// CHECK-COUNT-6: gpu.barrier
+// CHECK-NOT: gpu.shuffle
+// CHECK: gpu.terminator
+func.func @row_sum_f64(%x: memref<1x64xf64>, %y: memref<1xf64>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<1x64xf64>) outs(%y : memref<1xf64>) {
+    ^bb0(%a: f64, %m: f64):
+      %r = arith.addf %a, %m : f64
+      linalg.yield %r : f64
     }
     gpu.terminator
   }
