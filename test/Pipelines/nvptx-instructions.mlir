@@ -38,7 +38,8 @@
 // with mma_sync where the schedule computes its convolution), every
 // convolution kernel is TF32 mma.sync m16n8k8, three per K step for fp32
 // accuracy (one with precision=tf32), its operands staged through shared
-// memory by cp.async (with S stages S - 1 chunks in flight while one is
+// memory by cp.async (16 bytes a copy along the input channels, .cg; with
+// S stages S - 1 chunks in flight while one is
 // computed: wait_group S - 2; the loop's blocks may be laid out with the
 // products before the wait), still no 64-bit division.
 // RUN: fuse-opt %t.fused.mlir --fuse-to-nvptx="tensor-cores=always" -o %t.mma.mlir
@@ -48,7 +49,8 @@
 // RUN: cat %t.mma/resnet_bottleneck__group2_kernel.ptx | FileCheck %s --check-prefix=MMA
 // MMA: .entry
 // MMA-NOT: {{(div|rem)}}.{{[us]}}64
-// MMA: cp.async.ca.shared.global
+// MMA-DAG: cp.async.ca.shared.global
+// MMA-DAG: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16
 // MMA: cp.async.commit_group
 // MMA-DAG: cp.async.wait_group {{[[:space:]]*}}{{[0-2]}};
 // MMA-DAG: bar.sync

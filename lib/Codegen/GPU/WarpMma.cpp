@@ -20,6 +20,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -312,6 +313,21 @@ private:
                 ArrayRef<unsigned> side, int64_t sidePoints, int64_t rows,
                 bool kFastest, Value dest, Value stage, Value kc,
                 ArrayRef<Value> batchIvs);
+  /// Whether the copy of `operand`'s block tile can move runs of four
+  /// consecutive elements (16 bytes): f32, unit innermost stride indexed
+  /// by the tile's contiguous loop (the fastest K loop for a K-fastest
+  /// tile, else the fastest side loop), whose extent, like the run's
+  /// bounds, is a multiple of 4 (a run is all in the operand or all out).
+  bool copiesByFour(OpOperand *operand, ArrayRef<unsigned> side,
+                    int64_t sidePoints, int64_t rows, bool kFastest) const;
+  /// Whether `memref`'s first element and every stride but the innermost
+  /// are 16-byte aligned (an i1 computed at run time).
+  Value alignedBy16(OpBuilder &b, Value memref);
+  /// The copy of copyTile in runs of `width` (1 or 4) elements.
+  void copyElements(OpBuilder &b, Value thread, OpOperand *operand,
+                    ArrayRef<unsigned> side, int64_t sidePoints, int64_t rows,
+                    bool kFastest, Value dest, Value stage, Value kc,
+                    ArrayRef<Value> batchIvs, int64_t width);
   /// Element (row p, K column kk) of the current stage of a block tile in
   /// shared memory.
   Value loadShared(OpBuilder &b, Value tile, bool kFastest, Value p, Value kk);
@@ -371,6 +387,9 @@ private:
   Location loc;
   /// The stage of the block tiles the fragments are loaded from.
   Value stage;
+  /// Whether A's and B's block tiles copy 16 bytes at a time (null: never,
+  /// copiesByFour; else the run-time alignment check).
+  Value alignedA, alignedB;
 };
 } // namespace mlir::fuse::detail
 
@@ -403,45 +422,138 @@ SmallVector<Value> WarpMmaEmitter::operandIndices(OpBuilder &b,
   return indices;
 }
 
+bool WarpMmaEmitter::copiesByFour(OpOperand *operand, ArrayRef<unsigned> side,
+                                  int64_t sidePoints, int64_t rows,
+                                  bool kFastest) const {
+  auto type = dyn_cast<MemRefType>(operand->get().getType());
+  if (!type || type.getRank() == 0 || !type.getElementType().isF32())
+    return false;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) || strides.back() != 1)
+    return false;
+  // The loop whose consecutive points are consecutive elements: the
+  // fastest K loop (K-fastest tile) or the fastest side loop.
+  unsigned fastest = kFastest ? c.k.back() : side.back();
+  AffineMap map = c.op.getMatchingIndexingMap(operand);
+  if (map.getResults().back() != getAffineDimExpr(fastest, map.getContext()))
+    return false;
+  // Four consecutive points share the other loops' indices, and are all in
+  // the operand or all outside it.
+  if (c.sizes[fastest] % 4 != 0)
+    return false;
+  if (kFastest)
+    return s.chunk % 4 == 0 && c.kPoints % 4 == 0;
+  return rows % 4 == 0 && sidePoints % 4 == 0;
+}
+
+Value WarpMmaEmitter::alignedBy16(OpBuilder &b, Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset = 0;
+  (void)type.getStridesAndOffset(strides, offset);
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  Value pointer =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  // The first element's address, and every stride but the innermost (1),
+  // in whole 16-byte units (static ones checked here).
+  Value zero = cst(b, loc, 0);
+  for (int64_t d = 0; d + 1 < type.getRank(); ++d)
+    if (!ShapedType::isDynamic(strides[d]) && strides[d] % 4 != 0)
+      return arith::ConstantIntOp::create(b, loc, 0, 1);
+  Value first = ShapedType::isDynamic(offset)
+                    ? mul(b, loc, metadata.getOffset(), 4)
+                    : cst(b, loc, offset * 4);
+  Value ok =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                            rem(b, loc, add(b, loc, pointer, first), 16), zero);
+  for (int64_t d = 0; d + 1 < type.getRank(); ++d)
+    if (ShapedType::isDynamic(strides[d]))
+      ok = arith::AndIOp::create(
+          b, loc, ok,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                rem(b, loc, metadata.getStrides()[d], 4),
+                                zero));
+  return ok;
+}
+
 void WarpMmaEmitter::copyTile(OpBuilder &b, Value thread, OpOperand *operand,
                               ArrayRef<unsigned> side, int64_t sidePoints,
                               int64_t rows, bool kFastest, Value dest,
                               Value stage, Value kc, ArrayRef<Value> batchIvs) {
-  int64_t total = rows * s.chunk;
+  auto copy = [&](OpBuilder &ob, int64_t width) {
+    copyElements(ob, thread, operand, side, sidePoints, rows, kFastest, dest,
+                 stage, kc, batchIvs, width);
+  };
+  Value aligned = operand == c.a ? alignedA : alignedB;
+  if (!aligned) {
+    copy(b, 1);
+    return;
+  }
+  // 16-byte copies where the operand's first element and rows are 16-byte
+  // aligned (a uniform branch), else one element at a time.
+  auto ifOp = scf::IfOp::create(b, loc, aligned, /*withElseRegion=*/true);
+  OpBuilder tb = ifOp.getThenBodyBuilder();
+  copy(tb, 4);
+  OpBuilder eb = ifOp.getElseBodyBuilder();
+  copy(eb, 1);
+}
+
+void WarpMmaEmitter::copyElements(OpBuilder &b, Value thread,
+                                  OpOperand *operand, ArrayRef<unsigned> side,
+                                  int64_t sidePoints, int64_t rows,
+                                  bool kFastest, Value dest, Value stage,
+                                  Value kc, ArrayRef<Value> batchIvs,
+                                  int64_t width) {
+  int64_t total = rows * s.chunk / width;
   auto loop = scf::ForOp::create(b, loc, thread, cst(b, loc, total),
                                  cst(b, loc, s.threads));
   OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
   Value e = loop.getInductionVar();
-  // Neighbouring threads on neighbouring elements of the input.
-  Value p = kFastest ? div(lb, loc, e, s.chunk) : rem(lb, loc, e, rows);
-  Value kk = kFastest ? rem(lb, loc, e, s.chunk) : div(lb, loc, e, rows);
+  // Neighbouring threads on neighbouring elements (runs of `width`) of the
+  // input.
+  int64_t perRow = kFastest ? s.chunk / width : rows / width;
+  Value p = kFastest ? div(lb, loc, e, perRow)
+                     : mul(lb, loc, rem(lb, loc, e, perRow), width);
+  Value kk = kFastest ? mul(lb, loc, rem(lb, loc, e, perRow), width)
+                      : div(lb, loc, e, perRow);
   Value k = add(lb, loc, kc, kk);
+  // The run is in the operand or outside it as a whole (copiesByFour).
   Value ok = inRange(lb, sidePoints, rows, p, k);
-  SmallVector<Value> at = kFastest ? SmallVector<Value>{stage, p, kk}
-                                   : SmallVector<Value>{stage, kk, p};
+  auto destAt = [&](OpBuilder &ob, int64_t j) {
+    Value pj = kFastest ? p : add(ob, loc, p, j);
+    Value kj = kFastest ? add(ob, loc, kk, j) : kk;
+    return kFastest ? SmallVector<Value>{stage, pj, kj}
+                    : SmallVector<Value>{stage, kj, pj};
+  };
   if (s.emulate) {
-    Value v = loadIf(lb, loc, ok, [&](OpBuilder &ib) -> Value {
-      return memref::LoadOp::create(
-          ib, loc, operand->get(),
-          operandIndices(ib, operand, side, p, k, batchIvs));
-    });
-    memref::StoreOp::create(lb, loc, v, dest, at);
+    for (int64_t j = 0; j < width; ++j) {
+      Value v = loadIf(lb, loc, ok, [&](OpBuilder &ib) -> Value {
+        Value pj = kFastest ? p : add(ib, loc, p, j);
+        Value kj = kFastest ? add(ib, loc, k, j) : k;
+        return memref::LoadOp::create(
+            ib, loc, operand->get(),
+            operandIndices(ib, operand, side, pj, kj, batchIvs));
+      });
+      memref::StoreOp::create(lb, loc, v, dest, destAt(lb, j));
+    }
     return;
   }
-  // cp.async of one element; outside the operand (padding rows, K past
-  // its end) it reads nothing and writes 0.0, from an index that is in
-  // range (the first element's).
+  // cp.async of `width` elements (16 bytes bypass L1: .cg); outside the
+  // operand (padding rows, K past its end) it reads nothing and writes
+  // 0.0, from an index that is in range (the first element's).
   Value srcElements;
   if (ok) {
     Value zero = cst(lb, loc, 0);
     p = arith::SelectOp::create(lb, loc, ok, p, zero);
     k = arith::SelectOp::create(lb, loc, ok, k, zero);
-    srcElements = arith::SelectOp::create(lb, loc, ok, cst(lb, loc, 1), zero);
+    srcElements =
+        arith::SelectOp::create(lb, loc, ok, cst(lb, loc, width), zero);
   }
   nvgpu::DeviceAsyncCopyOp::create(
-      lb, loc, dest, at, operand->get(),
-      operandIndices(lb, operand, side, p, k, batchIvs), lb.getIndexAttr(1),
-      srcElements, UnitAttr());
+      lb, loc, dest, destAt(lb, 0), operand->get(),
+      operandIndices(lb, operand, side, p, k, batchIvs), lb.getIndexAttr(width),
+      srcElements, width == 4 ? lb.getUnitAttr() : UnitAttr());
 }
 
 Value WarpMmaEmitter::loadShared(OpBuilder &b, Value tile, bool kFastest,
@@ -532,6 +644,21 @@ void WarpMmaEmitter::storeAccumulators(OpBuilder &b, Value lane, Value i,
 
 void WarpMmaEmitter::emit(Value tid, bool barrier) {
   OpBuilder b(c.op);
+  // Whether each operand's block tiles copy 16 bytes at a time: decided
+  // once, before every loop. On the GPU cp.async needs 16-byte aligned
+  // addresses (checked at run time); emulated, loads have no such need,
+  // so every run the schedule can copy by four is copied by four (the
+  // runs' indexing is what the CPU checks).
+  int64_t rowsA = s.tilesM * 16, rowsB = s.tilesN * 8;
+  auto alignment = [&](Value memref) -> Value {
+    if (s.emulate)
+      return arith::ConstantIntOp::create(b, loc, 1, 1);
+    return alignedBy16(b, memref);
+  };
+  if (copiesByFour(c.a, c.m, c.mPoints, rowsA, c.aKFastest))
+    alignedA = alignment(c.a->get());
+  if (copiesByFour(c.b, c.n, c.nPoints, rowsB, c.bKFastest))
+    alignedB = alignment(c.b->get());
   auto body = [&](OpBuilder &bb, ArrayRef<Value> batchIvs) {
     if (s.emulate)
       emitEmulated(bb, batchIvs);

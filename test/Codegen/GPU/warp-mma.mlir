@@ -3,7 +3,8 @@
 // with K = 64 is 2x3 accumulator tiles of 16x8; of the block's 4 warps the
 // 3 a 1x3 warp grid uses compute (warp 3 only copies), each warp 2 of them
 // (its A fragments reused across them). The operands' block tiles are staged
-// 32 K at a time in shared memory by cp.async, two stages: A (K-fastest in
+// 32 K at a time in shared memory by cp.async (16 bytes a copy where
+// aligned), two stages: A (K-fastest in
 // memory) as [2][32][32 + 4], B (N-fastest) as [2][32][24 + 16], rows
 // padded so the fragment loads hit 32 different banks; the first chunk's
 // copies go in flight before the K loop (one cp.async group); each
@@ -22,6 +23,18 @@
 // The fill, then the accumulators from the output's initial values.
 // CHECK: memref.store %cst, %{{.*}} : memref<32x24xf32>
 // CHECK: gpu.barrier
+// Both operands' block tiles copy 16 bytes at a time where the operand's
+// first element is 16-byte aligned (checked once, at run time; A's rows of
+// 64 and B's of 48 are whole 16-byte units, known statically).
+// CHECK: %[[PA:.*]] = memref.extract_aligned_pointer_as_index %arg0
+// CHECK: %[[RA:.*]] = arith.remui %[[PA]], %c16
+// CHECK: %[[ALIGNA:.*]] = arith.cmpi eq, %[[RA]], %c0
+// CHECK: %{{.*}}, %[[OFFB:.*]], %{{.*}}:2, %{{.*}}:2 = memref.extract_strided_metadata %[[W:.*]] : memref<64x24xf32, strided<[48, 1], offset: ?>>
+// CHECK: %[[PB:.*]] = memref.extract_aligned_pointer_as_index %[[W]]
+// CHECK: %[[OB:.*]] = arith.muli %[[OFFB]], %c4
+// CHECK: %[[AB:.*]] = arith.addi %[[PB]], %[[OB]]
+// CHECK: %[[RB:.*]] = arith.remui %[[AB]], %c16
+// CHECK: %[[ALIGNB:.*]] = arith.cmpi eq, %[[RB]], %c0
 // CHECK: %[[ACTIVE:.*]] = arith.cmpi ult, %{{.*}}, %c3{{.*}} : index
 // CHECK: scf.if %[[ACTIVE]] -> (vector<2x2xf32>, vector<2x2xf32>)
 // CHECK: vector.from_elements {{.*}} : vector<2x2xf32>
@@ -29,7 +42,18 @@
 // barrier, the next chunk into the other stage, the warps' products (no
 // second barrier: the next iteration's orders the reads of a stage before
 // its next copy).
+// A: 32 rows x 32 K = 256 runs of four along K (cp.async.cg, 16 bytes);
+// B: 32 K x 24 columns = 192 runs of four along N; else one element each.
+// CHECK: scf.if %[[ALIGNA]] {
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c256 step %c128
+// CHECK: nvgpu.device_async_copy %{{.*}}, %[[A]][%c0{{.*}}, {{.*}}], 4 {bypassL1} : memref<32x64xf32> to memref<2x32x36xf32, #gpu.address_space<workgroup>>
+// CHECK: } else {
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c1024 step %c128
 // CHECK: nvgpu.device_async_copy %{{.*}}, %[[A]][%c0{{.*}}, {{.*}}], 1 : memref<32x64xf32> to memref<2x32x36xf32, #gpu.address_space<workgroup>>
+// CHECK: scf.if %[[ALIGNB]] {
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c192 step %c128
+// CHECK: nvgpu.device_async_copy {{.*}}, %[[B]][%c0{{.*}}, {{.*}}], 4 {bypassL1} : memref<64x24xf32, strided<[48, 1], offset: ?>> to memref<2x32x40xf32, #gpu.address_space<workgroup>>
+// CHECK: } else {
 // CHECK: nvgpu.device_async_copy {{.*}}, %[[B]][%c0{{.*}}, {{.*}}], 1 : memref<64x24xf32, strided<[48, 1], offset: ?>> to memref<2x32x40xf32, #gpu.address_space<workgroup>>
 // CHECK: %[[G:.*]] = nvgpu.device_async_create_group
 // CHECK-NOT: nvgpu.device_async_create_group
@@ -145,6 +169,32 @@ func.func @gemm_three_stages(%arg0: memref<32x128xf32>, %arg1: memref<128x48xf32
     %out = memref.subview %arg3[0, %n] [32, 24] [1, 1] : memref<32x48xf32> to memref<32x24xf32, strided<[48, 1], offset: ?>>
     linalg.fill ins(%cst : f32) outs(%out : memref<32x24xf32, strided<[48, 1], offset: ?>>)
     linalg.matmul ins(%arg0, %w : memref<32x128xf32>, memref<128x24xf32, strided<[48, 1], offset: ?>>) outs(%out : memref<32x24xf32, strided<[48, 1], offset: ?>>)
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// K = 30 (not a whole number of 16-byte runs; a run of A would straddle
+// the operand's end) and N = 6: one element per copy, no alignment check.
+// CHECK-LABEL: func.func @gemm_odd
+// CHECK-NOT: memref.extract_aligned_pointer_as_index
+// CHECK-NOT: bypassL1
+// CHECK: nvgpu.device_async_copy {{.*}}, 1, %{{.*}} : memref<16x30xf32> to
+// CHECK-NOT: bypassL1
+// CHECK: gpu.terminator
+func.func @gemm_odd(%arg0: memref<16x30xf32>, %arg1: memref<30x12xf32>, %arg3: memref<16x12xf32>) attributes {fuse.lowering_config = #fuse.lowering_config<schedule = "contraction", tile = [16, 6], threads = 32, instruction = "mma_sync", precision = "fp32">} {
+  %cst = arith.constant 0.000000e+00 : f32
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c6 = arith.constant 6 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c2, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %n = arith.muli %by, %c6 : index
+    %w = memref.subview %arg1[0, %n] [30, 6] [1, 1] : memref<30x12xf32> to memref<30x6xf32, strided<[12, 1], offset: ?>>
+    %out = memref.subview %arg3[0, %n] [16, 6] [1, 1] : memref<16x12xf32> to memref<16x6xf32, strided<[12, 1], offset: ?>>
+    linalg.fill ins(%cst : f32) outs(%out : memref<16x6xf32, strided<[12, 1], offset: ?>>)
+    linalg.matmul ins(%arg0, %w : memref<16x30xf32>, memref<30x6xf32, strided<[12, 1], offset: ?>>) outs(%out : memref<16x6xf32, strided<[12, 1], offset: ?>>)
     gpu.terminator
   }
   return
