@@ -86,3 +86,13 @@
 // SHFL-NOT: bar.sync
 // SHFL: shfl.sync.bfly.b32 {{.*}}, 1, 31, -1;
 // SHFL: ret;
+//
+// Elementwise ops move four points a thread with 16-byte accesses where
+// their operands are aligned: the LayerNorm kernels' normalization and
+// residual ops load and store .v4.
+// RUN: cat %t.bert/bert_layer__group2_kernel.ptx | FileCheck %s --check-prefix=V4
+// RUN: cat %t.bert/bert_layer__group4_kernel.ptx | FileCheck %s --check-prefix=V4
+// V4: .entry
+// V4-DAG: ld.global.v4.b32
+// V4-DAG: st.{{global|shared}}.v4.b32
+// V4: ret;

@@ -514,7 +514,7 @@ public:
       auto it = cooperations.find(op);
       if (it != cooperations.end())
         distributeShared(op, tid, it->second.first, it->second.second);
-      else
+      else if (!distributeByFour(op, tid))
         distribute(op, tid);
     }
   }
@@ -823,7 +823,187 @@ private:
     op->erase();
   }
 
-  void distribute(linalg::LinalgOp op, Value tid) {
+  /// How an elementwise op's operands move four points at a time (see
+  /// distributeByFour): each input loaded as a vector<4xf32> (its
+  /// innermost dimension is the points' contiguous loop) or as one scalar
+  /// for the four (it does not depend on that loop).
+  struct FourWide {
+    SmallVector<bool> vectorInputs;
+    bool readsOutput = false;
+  };
+
+  /// Whether `op` is elementwise on f32 buffers so that four consecutive
+  /// points of its contiguous (innermost output) loop move as one 16-byte
+  /// access per operand: every loop parallel with static sizes, the
+  /// contiguous one a multiple of 4, one output owned per point and
+  /// indexed there by that loop at unit stride, each input either the
+  /// same or independent of the loop, no linalg.index in the payload.
+  std::optional<FourWide> fourWideOf(linalg::LinalgOp op) {
+    if (op.getNumReductionLoops() != 0 || op.getNumDpsInits() != 1 ||
+        !ownsItsOutputs(op) || !op.hasPureBufferSemantics() ||
+        !isa<linalg::GenericOp>(op) || op.getBlock()->empty())
+      return std::nullopt;
+    bool hasIndex = false;
+    op->walk([&](linalg::IndexOp) { hasIndex = true; });
+    if (hasIndex)
+      return std::nullopt;
+    SmallVector<int64_t> sizes = op.getStaticLoopRanges();
+    if (llvm::any_of(sizes, ShapedType::isDynamic))
+      return std::nullopt;
+    unsigned inner = parallelOrder(op).back();
+    if (sizes[inner] % 4 != 0)
+      return std::nullopt;
+    auto unitInnermost = [&](OpOperand *operand) {
+      auto type = dyn_cast<MemRefType>(operand->get().getType());
+      if (!type || type.getRank() == 0 || !type.getElementType().isF32())
+        return false;
+      SmallVector<int64_t> strides;
+      int64_t offset;
+      AffineMap map = op.getMatchingIndexingMap(operand);
+      return succeeded(type.getStridesAndOffset(strides, offset)) &&
+             strides.back() == 1 &&
+             map.getResults().back() ==
+                 getAffineDimExpr(inner, op.getContext());
+    };
+    FourWide four;
+    if (!unitInnermost(op.getDpsInitOperand(0)))
+      return std::nullopt;
+    four.readsOutput =
+        !op.getMatchingBlockArgument(op.getDpsInitOperand(0)).use_empty();
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      if (unitInnermost(input)) {
+        four.vectorInputs.push_back(true);
+        continue;
+      }
+      AffineMap map = op.getMatchingIndexingMap(input);
+      if (map.isFunctionOfDim(inner))
+        return std::nullopt;
+      four.vectorInputs.push_back(false);
+    }
+    return four;
+  }
+
+  /// An elementwise op four points a thread at a time where its operands
+  /// allow (fourWideOf) and are 16-byte aligned (checked once at run time;
+  /// emulated, always): thread t takes the runs t, t + T, ... of four
+  /// consecutive points along the contiguous loop, loads each vector input
+  /// with one 16-byte load (ld .v4), applies the payload to the four
+  /// points, and stores them with one 16-byte store; unaligned operands
+  /// take the one-point schedule (distribute). False when the op does not
+  /// qualify.
+  bool distributeByFour(linalg::LinalgOp op, Value tid) {
+    std::optional<FourWide> four = fourWideOf(op);
+    if (!four)
+      return false;
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    auto index = [&](OpBuilder &ob, int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(ob, loc, v);
+    };
+    SmallVector<int64_t> sizes = op.getStaticLoopRanges();
+    SmallVector<unsigned> order = parallelOrder(op);
+    int64_t runs = extentOf(order, sizes) / 4;
+    Type f32 = b.getF32Type();
+    auto vectorType = VectorType::get({4}, f32);
+    OpOperand *init = op.getDpsInitOperand(0);
+
+    // Every vector operand aligned (emulated: loads need no alignment).
+    Value aligned;
+    if (emulate) {
+      aligned = arith::ConstantIntOp::create(b, loc, 1, 1);
+    } else {
+      aligned = fuse::detail::emitAlignedTo16Bytes(b, loc, init->get());
+      for (auto [input, isVector] :
+           llvm::zip(op.getDpsInputOperands(), four->vectorInputs))
+        if (isVector)
+          aligned = arith::AndIOp::create(
+              b, loc, aligned,
+              fuse::detail::emitAlignedTo16Bytes(b, loc, input->get()));
+    }
+    auto ifOp = scf::IfOp::create(b, loc, aligned, /*withElseRegion=*/true);
+    // The one-point schedule for unaligned operands: the op moved there.
+    op->moveBefore(ifOp.elseBlock()->getTerminator());
+    OpBuilder tb = ifOp.getThenBodyBuilder();
+    auto emitRuns = [&](OpBuilder &ob, Value thread) {
+      auto loop = scf::ForOp::create(ob, loc, thread, index(ob, runs),
+                                     index(ob, threads));
+      OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
+      SmallVector<Value> ivs(sizes.size());
+      Value first = lb.createOrFold<arith::MulIOp>(loc, loop.getInductionVar(),
+                                                   index(lb, 4));
+      delinearize(lb, loc, first, order, sizes, ivs);
+      auto indicesOf = [&](OpOperand *operand) {
+        AffineMap map = op.getMatchingIndexingMap(operand);
+        SmallVector<Value> indices;
+        for (unsigned r = 0; r < map.getNumResults(); ++r)
+          indices.push_back(affine::makeComposedAffineApply(
+              lb, loc, map.getSubMap({r}), getAsOpFoldResult(ivs)));
+        return indices;
+      };
+      auto load16 = [&](OpOperand *operand) -> Value {
+        auto load = vector::LoadOp::create(lb, loc, vectorType, operand->get(),
+                                           indicesOf(operand));
+        if (!emulate)
+          load.setAlignment(16);
+        return load;
+      };
+      // Each block argument's four values (a vector's elements, or one
+      // scalar four times).
+      SmallVector<SmallVector<Value>> args;
+      auto fourOf = [&](Value v, bool isVector) {
+        SmallVector<Value> values;
+        for (int64_t j = 0; j < 4; ++j)
+          values.push_back(isVector ? vector::ExtractOp::create(
+                                          lb, loc, v, ArrayRef<int64_t>{j})
+                                          .getResult()
+                                    : v);
+        return values;
+      };
+      for (auto [input, isVector] :
+           llvm::zip(op.getDpsInputOperands(), four->vectorInputs)) {
+        Value v = isVector ? load16(input)
+                           : memref::LoadOp::create(lb, loc, input->get(),
+                                                    indicesOf(input))
+                                 .getResult();
+        args.push_back(fourOf(v, isVector));
+      }
+      if (four->readsOutput)
+        args.push_back(fourOf(load16(init), true));
+      else
+        args.push_back(SmallVector<Value>(4, Value()));
+      // The payload once per point.
+      SmallVector<Value> results;
+      Block *payload = op.getBlock();
+      for (int64_t j = 0; j < 4; ++j) {
+        IRMapping mapping;
+        for (auto [arg, values] : llvm::zip(payload->getArguments(), args))
+          if (values[j])
+            mapping.map(arg, values[j]);
+        for (Operation &inner : payload->without_terminator())
+          lb.clone(inner, mapping);
+        results.push_back(
+            mapping.lookupOrDefault(payload->getTerminator()->getOperand(0)));
+      }
+      Value vector =
+          vector::FromElementsOp::create(lb, loc, vectorType, results);
+      auto store = vector::StoreOp::create(lb, loc, vector, init->get(),
+                                           indicesOf(init));
+      if (!emulate)
+        store.setAlignment(16);
+    };
+    // One phase; the next op reads complete results (no barrier before the
+    // end of the kernel).
+    Operation *next = ifOp->getNextNode();
+    bool barrier = !next || !isa<gpu::TerminatorOp>(next);
+    phase(tb, loc, tid, emitRuns, barrier);
+    distribute(op, tid, barrier);
+    return true;
+  }
+
+  /// `barrier`: whether a barrier follows (default: unless the op is the
+  /// kernel's last).
+  void distribute(linalg::LinalgOp op, Value tid,
+                  std::optional<bool> barrier = std::nullopt) {
     OpBuilder b(op);
     Location loc = op.getLoc();
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
@@ -937,7 +1117,8 @@ private:
     // One phase; the next op reads complete results (no barrier before the
     // end of the kernel).
     Operation *next = op->getNextNode();
-    phase(b, loc, tid, guarded, !next || !isa<gpu::TerminatorOp>(next));
+    phase(b, loc, tid, guarded,
+          barrier ? *barrier : !next || !isa<gpu::TerminatorOp>(next));
     op->erase();
   }
 

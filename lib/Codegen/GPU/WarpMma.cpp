@@ -195,6 +195,37 @@ void storeIf(OpBuilder &b, Location loc, Value ok,
 
 } // namespace
 
+Value mlir::fuse::detail::emitAlignedTo16Bytes(OpBuilder &b, Location loc,
+                                               Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset = 0;
+  (void)type.getStridesAndOffset(strides, offset);
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  Value pointer =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  // The first element's address, and every stride but the innermost (1),
+  // in whole 16-byte units (static ones checked here).
+  Value zero = cst(b, loc, 0);
+  for (int64_t d = 0; d + 1 < type.getRank(); ++d)
+    if (!ShapedType::isDynamic(strides[d]) && strides[d] % 4 != 0)
+      return arith::ConstantIntOp::create(b, loc, 0, 1);
+  Value first = ShapedType::isDynamic(offset)
+                    ? mul(b, loc, metadata.getOffset(), 4)
+                    : cst(b, loc, offset * 4);
+  Value ok =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                            rem(b, loc, add(b, loc, pointer, first), 16), zero);
+  for (int64_t d = 0; d + 1 < type.getRank(); ++d)
+    if (ShapedType::isDynamic(strides[d]))
+      ok = arith::AndIOp::create(
+          b, loc, ok,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                rem(b, loc, metadata.getStrides()[d], 4),
+                                zero));
+  return ok;
+}
+
 /// Most 16x8 accumulator tiles a warp holds (4 registers each per lane).
 constexpr int64_t kMaxWarpTiles = 16;
 
@@ -448,33 +479,7 @@ bool WarpMmaEmitter::copiesByFour(OpOperand *operand, ArrayRef<unsigned> side,
 }
 
 Value WarpMmaEmitter::alignedBy16(OpBuilder &b, Value memref) {
-  auto type = cast<MemRefType>(memref.getType());
-  SmallVector<int64_t> strides;
-  int64_t offset = 0;
-  (void)type.getStridesAndOffset(strides, offset);
-  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
-  Value pointer =
-      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
-  // The first element's address, and every stride but the innermost (1),
-  // in whole 16-byte units (static ones checked here).
-  Value zero = cst(b, loc, 0);
-  for (int64_t d = 0; d + 1 < type.getRank(); ++d)
-    if (!ShapedType::isDynamic(strides[d]) && strides[d] % 4 != 0)
-      return arith::ConstantIntOp::create(b, loc, 0, 1);
-  Value first = ShapedType::isDynamic(offset)
-                    ? mul(b, loc, metadata.getOffset(), 4)
-                    : cst(b, loc, offset * 4);
-  Value ok =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                            rem(b, loc, add(b, loc, pointer, first), 16), zero);
-  for (int64_t d = 0; d + 1 < type.getRank(); ++d)
-    if (ShapedType::isDynamic(strides[d]))
-      ok = arith::AndIOp::create(
-          b, loc, ok,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                rem(b, loc, metadata.getStrides()[d], 4),
-                                zero));
-  return ok;
+  return emitAlignedTo16Bytes(b, loc, memref);
 }
 
 void WarpMmaEmitter::copyTile(OpBuilder &b, Value thread, OpOperand *operand,

@@ -37,6 +37,13 @@ void emitPhase(OpBuilder &b, Location loc, bool emulate, int64_t threads,
                Value tid, llvm::function_ref<void(OpBuilder &, Value)> body,
                bool barrier = true);
 
+/// An i1, computed at `b`: whether `memref`'s first element and every
+/// stride but the innermost are whole 16-byte units (static strides and
+/// offset checked here, the pointer and dynamic ones at run time): 16-byte
+/// accesses (cp.async.cg, ld/st .v4) along its innermost dimension, from
+/// an index that is a multiple of 4 there, are then aligned.
+Value emitAlignedTo16Bytes(OpBuilder &b, Location loc, Value memref);
+
 /// How the products are formed: `fp32` splits every operand into a TF32
 /// value and a TF32 remainder and accumulates three products (fp32
 /// accuracy); `tf32` one product of the operands rounded to TF32.

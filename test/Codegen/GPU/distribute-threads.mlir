@@ -74,7 +74,20 @@
 // CHECK: arith.addf %[[OLD]], %[[F1]]
 // CHECK: memref.store %{{.*}}, %[[R8]]
 // CHECK: gpu.barrier
-// The last op writes the output; no barrier before the end of the kernel.
+// The last op writes the output (elementwise; rows of 32 contiguous
+// points): where the output and the tile buffer are 16-byte aligned
+// (checked at run time) 64 runs of four points, each one 16-byte load of
+// the tile, the row's value once, four subtractions and one 16-byte store;
+// else the one-point loop. No barrier before the end of the kernel.
+// CHECK: memref.extract_aligned_pointer_as_index %subview
+// CHECK: scf.if %{{.*}} {
+// CHECK: scf.for %{{.*}} = %[[TX]] to %c64 step %c128
+// CHECK: vector.load %[[A]][{{.*}}] {alignment = 16 : i64} : memref<8x32xf32>, vector<4xf32>
+// CHECK: memref.load %[[R8]]
+// CHECK-COUNT-4: arith.subf
+// CHECK: vector.store %{{.*}}, %subview{{.*}} {alignment = 16 : i64}
+// CHECK-NOT: gpu.barrier
+// CHECK: } else {
 // CHECK: scf.for %{{.*}} = %[[TX]] to %c256{{.*}} step %c128
 // CHECK: arith.subf
 // CHECK: memref.store %{{.*}}, %subview
@@ -228,6 +241,32 @@ func.func @row_max(%x: memref<1x64xf32>, %y: memref<1xf32>) {
     ^bb0(%a: f32, %m: f32):
       %r = arith.maximumf %a, %m : f32
       linalg.yield %r : f32
+    }
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// Elementwise ops that stay one point a thread: rows of 30 (not whole runs
+// of four), and an input read across the contiguous loop (a transpose).
+// CHECK-LABEL: func @not_by_four
+// CHECK-NOT: vector.load
+// CHECK-NOT: vector.store
+// CHECK: gpu.terminator
+func.func @not_by_four(%x: memref<8x30xf32>, %y: memref<8x30xf32>, %t: memref<32x8xf32>, %z: memref<8x32xf32>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : memref<8x30xf32>) outs(%y : memref<8x30xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %e = math.exp %a : f32
+      linalg.yield %e : f32
+    }
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%t : memref<32x8xf32>) outs(%z : memref<8x32xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      linalg.yield %a : f32
     }
     gpu.terminator
   }
