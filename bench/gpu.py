@@ -183,6 +183,7 @@ def kernel_times(report, kernels):
         flops = group.get("flops") or 0
         rows.append({"group": key[1], "kernel": kernel, "schedule": config.get("schedule"),
                      "instruction": config.get("instruction"), "precision": config.get("precision"),
+                     "stages": config.get("stages"),
                      "tflops": round(flops / (measured * 1e-6) / 1e12, 3) if measured > 0 and flops else None,
                      "blocks": config.get("blocks"), "predicted_us": round(us, 3) if us is not None else None,
                      "bound": predicted.get("bound"), "measured_us": round(measured, 3),
@@ -200,6 +201,8 @@ def print_kernel_times(rows, totals):
         pred = f"{r['predicted_us']:.3f}" if r["predicted_us"] is not None else "-"
         ratio = f"{r['measured_over_predicted']:.2f}" if r["measured_over_predicted"] is not None else "-"
         inst = f"{r['instruction']}/{r['precision']}" if r.get("instruction") else "-"
+        if r.get("stages"):
+            inst += f"/{r['stages']}st"
         tflops = f"{r['tflops']:.3f}" if r.get("tflops") is not None else "-"
         print(f"{r['group']:>5} {str(r['schedule'] or '-'):<12} {inst:<14} {str(r['blocks'] or '-'):>7} "
               f"{str(r['bound'] or '-'):<8} {pred:>13} {r['measured_us']:>12.3f} {ratio:>7} {tflops:>8}")

@@ -355,8 +355,10 @@ void mlir::fuse::writeFusionReportJSON(raw_ostream &os,
                   json.attribute("tile_shared_bytes", shape.tileSharedBytes);
                   json.attribute("instruction", config.getInstruction());
                   json.attribute("precision", config.getPrecision());
-                  if (int64_t stages = config.getPipelineStages())
+                  if (int64_t stages = config.getPipelineStages()) {
                     json.attribute("stages", stages);
+                    json.attribute("staging_bytes", shape.stagingBytes);
+                  }
                 });
                 KernelCost predicted =
                     predictKernelCost(schedule->second.shape, target);

@@ -70,14 +70,16 @@ func.func @relu(%x: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
 // (two chunks in flight): 3672 cycles = 1.85 us (one block per SM, one
 // wave), plus the launch: 4.85 us, bound by latency (the tensor cores'
 // 524288 x 3 products of a block at 512 per cycle take 1.55 us, its 81920
-// lanes of loads 1.29 us). With 2 stages each later chunk waits 600:
+// lanes of loads 1.29 us). Staged: 3 x (A's 64 x (32 + 4) + B's 32 x
+// (32 + 8)) floats = 43008 B. With 2 stages each later chunk waits 600:
 // 5184 cycles, 5.61 us; a 4th stage hides no more than the 3rd.
 // RUN: fuse-opt %s -split-input-file --fuse-fusion-pipeline="target=h200 tensor-cores=always report=-" -o /dev/null | FileCheck %s --check-prefix=MMA
 // RUN: fuse-opt %s -split-input-file --fuse-fusion-pipeline="target=h200 tensor-cores=always stages=2 report=-" -o /dev/null | FileCheck %s --check-prefix=MMA2
 // MMA2-LABEL: "name": "gemm_bias_mma"
 // MMA2: "instruction": "mma_sync",
 // MMA2-NEXT: "precision": "fp32",
-// MMA2-NEXT: "stages": 2
+// MMA2-NEXT: "stages": 2,
+// MMA2-NEXT: "staging_bytes": 28672
 // MMA2-NEXT: },
 // MMA2-NEXT: "predicted": {
 // MMA2-NEXT: "us": 5.61{{[0-9]*}},
@@ -90,7 +92,8 @@ func.func @relu(%x: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
 // MMA-NEXT: "blocks": 8,
 // MMA: "instruction": "mma_sync",
 // MMA-NEXT: "precision": "fp32",
-// MMA-NEXT: "stages": 3
+// MMA-NEXT: "stages": 3,
+// MMA-NEXT: "staging_bytes": 43008
 // MMA: "predicted": {
 // MMA-NEXT: "us": 4.85{{[0-9]*}},
 // MMA-NEXT: "bound": "latency",
