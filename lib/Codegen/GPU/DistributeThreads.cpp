@@ -545,6 +545,26 @@ private:
     fuse::detail::emitPhase(b, loc, emulate, threads, tid, body, barrier);
   }
 
+  /// The iteration space of a shared reduction: its loop sizes, parallel
+  /// loops (contiguous last) and reduction loops, output points,
+  /// reduction length, lanes per point and point groups at once.
+  struct SharedShape {
+    SmallVector<int64_t> sizes;
+    SmallVector<unsigned> parallel, reductions;
+    int64_t points, reduced, lanes, groups;
+  };
+  SharedShape sharedShapeOf(linalg::LinalgOp op, const Cooperation &c) const {
+    SharedShape shape;
+    shape.sizes = op.getStaticLoopRanges();
+    shape.parallel = parallelOrder(op);
+    shape.reductions = reductionDims(op);
+    shape.points = extentOf(shape.parallel, shape.sizes);
+    shape.reduced = extentOf(shape.reductions, shape.sizes);
+    shape.lanes = c.lanes;
+    shape.groups = std::min(threads / c.lanes, shape.points);
+    return shape;
+  }
+
   /// A reduction several lanes share (see Cooperation): each lane's strided
   /// share of every point's reduction, from the neutral element, into its
   /// partial; the partials folded (by shuffles in each warp, then pairwise
@@ -560,12 +580,7 @@ private:
     auto index = [&](OpBuilder &ob, int64_t v) -> Value {
       return arith::ConstantIndexOp::create(ob, loc, v);
     };
-    SmallVector<int64_t> sizes = op.getStaticLoopRanges();
-    SmallVector<unsigned> parallel = parallelOrder(op),
-                          reductions = reductionDims(op);
-    int64_t points = extentOf(parallel, sizes),
-            reduced = extentOf(reductions, sizes);
-    int64_t lanes = c.lanes, groups = std::min(threads / lanes, points);
+    SharedShape shape = sharedShapeOf(op, c);
     Value neutral = arith::ConstantOp::create(b, loc, c.neutral);
 
     // 1. Each lane's share: lane l of a point's group takes the reduction
@@ -573,27 +588,30 @@ private:
     //    neutral element, and writes its partial once (every partial is
     //    written: each point has a group, each lane an iteration).
     phase(b, loc, tid, [&](OpBuilder &ob, Value thread) {
-      Value active = arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::ult,
-                                           thread, index(ob, groups * lanes));
+      Value active =
+          arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::ult, thread,
+                                index(ob, shape.groups * shape.lanes));
       auto ifOp = scf::IfOp::create(ob, loc, active, /*withElse=*/false);
       OpBuilder ib = ifOp.getThenBodyBuilder();
       Value group =
-          ib.createOrFold<arith::DivUIOp>(loc, thread, index(ib, lanes));
+          ib.createOrFold<arith::DivUIOp>(loc, thread, index(ib, shape.lanes));
       Value lane =
-          ib.createOrFold<arith::RemUIOp>(loc, thread, index(ib, lanes));
-      auto pointLoop = scf::ForOp::create(ib, loc, group, index(ib, points),
-                                          index(ib, groups));
+          ib.createOrFold<arith::RemUIOp>(loc, thread, index(ib, shape.lanes));
+      auto pointLoop = scf::ForOp::create(
+          ib, loc, group, index(ib, shape.points), index(ib, shape.groups));
       OpBuilder pb = OpBuilder::atBlockBegin(pointLoop.getBody());
-      SmallVector<Value> ivs(sizes.size());
-      delinearize(pb, loc, pointLoop.getInductionVar(), parallel, sizes, ivs);
-      Value partial = accumulate(pb, loc, op, {ivs}, reductions, sizes, lane,
-                                 index(pb, reduced), index(pb, lanes), neutral)
-                          .front();
+      SmallVector<Value> ivs(shape.sizes.size());
+      delinearize(pb, loc, pointLoop.getInductionVar(), shape.parallel,
+                  shape.sizes, ivs);
+      Value partial =
+          accumulate(pb, loc, op, {ivs}, shape.reductions, shape.sizes, lane,
+                     index(pb, shape.reduced), index(pb, shape.lanes), neutral)
+              .front();
       SmallVector<Value> at = {lane};
       llvm::append_range(at, outputIndices(op, ivs));
       memref::StoreOp::create(pb, loc, partial, scratch, at);
     });
-    foldPartials(b, loc, op, tid, c, scratch, lanes);
+    foldPartials(b, loc, op, tid, c, scratch, shape.lanes);
     op->erase();
   }
 
@@ -684,14 +702,9 @@ private:
     auto index = [&](OpBuilder &ob, int64_t v) -> Value {
       return arith::ConstantIndexOp::create(ob, loc, v);
     };
-    SmallVector<int64_t> sizes = op.getStaticLoopRanges();
-    SmallVector<unsigned> parallel = parallelOrder(op),
-                          reductions = reductionDims(op);
-    int64_t points = extentOf(parallel, sizes),
-            reduced = extentOf(reductions, sizes);
-    int64_t lanes = c.lanes, width = c.width(),
-            groups = std::min(threads / lanes, points);
-    int64_t rounds = llvm::divideCeil(points, groups);
+    SharedShape shape = sharedShapeOf(op, c);
+    int64_t width = c.width();
+    int64_t rounds = llvm::divideCeil(shape.points, shape.groups);
     bool direct = c.sharedPartials() == 1;
     Value out = op.getDpsInitOperand(0)->get();
     Type element = cast<MemRefType>(out.getType()).getElementType();
@@ -722,15 +735,17 @@ private:
     auto laneOf = [&](OpBuilder &ob, Value thread) {
       Lane l;
       Value group =
-          ob.createOrFold<arith::DivUIOp>(loc, thread, index(ob, lanes));
-      l.lane = ob.createOrFold<arith::RemUIOp>(loc, thread, index(ob, lanes));
+          ob.createOrFold<arith::DivUIOp>(loc, thread, index(ob, shape.lanes));
+      l.lane =
+          ob.createOrFold<arith::RemUIOp>(loc, thread, index(ob, shape.lanes));
       l.point = ob.createOrFold<arith::AddIOp>(
           loc, group,
-          ob.createOrFold<arith::MulIOp>(loc, round, index(ob, groups)));
-      Value inGroup = arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::ult,
-                                            thread, index(ob, groups * lanes));
+          ob.createOrFold<arith::MulIOp>(loc, round, index(ob, shape.groups)));
+      Value inGroup =
+          arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::ult, thread,
+                                index(ob, shape.groups * shape.lanes));
       Value inRange = arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::ult,
-                                            l.point, index(ob, points));
+                                            l.point, index(ob, shape.points));
       l.valid = arith::AndIOp::create(ob, loc, inGroup, inRange);
       return l;
     };
@@ -739,11 +754,12 @@ private:
       auto ifOp = scf::IfOp::create(ob, loc, TypeRange{element}, l.valid,
                                     /*withElse=*/true);
       OpBuilder tb = ifOp.getThenBodyBuilder();
-      SmallVector<Value> ivs(sizes.size());
-      delinearize(tb, loc, l.point, parallel, sizes, ivs);
-      Value partial = accumulate(tb, loc, op, {ivs}, reductions, sizes, l.lane,
-                                 index(tb, reduced), index(tb, lanes), neutral)
-                          .front();
+      SmallVector<Value> ivs(shape.sizes.size());
+      delinearize(tb, loc, l.point, shape.parallel, shape.sizes, ivs);
+      Value partial =
+          accumulate(tb, loc, op, {ivs}, shape.reductions, shape.sizes, l.lane,
+                     index(tb, shape.reduced), index(tb, shape.lanes), neutral)
+              .front();
       scf::YieldOp::create(tb, loc, partial);
       OpBuilder eb = ifOp.getElseBodyBuilder();
       scf::YieldOp::create(eb, loc, neutral);
@@ -753,7 +769,7 @@ private:
     // per point) or into the shared partials.
     auto storeFold = [&](OpBuilder &ob, const Lane &l, Value fold) {
       Value inWarp =
-          width == lanes
+          width == shape.lanes
               ? l.lane
               : ob.createOrFold<arith::RemUIOp>(loc, l.lane, index(ob, width));
       Value first = arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::eq,
@@ -761,8 +777,8 @@ private:
       Value storing = arith::AndIOp::create(ob, loc, l.valid, first);
       auto ifOp = scf::IfOp::create(ob, loc, storing, /*withElse=*/false);
       OpBuilder tb = ifOp.getThenBodyBuilder();
-      SmallVector<Value> ivs(sizes.size());
-      delinearize(tb, loc, l.point, parallel, sizes, ivs);
+      SmallVector<Value> ivs(shape.sizes.size());
+      delinearize(tb, loc, l.point, shape.parallel, shape.sizes, ivs);
       SmallVector<Value> indices = outputIndices(op, ivs);
       if (direct) {
         Value acc = combine(
