@@ -783,6 +783,11 @@ void WarpMmaEmitter::emitGpu(OpBuilder &b, Value tid,
   // i + stages - 1 in flight into the stage of chunk i - 1 before its
   // products.
   Value group;
+  // Within a loop over batch points, the previous point's last products
+  // may still read a stage the first copies overwrite: wait for every
+  // warp first (the K loop itself ends without a barrier).
+  if (c.batchPoints > 1)
+    gpu::BarrierOp::create(b, loc);
   copyFirstChunks(b, kEnd, copyChunk, [&](OpBuilder &ob) {
     group = nvgpu::DeviceAsyncCreateGroupOp::create(ob, loc, ValueRange());
   });

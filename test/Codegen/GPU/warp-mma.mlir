@@ -199,3 +199,30 @@ func.func @gemm_odd(%arg0: memref<16x30xf32>, %arg1: memref<30x12xf32>, %arg3: m
   }
   return
 }
+
+// -----
+
+// Two batch points per block (a batch matmul tile of 2 x 16 x 8): the
+// block runs them one after the other, and before a point's first copies
+// a barrier waits for the previous point's products, which may still read
+// the stages those copies overwrite.
+// CHECK-LABEL: func.func @batch_two
+// CHECK: scf.for %{{.*}} = %c0{{.*}} to %c2{{.*}} step %c1
+// CHECK-NOT: nvgpu.device_async_copy
+// CHECK: gpu.barrier
+// CHECK-NOT: gpu.barrier
+// CHECK: nvgpu.device_async_copy
+// CHECK: nvgpu.device_async_create_group
+// CHECK: scf.for %{{.*}} = %c0{{.*}} to %c64{{.*}} step %c32{{.*}} iter_args
+// CHECK: nvgpu.mma.sync
+func.func @batch_two(%arg0: memref<2x16x64xf32>, %arg1: memref<2x64x8xf32>, %arg3: memref<2x16x8xf32>) attributes {fuse.lowering_config = #fuse.lowering_config<schedule = "contraction", tile = [2, 16, 8], threads = 32, instruction = "mma_sync", precision = "fp32">} {
+  %cst = arith.constant 0.000000e+00 : f32
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c2, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    linalg.fill ins(%cst : f32) outs(%arg3 : memref<2x16x8xf32>)
+    linalg.batch_matmul ins(%arg0, %arg1 : memref<2x16x64xf32>, memref<2x64x8xf32>) outs(%arg3 : memref<2x16x8xf32>)
+    gpu.terminator
+  }
+  return
+}
