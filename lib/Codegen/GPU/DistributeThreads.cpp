@@ -870,16 +870,7 @@ private:
     if (sizes[inner] % 4 != 0)
       return std::nullopt;
     auto unitInnermost = [&](OpOperand *operand) {
-      auto type = dyn_cast<MemRefType>(operand->get().getType());
-      if (!type || type.getRank() == 0 || !type.getElementType().isF32())
-        return false;
-      SmallVector<int64_t> strides;
-      int64_t offset;
-      AffineMap map = op.getMatchingIndexingMap(operand);
-      return succeeded(type.getStridesAndOffset(strides, offset)) &&
-             strides.back() == 1 &&
-             map.getResults().back() ==
-                 getAffineDimExpr(inner, op.getContext());
+      return fuse::detail::hasContiguousF32Loop(op, operand, inner);
     };
     FourWide four;
     if (!unitInnermost(op.getDpsInitOperand(0)))

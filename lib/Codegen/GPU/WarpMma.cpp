@@ -351,9 +351,6 @@ private:
   /// bounds, is a multiple of 4 (a run is all in the operand or all out).
   bool copiesByFour(OpOperand *operand, ArrayRef<unsigned> side,
                     int64_t sidePoints, int64_t rows, bool kFastest) const;
-  /// Whether `memref`'s first element and every stride but the innermost
-  /// are 16-byte aligned (an i1 computed at run time).
-  Value alignedBy16(OpBuilder &b, Value memref);
   /// The copy of copyTile in runs of `width` (1 or 4) elements.
   void copyElements(OpBuilder &b, Value thread, OpOperand *operand,
                     ArrayRef<unsigned> side, int64_t sidePoints, int64_t rows,
@@ -453,9 +450,9 @@ SmallVector<Value> WarpMmaEmitter::operandIndices(OpBuilder &b,
   return indices;
 }
 
-bool WarpMmaEmitter::copiesByFour(OpOperand *operand, ArrayRef<unsigned> side,
-                                  int64_t sidePoints, int64_t rows,
-                                  bool kFastest) const {
+bool mlir::fuse::detail::hasContiguousF32Loop(linalg::LinalgOp op,
+                                              OpOperand *operand,
+                                              unsigned loop) {
   auto type = dyn_cast<MemRefType>(operand->get().getType());
   if (!type || type.getRank() == 0 || !type.getElementType().isF32())
     return false;
@@ -463,11 +460,17 @@ bool WarpMmaEmitter::copiesByFour(OpOperand *operand, ArrayRef<unsigned> side,
   int64_t offset;
   if (failed(type.getStridesAndOffset(strides, offset)) || strides.back() != 1)
     return false;
+  AffineMap map = op.getMatchingIndexingMap(operand);
+  return map.getResults().back() == getAffineDimExpr(loop, map.getContext());
+}
+
+bool WarpMmaEmitter::copiesByFour(OpOperand *operand, ArrayRef<unsigned> side,
+                                  int64_t sidePoints, int64_t rows,
+                                  bool kFastest) const {
   // The loop whose consecutive points are consecutive elements: the
   // fastest K loop (K-fastest tile) or the fastest side loop.
   unsigned fastest = kFastest ? c.k.back() : side.back();
-  AffineMap map = c.op.getMatchingIndexingMap(operand);
-  if (map.getResults().back() != getAffineDimExpr(fastest, map.getContext()))
+  if (!hasContiguousF32Loop(c.op, operand, fastest))
     return false;
   // Four consecutive points share the other loops' indices, and are all in
   // the operand or all outside it.
@@ -476,10 +479,6 @@ bool WarpMmaEmitter::copiesByFour(OpOperand *operand, ArrayRef<unsigned> side,
   if (kFastest)
     return s.chunk % 4 == 0 && c.kPoints % 4 == 0;
   return rows % 4 == 0 && sidePoints % 4 == 0;
-}
-
-Value WarpMmaEmitter::alignedBy16(OpBuilder &b, Value memref) {
-  return emitAlignedTo16Bytes(b, loc, memref);
 }
 
 void WarpMmaEmitter::copyTile(OpBuilder &b, Value thread, OpOperand *operand,
@@ -658,7 +657,7 @@ void WarpMmaEmitter::emit(Value tid, bool barrier) {
   auto alignment = [&](Value memref) -> Value {
     if (s.emulate)
       return arith::ConstantIntOp::create(b, loc, 1, 1);
-    return alignedBy16(b, memref);
+    return emitAlignedTo16Bytes(b, loc, memref);
   };
   if (copiesByFour(c.a, c.m, c.mPoints, rowsA, c.aKFastest))
     alignedA = alignment(c.a->get());

@@ -44,6 +44,13 @@ void emitPhase(OpBuilder &b, Location loc, bool emulate, int64_t threads,
 /// an index that is a multiple of 4 there, are then aligned.
 Value emitAlignedTo16Bytes(OpBuilder &b, Location loc, Value memref);
 
+/// Whether `operand` of `op` is an f32 buffer whose innermost dimension has
+/// unit stride and is indexed by loop `loop` alone: consecutive points of
+/// that loop are then consecutive elements (runs of four can move as one
+/// 16-byte access).
+bool hasContiguousF32Loop(linalg::LinalgOp op, OpOperand *operand,
+                          unsigned loop);
+
 /// How the products are formed: `fp32` splits every operand into a TF32
 /// value and a TF32 remainder and accumulates three products (fp32
 /// accuracy); `tf32` one product of the operands rounded to TF32.

@@ -655,6 +655,14 @@ bool onTensorCores(KernelShape &shape, const MmaContraction &contraction,
   return true;
 }
 
+/// The stage counts a tensor-core candidate is tried with: the options'
+/// own, else 2, 3 and 4 (in that order, so that ties keep the fewer).
+SmallVector<int64_t> stageCountsFor(const GroupConfigOptions &options) {
+  if (options.stages != 0)
+    return {options.stages};
+  return {2, 3, 4};
+}
+
 /// Threads per block a tile is sized for when the block size is the cost
 /// model's choice.
 constexpr int64_t kTileThreads = 128;
@@ -759,12 +767,9 @@ FailureOr<LoweringConfigAttr> configure(RewriterBase &rewriter, GroupOp group,
           candidate[d] = 0;
       if (llvm::all_of(candidate, [](int64_t t) { return t == 0; }))
         continue;
-      // The stages asked for, else each count (ties: the fewer).
-      SmallVector<int64_t> stageCounts = {2, 3, 4};
-      if (options.stages != 0)
-        stageCounts = {options.stages};
-      for (int64_t stages : stageCounts) {
-        KernelShape mma = kernelShapeOf(group, root, candidate);
+      KernelShape tiled = kernelShapeOf(group, root, candidate);
+      for (int64_t stages : stageCountsFor(options)) {
+        KernelShape mma = tiled;
         if (!onTensorCores(mma, *contraction, options, stages, target))
           continue;
         double us = predictKernelCost(mma, target).us;
@@ -1203,10 +1208,7 @@ mlir::fuse::predictContractionSplit(GroupOp group, TargetAttr target,
       shape.blocks *= llvm::divideCeil(extents[d], size);
       shape.innerPoints = size;
     }
-    SmallVector<int64_t> stageCounts = {2, 3, 4};
-    if (options.stages != 0)
-      stageCounts = {options.stages};
-    for (int64_t stages : stageCounts) {
+    for (int64_t stages : stageCountsFor(options)) {
       KernelShape staged = shape;
       if (!onTensorCores(staged, *contraction, options, stages, target))
         continue;
