@@ -796,7 +796,8 @@ FailureOr<LoweringConfigAttr> configure(RewriterBase &rewriter, GroupOp group,
   int64_t stages =
       instruction == "mma_sync" && shape.stages != 2 ? shape.stages : 0;
   return LoweringConfigAttr::get(group->getContext(), shape.schedule, tile,
-                                 threads, instruction, precision, stages);
+                                 threads, instruction, precision, stages,
+                                 /*splitK=*/0);
 }
 
 /// Tiles `group` (after insertRootCopies) by `config`.

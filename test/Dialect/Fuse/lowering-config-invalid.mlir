@@ -69,3 +69,33 @@ func.func @f() attributes {c = #fuse.lowering_config<schedule = "contraction", t
 
 // expected-error @+1 {{#fuse.lowering_config: 'stages' must be in [2, 4], got 5}}
 func.func @f() attributes {c = #fuse.lowering_config<schedule = "contraction", tile = [64, 32], threads = 64, instruction = "mma_sync", precision = "fp32", stages = 5>}
+
+// -----
+
+// expected-error @+1 {{#fuse.lowering_config: 'split_k' needs instruction = "mma_sync" (only the tensor-core schedule splits a reduction over blocks)}}
+func.func @f() attributes {c = #fuse.lowering_config<schedule = "contraction", tile = [8, 32], threads = 128, instruction = "simt", precision = "fp32", split_k = 2>}
+
+// -----
+
+// expected-error @+1 {{#fuse.lowering_config: 'split_k' must be in [2, 16], got 1}}
+func.func @f() attributes {c = #fuse.lowering_config<schedule = "contraction", tile = [64, 32], threads = 64, instruction = "mma_sync", precision = "fp32", split_k = 1>}
+
+// -----
+
+// expected-error @+1 {{#fuse.lowering_config: 'split_k' must be in [2, 16], got 17}}
+func.func @f() attributes {c = #fuse.lowering_config<schedule = "contraction", tile = [64, 32], threads = 64, instruction = "mma_sync", precision = "fp32", split_k = 17>}
+
+// -----
+
+// expected-error @+1 {{#fuse.lowering_config field 'split_k' is given twice}}
+func.func @f() attributes {c = #fuse.lowering_config<schedule = "contraction", tile = [64, 32], threads = 64, instruction = "mma_sync", precision = "fp32", split_k = 2, stages = 3, split_k = 4>}
+
+// -----
+
+// expected-error @+1 {{unknown #fuse.lowering_config field 'unroll'; the optional fields are 'stages' and 'split_k'}}
+func.func @f() attributes {c = #fuse.lowering_config<schedule = "contraction", tile = [64, 32], threads = 64, instruction = "mma_sync", precision = "fp32", unroll = 2>}
+
+// -----
+
+// expected-error @+1 {{expected 'threads'}}
+func.func @f() attributes {c = #fuse.lowering_config<schedule = "contraction", tile = [64, 32], instruction = "mma_sync", precision = "fp32">}

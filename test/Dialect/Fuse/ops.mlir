@@ -84,3 +84,15 @@ func.func @tile_mapping(%x: tensor<8x8xf32>) -> tensor<8x8xf32> {
   } {mapping = [#fuse.tile<0>, #fuse.tile<1>]}
   return %r : tensor<8x8xf32>
 }
+
+// The lowering config's optional fields, in any order; printed stages
+// first, absent where they are the default.
+// CHECK-LABEL: func private @config_plain
+// CHECK-SAME: c = #fuse.lowering_config<schedule = "contraction", tile = [64, 32], threads = 128, instruction = "mma_sync", precision = "fp32">
+func.func private @config_plain() attributes {c = #fuse.lowering_config<schedule = "contraction", tile = [64, 32], threads = 128, instruction = "mma_sync", precision = "fp32">}
+// CHECK-LABEL: func private @config_split
+// CHECK-SAME: c = #fuse.lowering_config<schedule = "convolution", tile = [1, 7, 7, 32], threads = 64, instruction = "mma_sync", precision = "tf32", stages = 3, split_k = 4>
+func.func private @config_split() attributes {c = #fuse.lowering_config<schedule = "convolution", tile = [1, 7, 7, 32], threads = 64, instruction = "mma_sync", precision = "tf32", split_k = 4, stages = 3>}
+// CHECK-LABEL: func private @config_split_only
+// CHECK-SAME: c = #fuse.lowering_config<schedule = "contraction", tile = [16, 0], threads = 32, instruction = "mma_sync", precision = "fp32", split_k = 2>
+func.func private @config_split_only() attributes {c = #fuse.lowering_config<schedule = "contraction", tile = [16, 0], threads = 32, instruction = "mma_sync", precision = "fp32", split_k = 2>}

@@ -541,11 +541,73 @@ ArrayRef<StringRef> LoweringConfigAttr::getPrecisions() {
   return precisions;
 }
 
-LogicalResult
-LoweringConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                           StringRef schedule, ArrayRef<int64_t> tile,
-                           int64_t threads, StringRef instruction,
-                           StringRef precision, int64_t stages) {
+Attribute LoweringConfigAttr::parse(AsmParser &parser, Type) {
+  SMLoc startLoc = parser.getCurrentLocation();
+  std::string schedule, instruction, precision;
+  SmallVector<int64_t> tile;
+  int64_t threads = 0;
+  auto field = [&](StringRef name) -> ParseResult {
+    return ParseResult(
+        failure(parser.parseKeyword(name) || parser.parseEqual()));
+  };
+  if (parser.parseLess() || field("schedule") ||
+      parser.parseString(&schedule) || parser.parseComma() || field("tile") ||
+      parser.parseCommaSeparatedList(
+          AsmParser::Delimiter::Square,
+          [&] { return parser.parseInteger(tile.emplace_back()); }) ||
+      parser.parseComma() || field("threads") || parser.parseInteger(threads) ||
+      parser.parseComma() || field("instruction") ||
+      parser.parseString(&instruction) || parser.parseComma() ||
+      field("precision") || parser.parseString(&precision))
+    return {};
+  // The optional fields, in any order, each at most once.
+  int64_t stages = 0, splitK = 0;
+  bool seenStages = false, seenSplitK = false;
+  while (succeeded(parser.parseOptionalComma())) {
+    SMLoc keyLoc = parser.getCurrentLocation();
+    StringRef key;
+    if (parser.parseKeyword(&key))
+      return {};
+    bool isStages = key == "stages";
+    if (!isStages && key != "split_k") {
+      parser.emitError(keyLoc)
+          << "unknown #fuse.lowering_config field '" << key
+          << "'; the optional fields are 'stages' and 'split_k'";
+      return {};
+    }
+    bool &seen = isStages ? seenStages : seenSplitK;
+    if (seen) {
+      parser.emitError(keyLoc)
+          << "#fuse.lowering_config field '" << key << "' is given twice";
+      return {};
+    }
+    seen = true;
+    if (parser.parseEqual() || parser.parseInteger(isStages ? stages : splitK))
+      return {};
+  }
+  if (parser.parseGreater())
+    return {};
+  return getChecked([&] { return parser.emitError(startLoc); },
+                    parser.getContext(), schedule, tile, threads, instruction,
+                    precision, stages, splitK);
+}
+
+void LoweringConfigAttr::print(AsmPrinter &printer) const {
+  printer << "<schedule = \"" << getSchedule() << "\", tile = [";
+  llvm::interleaveComma(getTile(), printer);
+  printer << "], threads = " << getThreads() << ", instruction = \""
+          << getInstruction() << "\", precision = \"" << getPrecision() << '"';
+  if (getStages())
+    printer << ", stages = " << getStages();
+  if (getSplitK())
+    printer << ", split_k = " << getSplitK();
+  printer << '>';
+}
+
+LogicalResult LoweringConfigAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, StringRef schedule,
+    ArrayRef<int64_t> tile, int64_t threads, StringRef instruction,
+    StringRef precision, int64_t stages, int64_t splitK) {
   auto oneOf = [&](StringRef field, StringRef value,
                    ArrayRef<StringRef> accepted) -> LogicalResult {
     if (llvm::is_contained(accepted, value))
@@ -593,6 +655,14 @@ LoweringConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "#fuse.lowering_config: 'stages' must be in "
                           "[2, 4], got "
                        << stages;
+  if (splitK != 0 && instruction != "mma_sync")
+    return emitError() << "#fuse.lowering_config: 'split_k' needs "
+                          "instruction = \"mma_sync\" (only the tensor-core "
+                          "schedule splits a reduction over blocks)";
+  if (splitK != 0 && (splitK < 2 || splitK > kMaxSplitK))
+    return emitError() << "#fuse.lowering_config: 'split_k' must be in "
+                          "[2, "
+                       << kMaxSplitK << "], got " << splitK;
   return success();
 }
 

@@ -30,6 +30,10 @@ namespace fuse {
 /// one.
 inline constexpr llvm::StringLiteral kDefaultTargetPreset = "h200";
 
+/// Most blocks a lowering config splits one tile's reduction over
+/// (`split_k`).
+inline constexpr int64_t kMaxSplitK = 16;
+
 /// Whether `name` is a target preset, else why not: "unknown target 'x';
 /// presets are ..., or give a #fuse.target<...> attribute".
 bool isTargetPreset(llvm::StringRef name, std::string *why = nullptr);

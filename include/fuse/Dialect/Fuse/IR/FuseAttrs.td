@@ -213,6 +213,9 @@ def Fuse_LoweringConfigAttr : AttrDef<Fuse_Dialect, "LoweringConfig"> {
     | `instruction` | how a thread computes: `simt` (scalar instructions, a multiply-add one `fma`) or `mma_sync` (the group's contraction on tensor cores, warp-level `mma.sync.m16n8k8` with TF32 operands, sm_80 or newer; schedules `contraction` and `convolution` only, whole warps) |
     | `precision` | `fp32`: fp32 accuracy (on tensor cores each operand split into a TF32 value and its TF32 remainder, three products); `tf32` (with `mma_sync` only): one product of the operands rounded to TF32, about 1e-3 relative |
     | `stages` | (`mma_sync` only, optional) the K chunks of the block tiles in shared memory at once, 2 to 4: while the warps compute one, `cp.async` copies of the next `stages - 1` are in flight; absent: 2 |
+    | `split_k` | (`mma_sync` only, optional) the reduction split over this many blocks per tile, 2 to 16 (split-K, for contractions with fewer tiles than SMs): each block reduces its slice of K chunks into partial accumulators, the last of a tile's blocks to finish sums the partials in slice order and runs the epilogue; absent: 1 |
+
+    The optional fields follow the others, in any order.
 
     Only what the kernels implement is accepted: a value the code
     generator does not have is an error naming the field and what it
@@ -225,13 +228,11 @@ def Fuse_LoweringConfigAttr : AttrDef<Fuse_Dialect, "LoweringConfig"> {
     StringRefParameter<"the instruction kind">:$instruction,
     StringRefParameter<"the precision">:$precision,
     DefaultValuedParameter<"int64_t", "0",
-                           "K chunks in shared memory (0: the default)">:$stages
+                           "K chunks in shared memory (0: the default)">:$stages,
+    DefaultValuedParameter<"int64_t", "0",
+                           "blocks per tile splitting K (0: one)">:$splitK
   );
-  let assemblyFormat = [{
-    `<` `schedule` `=` $schedule `,` `tile` `=` `[` $tile `]` `,`
-    `threads` `=` $threads `,` `instruction` `=` $instruction `,`
-    `precision` `=` $precision (`,` `stages` `=` $stages^)? `>`
-  }];
+  let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// The schedule classes, instruction kinds and precisions accepted.
@@ -245,6 +246,9 @@ def Fuse_LoweringConfigAttr : AttrDef<Fuse_Dialect, "LoweringConfig"> {
         return 0;
       return getStages() ? getStages() : 2;
     }
+    /// The blocks a tile's reduction is split over (1 where the field is
+    /// absent).
+    int64_t getSplitSlices() const { return getSplitK() ? getSplitK() : 1; }
   }];
 }
 
