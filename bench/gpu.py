@@ -183,9 +183,10 @@ def kernel_times(report, kernels):
         flops = group.get("flops") or 0
         rows.append({"group": key[1], "kernel": kernel, "schedule": config.get("schedule"),
                      "instruction": config.get("instruction"), "precision": config.get("precision"),
-                     "stages": config.get("stages"),
+                     "stages": config.get("stages"), "split_k": config.get("split_k"),
                      "tflops": round(flops / (measured * 1e-6) / 1e12, 3) if measured > 0 and flops else None,
-                     "blocks": config.get("blocks"), "predicted_us": round(us, 3) if us is not None else None,
+                     "blocks": (config.get("blocks") or 0) * (config.get("split_k") or 1) or None,
+                     "predicted_us": round(us, 3) if us is not None else None,
                      "bound": predicted.get("bound"), "measured_us": round(measured, 3),
                      "measured_over_predicted": round(measured / us, 3) if us else None})
     both = [r for r in rows if r["predicted_us"] is not None]
@@ -203,6 +204,8 @@ def print_kernel_times(rows, totals):
         inst = f"{r['instruction']}/{r['precision']}" if r.get("instruction") else "-"
         if r.get("stages"):
             inst += f"/{r['stages']}st"
+        if r.get("split_k"):
+            inst += f"/k{r['split_k']}"
         tflops = f"{r['tflops']:.3f}" if r.get("tflops") is not None else "-"
         print(f"{r['group']:>5} {str(r['schedule'] or '-'):<12} {inst:<14} {str(r['blocks'] or '-'):>7} "
               f"{str(r['bound'] or '-'):<8} {pred:>13} {r['measured_us']:>12.3f} {ratio:>7} {tflops:>8}")

@@ -325,6 +325,8 @@ def check_groups(args, rules):
                 cmd += ["--precision", args.precision]
             if args.stages:
                 cmd += ["--stages", str(args.stages)]
+            if args.split_k:
+                cmd += ["--split-k", str(args.split_k)]
             if args.distribute_threads:
                 cmd += ["--distribute-threads", str(args.distribute_threads)]
             if args.relayout_weights:
@@ -362,6 +364,10 @@ def main():
     parser.add_argument("--stages", type=int, choices=[2, 3, 4],
                         help="with --lower-groups: the K chunks every tensor-core kernel stages in "
                              "shared memory at once (default: the cost model's choice)")
+    parser.add_argument("--split-k", type=int, choices=range(1, 17), metavar="{1..16}",
+                        help="with --lower-groups: the blocks every tensor-core kernel splits its "
+                             "reduction over where its group allows (split-K; 1: never; default: "
+                             "the cost model's choice)")
     parser.add_argument("--fused-options", default="",
                         help="extra fuse-fusion-pipeline options for the fused build")
     parser.add_argument("--seed", type=int, default=0)
@@ -385,12 +391,13 @@ def main():
     blobs = {}
     name, arg_types, result_types, unfused = compile_variant(args.fuse_opt, args.input, unfused_opts, "unfused",
                                                              args.function, blobs=blobs)
-    if (args.tensor_cores or args.precision or args.stages) and not args.lower_groups:
-        fail("--tensor-cores, --precision and --stages need --lower-groups (they configure the tiles)")
+    if (args.tensor_cores or args.precision or args.stages or args.split_k) and not args.lower_groups:
+        fail("--tensor-cores, --precision, --stages and --split-k need --lower-groups (they configure "
+             "the tiles)")
     lower = args.lower_groups
-    if lower and (args.tensor_cores or args.precision or args.stages):
+    if lower and (args.tensor_cores or args.precision or args.stages or args.split_k):
         lower = {"tensor-cores": args.tensor_cores or "auto", "precision": args.precision or "fp32",
-                 "stages": args.stages or 0}
+                 "stages": args.stages or 0, "split-k": args.split_k or 0}
     _, _, _, fused = compile_variant(args.fuse_opt, args.input, fused_opts, "fused", args.function,
                                      lower, blobs=blobs, relayout=args.relayout_weights)
     for t in arg_types + result_types:
@@ -410,11 +417,13 @@ def main():
     values = read_comparison(output)
     failed = 0
     lowered_note = ", groups tiled" if args.lower_groups else ""
-    if args.tensor_cores or args.precision or args.stages:
+    if args.tensor_cores or args.precision or args.stages or args.split_k:
         lowered_note += (f", tensor cores {args.tensor_cores or 'auto'}, "
                          f"precision {args.precision or 'fp32'}")
         if args.stages:
             lowered_note += f", {args.stages} stages"
+        if args.split_k:
+            lowered_note += f", split-k {args.split_k}"
     if args.distribute_threads:
         lowered_note += (", each group's configured threads per tile" if args.distribute_threads < 0
                          else f", {args.distribute_threads} threads per tile")

@@ -39,7 +39,8 @@ def main(path):
             config, predicted = g.get("lowering_config"), g.get("predicted")
             if config and predicted:
                 tile = "x".join(str(t) for t in config["tile"])
-                print(f"    schedule {config['schedule']}: tile {tile}, {config['blocks']} blocks of "
+                split = f" x split-K {config['split_k']}" if config.get("split_k") else ""
+                print(f"    schedule {config['schedule']}: tile {tile}, {config['blocks']} blocks{split} of "
                       f"{config['threads']} threads ({config['instruction']}, {config['precision']}); "
                       f"predicted {predicted['us']:.1f} us, {predicted['bound']}-bound")
             if g["bytes_saved"]:

@@ -75,6 +75,7 @@ GroupConfigOptions configOptions(const FusionPolicy &policy) {
   options.tensorCores = policy.tensorCores;
   options.precision = policy.precision;
   options.stages = policy.stages;
+  options.splitK = policy.splitK;
   return options;
 }
 
@@ -433,6 +434,11 @@ struct FormGroupsPass : public fuse::impl::FuseFormGroupsBase<FormGroupsPass> {
              << "option 'stages' must be 2, 3 or 4 (0: the cost model "
                 "chooses), got "
              << int64_t(stages);
+    if (splitK < 0 || splitK > kMaxSplitK)
+      return emitOptionError(context, getArgument())
+             << "option 'split-k' must be in [0, " << kMaxSplitK
+             << "] (0: the cost model chooses, 1: never), got "
+             << int64_t(splitK);
     return success();
   }
 
@@ -447,6 +453,7 @@ struct FormGroupsPass : public fuse::impl::FuseFormGroupsBase<FormGroupsPass> {
     policy.tensorCores = tensorCores;
     policy.precision = precision;
     policy.stages = stages;
+    policy.splitK = splitK;
     policy.splitRowEpilogues = splitRowEpilogues;
     // The fused IR records what it was fused for; later passes read it.
     FuseDialect::TargetAttrHelper(&getContext()).setAttr(module, policy.target);

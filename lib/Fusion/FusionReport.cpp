@@ -359,6 +359,10 @@ void mlir::fuse::writeFusionReportJSON(raw_ostream &os,
                     json.attribute("stages", stages);
                     json.attribute("staging_bytes", shape.stagingBytes);
                   }
+                  // Split-K: the blocks each tile's reduction is split over
+                  // (`blocks` counts tiles).
+                  if (config.getSplitSlices() > 1)
+                    json.attribute("split_k", config.getSplitSlices());
                 });
                 KernelCost predicted =
                     predictKernelCost(schedule->second.shape, target);

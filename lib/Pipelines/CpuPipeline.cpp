@@ -62,6 +62,7 @@ void mlir::fuse::buildCpuPipeline(OpPassManager &pm,
     // Copies into tile buffers are spread like the GPU kernels' copies.
     pm.addNestedPass<func::FuncOp>(createFuseCopyToLinalg());
     pm.addNestedPass<func::FuncOp>(createFuseDistributeThreads(distribute));
+    pm.addPass(createFuseSplitKBuffers());
   }
   if (options.planBuffers)
     pm.addPass(createFusePlanBuffers());

@@ -67,6 +67,7 @@ void mlir::fuse::buildFusionPipeline(OpPassManager &pm,
   groups.tensorCores = options.tensorCores;
   groups.precision = options.precision;
   groups.stages = options.stages;
+  groups.splitK = options.splitK;
   groups.splitRowEpilogues = options.splitRowEpilogues;
   pm.addPass(createFuseFormGroups(groups));
 }

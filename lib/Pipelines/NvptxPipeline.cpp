@@ -169,12 +169,15 @@ void mlir::fuse::buildNvptxPipeline(OpPassManager &pm,
   distribute.blockSize = options.blockSize;
   distribute.sharedBytes = options.sharedBytes;
   fn.addPass(createFuseDistributeThreads(distribute));
-  fn.addPass(createConvertLinalgToLoopsPass());
+  // Split-K kernels' partials and counters: module globals.
+  pm.addPass(createFuseSplitKBuffers());
+  OpPassManager &kernelsOnHost = pm.nest<func::FuncOp>();
+  kernelsOnHost.addPass(createConvertLinalgToLoopsPass());
   // Canonicalization hoists constants out of a launch; after the sinking
   // the kernel gets them as constants, not as parameters (loop bounds,
   // sizes to delinearize by), so nothing canonicalizes between the two.
-  fn.addPass(createCanonicalizerPass());
-  fn.addPass(createGpuLaunchSinkIndexComputationsPass());
+  kernelsOnHost.addPass(createCanonicalizerPass());
+  kernelsOnHost.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   {
     OpPassManager &outlined = pm.nest<gpu::GPUModuleOp>();

@@ -73,8 +73,29 @@ func.func @relu(%x: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
 // lanes of loads 1.29 us). Staged: 3 x (A's 64 x (32 + 4) + B's 32 x
 // (32 + 8)) floats = 43008 B. With 2 stages each later chunk waits 600:
 // 5184 cycles, 5.61 us; a 4th stage hides no more than the 3rd.
-// RUN: fuse-opt %s -split-input-file --fuse-fusion-pipeline="target=h200 tensor-cores=always report=-" -o /dev/null | FileCheck %s --check-prefix=MMA
-// RUN: fuse-opt %s -split-input-file --fuse-fusion-pipeline="target=h200 tensor-cores=always stages=2 report=-" -o /dev/null | FileCheck %s --check-prefix=MMA2
+// RUN: fuse-opt %s -split-input-file --fuse-fusion-pipeline="target=h200 tensor-cores=always split-k=1 report=-" -o /dev/null | FileCheck %s --check-prefix=MMA
+// RUN: fuse-opt %s -split-input-file --fuse-fusion-pipeline="target=h200 tensor-cores=always stages=2 split-k=1 report=-" -o /dev/null | FileCheck %s --check-prefix=MMA2
+// With split-K (the runs above say split-k=1) the cost model splits the
+// reduction of 2 tiles of 64x128 over 8 blocks each: 16 blocks of 8 warps,
+// one chunk each (2 stages: nothing to overlap): 600 + 384 cycles, plus two
+// round trips to L2 for the partials and the arrival (2 x 600): 2184 cycles
+// = 1.10 us, 4.10 us with the launch; the partials add 2 x 8 x 2 x 64 x 128
+// x 4 B = 1 MiB of L2 traffic.
+// RUN: fuse-opt %s -split-input-file --fuse-fusion-pipeline="target=h200 tensor-cores=always report=-" -o /dev/null | FileCheck %s --check-prefix=SPLIT
+// SPLIT-LABEL: "name": "gemm_bias_mma"
+// SPLIT: "tile": [
+// SPLIT-NEXT: 64,
+// SPLIT-NEXT: 128
+// SPLIT-NEXT: ],
+// SPLIT-NEXT: "threads": 256,
+// SPLIT-NEXT: "blocks": 2,
+// SPLIT: "stages": 2,
+// SPLIT-NEXT: "staging_bytes": 53248,
+// SPLIT-NEXT: "split_k": 8
+// SPLIT: "predicted": {
+// SPLIT-NEXT: "us": 4.10{{[0-9]*}},
+// SPLIT-NEXT: "bound": "latency",
+// SPLIT-NEXT: "blocks_per_sm": 1,
 // MMA2-LABEL: "name": "gemm_bias_mma"
 // MMA2: "instruction": "mma_sync",
 // MMA2-NEXT: "precision": "fp32",

@@ -30,15 +30,34 @@
 // a chunk copied into the stage being computed fails both).
 // RUN: %check_equivalence %fuse_src_root/test/Models/bert-layer.mlir --lower-groups --distribute-threads config --tensor-cores always --stages 2 | FileCheck %s --check-prefix=STAGES2
 // RUN: %check_equivalence %fuse_src_root/test/Models/resnet-bottleneck.mlir --lower-groups --distribute-threads config --tensor-cores always --stages 4 | FileCheck %s --check-prefix=STAGES4
+// Split-K (each tile's reduction over 2, 3 or 4 blocks, the last to arrive
+// summing the partials and running the epilogue), wherever a group allows it
+// (one tensor-core contraction, one root, K chunks for every slice); the
+// configs' own choose it where the tiles do not fill the SMs. Random
+// weights: a model whose weights are splats (bert-layer.mlir) cannot tell
+// a lost slice from a right one once LayerNorm removes the row's constant.
+// RUN: %check_equivalence %fuse_src_root/test/Models/resnet-bottleneck.mlir --lower-groups --distribute-threads config --tensor-cores always --split-k 2 | FileCheck %s --check-prefix=SPLIT2
+// RUN: %check_equivalence %fuse_src_root/test/Models/inception.mlir --lower-groups --distribute-threads config --tensor-cores always --split-k 4 | FileCheck %s --check-prefix=SPLIT4
+// RUN: %check_equivalence %t.resnet.mlir --lower-groups --distribute-threads config --tensor-cores always --split-k 3 | FileCheck %s --check-prefix=SPLIT3
+// RUN: %check_equivalence %t.bert.mlir --lower-groups --distribute-threads config --tensor-cores always --split-k 2 | FileCheck %s --check-prefix=SPLIT2
 // RUN: not %check_equivalence %fuse_src_root/test/Models/resnet-bottleneck.mlir --lower-groups --distribute-threads config --tensor-cores always --precision tf32 | FileCheck %s --check-prefix=TF32
 // RUN: %check_equivalence %fuse_src_root/test/Models/resnet-bottleneck.mlir --lower-groups --distribute-threads config --tensor-cores always --precision tf32 --rtol 5e-3 --atol 1e-3 | FileCheck %s
 // RUN: not %check_equivalence %fuse_src_root/test/Models/resnet-bottleneck.mlir --tensor-cores always 2>&1 | FileCheck %s --check-prefix=NEEDS
 // CHECK: tensor cores always, precision {{fp32|tf32}}
 // CHECK-NOT: FAIL
 // CHECK: PASS
+// SPLIT2: precision fp32, split-k 2
+// SPLIT2-NOT: FAIL
+// SPLIT2: PASS
+// SPLIT3: precision fp32, split-k 3
+// SPLIT3-NOT: FAIL
+// SPLIT3: PASS
+// SPLIT4: precision fp32, split-k 4
+// SPLIT4-NOT: FAIL
+// SPLIT4: PASS
 // TF32: tensor cores always, precision tf32
 // TF32: max rel err 0.000{{[1-9][0-9]*}} {{.*}}: FAIL
-// NEEDS: --tensor-cores, --precision and --stages need --lower-groups
+// NEEDS: --tensor-cores, --precision, --stages and --split-k need --lower-groups
 // STAGES2: tensor cores always, precision fp32, 2 stages
 // STAGES2-NOT: FAIL
 // STAGES2: PASS

@@ -4,7 +4,8 @@
 // fma, no index is divided in 64 bits (the
 // loop bounds and sizes are constants in each kernel, and a reduction over
 // (kh, kw, c) is a loop nest, not one linear loop recovering its indices),
-// and the kernels take no index parameters besides their buffers.
+// and the kernels take no index parameters besides their buffers (a
+// split-K kernel's partials and counters among them).
 // RUN: fuse-opt %fuse_src_root/test/Models/resnet-bottleneck.mlir \
 // RUN:   --fuse-fusion-pipeline="target=h200" -o %t.fused.mlir
 // RUN: fuse-opt %t.fused.mlir --fuse-to-nvptx="tensor-cores=never" -o %t.mlir
@@ -15,7 +16,7 @@
 // RUN: fuse-opt %t.fused.mlir --fuse-to-nvptx \
 // RUN:   --mlir-print-ir-after=fuse-contract-float -o /dev/null 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=ARGS
-// ARGS-COUNT-3: gpu.func @resnet_bottleneck__group{{[0-2]}}_kernel({{(%arg[0-9]+: memref<[0-9x]+xf32>(, )?)+}}) {{workgroup|kernel}}
+// ARGS-COUNT-3: gpu.func @resnet_bottleneck__group{{[0-2]}}_kernel({{(%arg[0-9]+: memref<[0-9x]+x[fi]32>(, )?)+}}) {{workgroup|kernel}}
 // CHECK: .entry
 // CHECK-NOT: mul.rn.f32
 // CHECK-NOT: {{(div|rem)}}.{{[us]}}64
@@ -96,3 +97,27 @@
 // V4-DAG: ld.global.v4.b32
 // V4-DAG: st.{{global|shared}}.v4.b32
 // V4: ret;
+//
+// Split-K (the configs' own: the bottleneck's 3x3 convolution has 32 tiles,
+// split 5 ways): the kernel stores its partials, fences device-wide
+// (membar.gl), arrives with an atomic add on its tile's counter, the last
+// block resets it (an exchange), fences again and sums the partials; on
+// tensor cores, with cp.async staging. The unsplit kernels do none of it.
+// RUN: fuse-opt %t.fused.mlir --fuse-to-nvptx -o %t.split.mlir
+// RUN: rm -rf %t.split && %ptx_stats %t.split.mlir --out %t.split
+// RUN: grep -c "split_k = 5" %t.fused.mlir | FileCheck %s --check-prefix=SPLITCFG
+// RUN: cat %t.split/resnet_bottleneck__group1_kernel.ptx | FileCheck %s --check-prefix=SPLITK
+// RUN: cat %t.split/resnet_bottleneck__group0_kernel.ptx | FileCheck %s --check-prefix=NOSPLIT
+// SPLITCFG: 1
+// SPLITK: .entry
+// SPLITK: cp.async
+// SPLITK: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+// SPLITK: membar.gl;
+// SPLITK: atom.global.add.u32
+// SPLITK: atom.global.exch.b32
+// SPLITK: membar.gl;
+// SPLITK: ret;
+// NOSPLIT: .entry
+// NOSPLIT-NOT: membar.gl
+// NOSPLIT-NOT: atom.global
+// NOSPLIT: ret;

@@ -56,6 +56,8 @@ struct FusionPolicy {
   std::string precision = "fp32";
   /// K chunks a tensor-core kernel stages (2 to 4; 0: the cost model's).
   int64_t stages = 0;
+  /// Split-K slices of tensor-core kernels (GroupConfigOptions::splitK).
+  int64_t splitK = 0;
   /// Whether fuse-form-groups takes back a row reduction merged into a
   /// contraction's group where the two kernels are predicted faster.
   bool splitRowEpilogues = true;

@@ -79,6 +79,10 @@ def FuseFormGroups : Pass<"fuse-form-groups", "::mlir::ModuleOp"> {
     Option<"stages", "stages", "int64_t", /*default=*/"0",
            "K chunks a tensor-core kernel stages in shared memory at once "
            "(2 to 4); 0: the cost model's choice">,
+    Option<"splitK", "split-k", "int64_t", /*default=*/"0",
+           "Blocks per tile a tensor-core kernel splits its reduction over "
+           "(split-K, 2 to 16, where the group allows it); 0: the cost "
+           "model's choice where the tiles do not fill the SMs; 1: never">,
     Option<"splitRowEpilogues", "split-row-epilogues", "bool",
            /*default=*/"true",
            "Take back the merge of a row reduction (a LayerNorm) into a "

@@ -85,6 +85,12 @@ struct FusionPipelineOptions
       llvm::cl::desc("K chunks a tensor-core kernel stages in shared memory "
                      "at once: 2 to 4, or 0 (the cost model's choice)"),
       llvm::cl::init(FuseFormGroupsOptions().stages)};
+  PassOptions::Option<int64_t> splitK{
+      *this, "split-k",
+      llvm::cl::desc("Blocks per tile a tensor-core kernel splits its "
+                     "reduction over: 2 to 16 (where the group allows), 0 "
+                     "(the cost model's choice) or 1 (never)"),
+      llvm::cl::init(FuseFormGroupsOptions().splitK)};
   PassOptions::Option<bool> splitRowEpilogues{
       *this, "split-row-epilogues",
       llvm::cl::desc("A LayerNorm after a GEMM becomes its own kernel where "

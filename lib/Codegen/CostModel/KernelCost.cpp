@@ -147,7 +147,11 @@ KernelCost mlir::fuse::predictKernelCost(const KernelShape &shape,
                                          TargetAttr target) {
   KernelCost cost;
   int64_t sms = target.getNumSMs();
-  int64_t blocks = std::max<int64_t>(shape.blocks, 1);
+  // Split-K: each tile's blocks share its reduction.
+  bool mmaShape = shape.instruction == "mma_sync";
+  int64_t slices = mmaShape ? std::max<int64_t>(shape.splitK, 1) : 1;
+  int64_t tiles = std::max<int64_t>(shape.blocks, 1);
+  int64_t blocks = tiles * slices;
   int64_t threads = std::max<int64_t>(shape.threads, 1);
   cost.blocksPerSM = llvm::divideCeil(blocks, sms);
   // Resident blocks: bounded by threads and by the tile buffers in shared
@@ -193,6 +197,7 @@ KernelCost mlir::fuse::predictKernelCost(const KernelShape &shape,
       perSM * cost.loadsPerMac / (double(kLoadLanesPerSM) * clockHz);
   int64_t tensorRate = tf32MmaMacsPerSM(target.getArch());
   double tensorSeconds = 0, chunkSeconds = 0;
+  int64_t splitBytes = 0;
   bool mma = shape.instruction == "mma_sync" && tensorRate > 0 && macs > 0;
   if (mma) {
     // The tile padded to whole 16x8 accumulator tiles; each K step a lane
@@ -206,7 +211,12 @@ KernelCost mlir::fuse::predictKernelCost(const KernelShape &shape,
         chooseMmaWarps(tilesM, tilesN, std::max<int64_t>(threads / 32, 1));
     double padded = double(tilesM * 16 * tilesN * 8) / double(m * n);
     double k = shape.reductionPoints > 0 ? double(shape.reductionPoints)
-                                         : macs / double(points * blocks);
+                                         : macs / double(points * tiles);
+    // A block's K: whole chunks of its slice.
+    int64_t chunk = mmaChunk(int64_t(k));
+    if (slices > 1)
+      k = double(llvm::divideCeil(llvm::divideCeil(int64_t(k), chunk), slices) *
+                 chunk);
     double warpSteps = k / 8 * double(grid.warpsM * grid.warpsN);
     double fragmentLanes =
         warpSteps * 32 * double(4 * grid.tilesM + 2 * grid.tilesN);
@@ -222,7 +232,6 @@ KernelCost mlir::fuse::predictKernelCost(const KernelShape &shape,
     cost.loadsPerMac = (fragmentLanes + copyLanes) /
                        std::max(1.0, rawPerSM / std::max(blocksHere, 1.0));
     // Each wave of resident blocks runs its K chunks one after the other.
-    int64_t chunk = mmaChunk(int64_t(k));
     double chunks = std::ceil(k / double(std::max<int64_t>(chunk, 1)));
     double waves = std::ceil(double(cost.blocksPerSM) / double(resident));
     // The first chunk's loads are waited for whole; after that the loads
@@ -235,7 +244,13 @@ KernelCost mlir::fuse::predictKernelCost(const KernelShape &shape,
     double blockCycles =
         kGlobalLoadCycles + productCycles +
         (chunks - 1) * std::max(kGlobalLoadCycles / inFlight, productCycles);
+    // Split-K: the partials out and the arrival, and in the last block
+    // the other slices' partials in: two more round trips to L2.
+    if (slices > 1)
+      blockCycles += 2 * kGlobalLoadCycles;
     chunkSeconds = waves * blockCycles / clockHz;
+    // Each slice's partial tile (padded) written once and read once.
+    splitBytes = 2 * slices * tiles * tilesM * 16 * tilesN * 8 * 4;
   }
   double issueSeconds = std::max({fmaSeconds, lsuSeconds, tensorSeconds});
   StringRef issueBound = tensorSeconds >= std::max(fmaSeconds, lsuSeconds)
@@ -250,7 +265,8 @@ KernelCost mlir::fuse::predictKernelCost(const KernelShape &shape,
     issueSeconds *= double(kWarpsToHideLatency) / double(cost.warpsPerSM);
     issueBound = "latency";
   }
-  cost.l2Bytes = shape.tileInputBytes * blocks;
+  // A tile's inputs are read once over its slices.
+  cost.l2Bytes = shape.tileInputBytes * tiles + splitBytes;
   double l2Seconds = double(cost.l2Bytes) / (kL2OverDram * dram);
   double dramSeconds = double(shape.bytes) / dram;
   double seconds = dramSeconds;

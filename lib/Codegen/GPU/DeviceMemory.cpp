@@ -10,9 +10,11 @@
 //   malloc(n)            -> fuseDeviceMalloc(n)   (CUDA managed memory: the
 //                                                  host reads results too)
 //   free(p)              -> fuseDeviceFree(p)
-//   addressof @constant  -> fuseDeviceConstant(@constant, bytes)
+//   addressof @global    -> fuseDeviceConstant(@global, bytes)
 //                           (a copy in managed memory, made once per
-//                            constant and process)
+//                            global and process: constant weights, and
+//                            the split-K kernels' partials and counters,
+//                            which only kernels read and write)
 //
 //===----------------------------------------------------------------------===//
 
@@ -72,7 +74,8 @@ struct DeviceMemoryPass
         } else if (auto address = dyn_cast<LLVM::AddressOfOp>(op)) {
           auto global = dyn_cast_or_null<LLVM::GlobalOp>(
               module.lookupSymbol(address.getGlobalNameAttr()));
-          if (global && global.getConstant())
+          if (global && (global.getConstant() ||
+                         global.getSymName().starts_with("__fuse_split_k_")))
             constants.push_back(address);
         }
       });

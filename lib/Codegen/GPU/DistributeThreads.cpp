@@ -23,6 +23,7 @@
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -396,6 +397,7 @@ int64_t sharedBufferBytes(MemRefType type) {
                        16);
 }
 
+using fuse::detail::createSplitKBuffers;
 using fuse::detail::MmaPrecision;
 using fuse::detail::WarpMma;
 
@@ -404,6 +406,8 @@ using fuse::detail::WarpMma;
 struct MmaChoice {
   MmaPrecision precision = MmaPrecision::fp32;
   int64_t stages = 2;
+  /// Blocks per tile splitting the reduction (split-K; 1: none).
+  int64_t splitK = 1;
 };
 
 class Distributor {
@@ -428,7 +432,7 @@ public:
         if (contraction) {
           if (std::optional<WarpMma> schedule =
                   WarpMma::plan(*contraction, threads, emulate, mma->precision,
-                                mma->stages, &why)) {
+                                mma->stages, mma->splitK, &why)) {
             schedule->allocate(b, body.front().getTerminator());
             mmas.insert({op, std::move(*schedule)});
             return;
@@ -499,6 +503,47 @@ public:
       entry.second.replaceBuffer(old, workgroup);
   }
 
+  bool hasMma() const { return !mmas.empty(); }
+
+  /// The contractions under `body` that planScratch would put on tensor
+  /// cores (nothing is created).
+  int64_t plannableMmas(Region &body) {
+    int64_t count = 0;
+    if (!mma)
+      return 0;
+    forEachOp(body, [&](linalg::LinalgOp op) {
+      if (op.getNumReductionLoops() == 0 || !op.hasPureBufferSemantics())
+        return;
+      if (std::optional<fuse::MmaContraction> contraction =
+              fuse::matchMmaContraction(op))
+        if (WarpMma::plan(*contraction, threads, emulate, mma->precision,
+                          mma->stages, mma->splitK))
+          ++count;
+    });
+    return count;
+  }
+
+  /// The tensor-core schedule a split-K kernel splits, or null with `why`:
+  /// the body must have exactly one tensor-core contraction, with one batch
+  /// point per block.
+  WarpMma *splitSchedule(std::string &why) {
+    if (mmas.size() != 1) {
+      why = llvm::formatv("its tile has {0} tensor-core contractions, not one",
+                          mmas.size())
+                .str();
+      return nullptr;
+    }
+    WarpMma &schedule = mmas.begin()->second;
+    if (int64_t points = schedule.contraction().batchPoints; points > 1) {
+      why = llvm::formatv("its contraction has {0} batch points per block, "
+                          "not one",
+                          points)
+                .str();
+      return nullptr;
+    }
+    return &schedule;
+  }
+
   /// Spreads every linalg op under `body` (outside other linalg ops) over
   /// the threads; `tid` is the thread id (unused when emulating).
   void run(Region &body, Value tid) {
@@ -517,6 +562,9 @@ public:
       else if (!distributeByFour(op, tid))
         distribute(op, tid);
     }
+    // Split-K: what follows a contraction runs in the tile's last block.
+    for (auto &entry : mmas)
+      entry.second.enclosePastSplit();
   }
 
 private:
@@ -1186,7 +1234,147 @@ struct DistributeThreadsPass
     choice.precision = config.getPrecision() == "tf32" ? MmaPrecision::tf32
                                                        : MmaPrecision::fp32;
     choice.stages = config.getPipelineStages();
+    choice.splitK = config.getSplitSlices();
     return choice;
+  }
+
+  /// The error for a split-K config the tile `op` cannot take.
+  void refuseSplit(Operation *op, int64_t slices, StringRef why) {
+    op->emitError() << "fuse-distribute-threads: the lowering config asks "
+                       "for split_k = "
+                    << slices << ", but " << why;
+    signalPassFailure();
+  }
+
+  /// Emulated split-K for the tile loop `forall` of a config with
+  /// `slices`: the tile's body runs once per slice (the GPU's blocks of
+  /// one tile, in slice order), in a loop made before the schedule is
+  /// planned; `slice` is its index. Null (an error) when the tile loop is
+  /// not static.
+  Value wrapSlices(scf::ForallOp forall, int64_t slices) {
+    Block &body = forall.getRegion().front();
+    Location loc = forall.getLoc();
+    OpBuilder b = OpBuilder::atBlockBegin(&body);
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    auto loop = scf::ForOp::create(
+        b, loc, zero, arith::ConstantIndexOp::create(b, loc, slices), one);
+    Block *inner = loop.getBody();
+    // Everything after the loop but the terminator goes inside it.
+    inner->getOperations().splice(
+        inner->getTerminator()->getIterator(), body.getOperations(),
+        std::next(loop->getIterator()), body.getTerminator()->getIterator());
+    return loop.getInductionVar();
+  }
+
+  /// The linear index of the tile `forall`'s body runs (its induction
+  /// variables normalized, the last fastest) and the tiles, at the start
+  /// of the body; nullopt when a bound is dynamic.
+  std::optional<std::pair<Value, int64_t>> tileIndexOf(scf::ForallOp forall) {
+    std::optional<SmallVector<int64_t>> lbs =
+        getConstantIntValues(forall.getMixedLowerBound());
+    std::optional<SmallVector<int64_t>> ubs =
+        getConstantIntValues(forall.getMixedUpperBound());
+    std::optional<SmallVector<int64_t>> steps =
+        getConstantIntValues(forall.getMixedStep());
+    if (!lbs || !ubs || !steps)
+      return std::nullopt;
+    OpBuilder b = OpBuilder::atBlockBegin(&forall.getRegion().front());
+    Location loc = forall.getLoc();
+    Value linear = arith::ConstantIndexOp::create(b, loc, 0);
+    int64_t tiles = 1;
+    for (auto [iv, lb, ub, step] :
+         llvm::zip(forall.getInductionVars(), *lbs, *ubs, *steps)) {
+      int64_t count = llvm::divideCeil(ub - lb, step);
+      Value at = arith::DivUIOp::create(
+          b, loc,
+          arith::SubIOp::create(b, loc, iv,
+                                arith::ConstantIndexOp::create(b, loc, lb)),
+          arith::ConstantIndexOp::create(b, loc, step));
+      linear = arith::AddIOp::create(
+          b, loc,
+          arith::MulIOp::create(b, loc, linear,
+                                arith::ConstantIndexOp::create(b, loc, count)),
+          at);
+      tiles *= count;
+    }
+    return std::make_pair(linear, tiles);
+  }
+
+  /// `v` as a constant, folding the ops that compute it from constants
+  /// (the grid of a mapped loop: affine.apply of its bounds).
+  static std::optional<int64_t> foldedIndex(Value v, int depth = 0) {
+    if (std::optional<int64_t> c = getConstantIntValue(v))
+      return c;
+    Operation *def = v.getDefiningOp();
+    if (!def || depth > 8 || def->getNumResults() != 1 ||
+        def->getNumRegions() != 0)
+      return std::nullopt;
+    SmallVector<Attribute> operands;
+    for (Value operand : def->getOperands()) {
+      std::optional<int64_t> c = foldedIndex(operand, depth + 1);
+      if (!c)
+        return std::nullopt;
+      operands.push_back(IntegerAttr::get(operand.getType(), *c));
+    }
+    SmallVector<OpFoldResult> results;
+    if (failed(def->fold(operands, results)) || results.size() != 1)
+      return std::nullopt;
+    // A fold may give back one of the operands (x * 1).
+    if (auto same = dyn_cast_if_present<Value>(results.front()))
+      return foldedIndex(same, depth + 1);
+    if (auto integer = dyn_cast_if_present<IntegerAttr>(
+            dyn_cast_if_present<Attribute>(results.front())))
+      return integer.getInt();
+    return std::nullopt;
+  }
+
+  /// GPU split-K for `launch` (one tile per block): `slices` times the
+  /// blocks along x, each block's slice and tile from its id, the tile
+  /// coordinates as before; false (an error) where the grid is dynamic.
+  bool splitGrid(gpu::LaunchOp launch, WarpMma &schedule, int64_t slices) {
+    std::optional<int64_t> gx = foldedIndex(launch.getGridSizeX()),
+                           gy = foldedIndex(launch.getGridSizeY()),
+                           gz = foldedIndex(launch.getGridSizeZ());
+    if (!gx || !gy || !gz) {
+      refuseSplit(launch, slices, "the kernel's grid is not static");
+      return false;
+    }
+    int64_t tiles = *gx * *gy * *gz;
+    if (*gx * slices > std::numeric_limits<int32_t>::max()) {
+      refuseSplit(launch, slices, "the grid's x would exceed 2^31 - 1 blocks");
+      return false;
+    }
+    Location loc = launch.getLoc();
+    OpBuilder host(launch);
+    OpBuilder after(launch->getBlock(), std::next(launch->getIterator()));
+    launch.getGridSizeXMutable().assign(
+        arith::ConstantIndexOp::create(host, loc, *gx * slices));
+    Block &body = launch.getBody().front();
+    gpu::KernelDim3 ids = launch.getBlockIds();
+    gpu::KernelDim3 sizes = launch.getGridSize();
+    OpBuilder b = OpBuilder::atBlockBegin(&body);
+    Value width = arith::ConstantIndexOp::create(b, loc, *gx);
+    auto x = arith::RemUIOp::create(b, loc, ids.x, width);
+    auto slice = arith::DivUIOp::create(b, loc, ids.x, width);
+    ids.x.replaceAllUsesExcept(x, SmallPtrSet<Operation *, 2>{x, slice});
+    sizes.x.replaceAllUsesWith(width);
+    Value tile = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(
+            b, loc,
+            arith::AddIOp::create(
+                b, loc,
+                arith::MulIOp::create(
+                    b, loc, ids.z, arith::ConstantIndexOp::create(b, loc, *gy)),
+                ids.y),
+            width),
+        x);
+    schedule.setSplit(slice, tile,
+                      createSplitKBuffers(host, after, loc,
+                                          schedule.partialElements(tiles),
+                                          tiles));
+    return true;
   }
 
   void runOnOperation() override {
@@ -1206,11 +1394,40 @@ struct DistributeThreadsPass
           continue;
         }
         int64_t threads = threadsFor(body, blockSizeFor(forall));
-        if (threads > 1) {
-          Distributor distributor(threads, /*emulate=*/true, mmaFor(forall));
-          distributor.planScratch(body);
-          distributor.run(body, Value());
+        if (threads <= 1)
+          continue;
+        std::optional<MmaChoice> mma = mmaFor(forall);
+        int64_t slices = mma ? mma->splitK : 1;
+        Value slice;
+        std::optional<std::pair<Value, int64_t>> tile;
+        // A tile whose contraction runs on SIMT (planScratch says why) is
+        // not split.
+        if (slices > 1 &&
+            Distributor(threads, /*emulate=*/true, mma).plannableMmas(body) ==
+                0)
+          slices = 1;
+        if (slices > 1) {
+          tile = tileIndexOf(forall);
+          if (!tile)
+            return refuseSplit(forall, slices, "the tile loop is not static");
+          slice = wrapSlices(forall, slices);
         }
+        Distributor distributor(threads, /*emulate=*/true, mma);
+        distributor.planScratch(body);
+        if (slices > 1) {
+          std::string why;
+          WarpMma *schedule = distributor.splitSchedule(why);
+          if (!schedule)
+            return refuseSplit(forall, slices, why);
+          OpBuilder host(forall);
+          OpBuilder after(forall->getBlock(), std::next(forall->getIterator()));
+          schedule->setSplit(
+              slice, tile->first,
+              createSplitKBuffers(host, after, forall.getLoc(),
+                                  schedule->partialElements(tile->second),
+                                  tile->second));
+        }
+        distributor.run(body, Value());
       }
       return;
     }
@@ -1345,6 +1562,14 @@ struct DistributeThreadsPass
     Value size =
         arith::ConstantIndexOp::create(outside, launch.getLoc(), threads);
     launch.getBlockSizeXMutable().assign(size);
+    if (mma && mma->splitK > 1 && distributor.hasMma()) {
+      std::string why;
+      WarpMma *schedule = distributor.splitSchedule(why);
+      if (!schedule)
+        return refuseSplit(launch, mma->splitK, why);
+      if (!splitGrid(launch, *schedule, mma->splitK))
+        return;
+    }
     distributor.run(body, launch.getThreadIds().x);
   }
 };

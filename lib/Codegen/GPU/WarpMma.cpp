@@ -14,10 +14,12 @@
 #include "WarpMma.h"
 
 #include "fuse/Codegen/CostModel/KernelCost.h"
+#include "fuse/Dialect/Fuse/IR/FuseDialect.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -231,9 +233,11 @@ constexpr int64_t kMaxWarpTiles = 16;
 
 std::optional<WarpMma> WarpMma::plan(const MmaContraction &c, int64_t threads,
                                      bool emulate, MmaPrecision precision,
-                                     int64_t stages, std::string *why) {
+                                     int64_t stages, int64_t slices,
+                                     std::string *why) {
   WarpMma s(c);
   s.stages = std::clamp<int64_t>(stages, 2, 4);
+  s.split = std::max<int64_t>(slices, 1);
   s.threads = threads;
   s.emulate = emulate;
   s.precision = precision;
@@ -262,7 +266,40 @@ std::optional<WarpMma> WarpMma::plan(const MmaContraction &c, int64_t threads,
     return std::nullopt;
   }
   s.chunk = mmaChunk(c.kPoints);
+  // Each slice takes the same whole number of chunks (the last may reach
+  // past K, whose points read as 0.0).
+  int64_t chunks = llvm::divideCeil(c.kPoints, s.chunk);
+  s.sliceK = llvm::divideCeil(chunks, s.split) * s.chunk;
+  s.paddedK = s.sliceK * s.split;
   return s;
+}
+
+int64_t WarpMma::partialElements(int64_t tiles) const {
+  return tiles * split * warpTilesM * warpTilesN * 4 * warpsM * warpsN * 32;
+}
+
+SplitKBuffers mlir::fuse::detail::createSplitKBuffers(OpBuilder &b,
+                                                      OpBuilder &after,
+                                                      Location loc,
+                                                      int64_t partialElements,
+                                                      int64_t tiles) {
+  MLIRContext *ctx = b.getContext();
+  auto helper = fuse::FuseDialect::SplitKBufferAttrHelper(ctx);
+  auto make = [&](Type element, int64_t elements, StringRef role) {
+    auto alloc =
+        memref::AllocOp::create(b, loc, MemRefType::get({elements}, element));
+    helper.setAttr(alloc, StringAttr::get(ctx, role));
+    memref::DeallocOp::create(after, loc, alloc);
+    return alloc.getResult();
+  };
+  SplitKBuffers buffers;
+  buffers.partials = make(b.getF32Type(), partialElements, "partials");
+  buffers.counters = make(b.getI32Type(), tiles, "counters");
+  // Zero where fuse-split-k-buffers does not place them in a zeroed
+  // global (on the GPU the host loop is refused by fuse-verify-kernels).
+  Value zero = arith::ConstantIntOp::create(b, loc, 0, 32);
+  linalg::FillOp::create(b, loc, zero, buffers.counters);
+  return buffers;
 }
 
 namespace {
@@ -278,8 +315,9 @@ void WarpMma::allocate(OpBuilder &b, Operation *end) {
   Type f32 = b.getF32Type();
   int64_t rowsA = paddedPoints(c.mPoints, 16),
           rowsB = paddedPoints(c.nPoints, 8);
-  auto make = [&](ArrayRef<int64_t> shape, bool isShared) -> Value {
-    auto type = MemRefType::get(shape, f32);
+  auto make = [&](ArrayRef<int64_t> shape, bool isShared,
+                  Type element = Type()) -> Value {
+    auto type = MemRefType::get(shape, element ? element : f32);
     if (!emulate) {
       auto alloca = memref::AllocaOp::create(b, loc, type);
       if (isShared)
@@ -301,8 +339,11 @@ void WarpMma::allocate(OpBuilder &b, Operation *end) {
   };
   sharedA = make(staged(mmaBlockTileShape(rowsA, chunk, c.aKFastest)), true);
   sharedB = make(staged(mmaBlockTileShape(rowsB, chunk, c.bKFastest)), true);
-  if (!emulate)
+  if (!emulate) {
+    if (split > 1)
+      lastFlag = make({1}, true, b.getI32Type());
     return;
+  }
   int64_t parts = precision == MmaPrecision::fp32 ? 2 : 1;
   accs = make({threads, warpTilesM * warpTilesN, 4}, false);
   fragA = make({threads, warpTilesM, parts, 4}, false);
@@ -405,6 +446,25 @@ private:
                 llvm::function_ref<void(OpBuilder &, Value, Value)> copyChunk);
   void emitGpu(OpBuilder &b, Value tid, ArrayRef<Value> batchIvs);
   void emitEmulated(OpBuilder &b, ArrayRef<Value> batchIvs);
+  /// The K point of chunk offset `kc` within the block's slice.
+  Value sliceToK(OpBuilder &b, Value kc) {
+    return kStart ? add(b, loc, kStart, kc) : kc;
+  }
+  /// Split-K: the index in the partials of register `reg` (of the lane's
+  /// warpTiles x 4) of computing thread `thread` of slice `slice`, for the
+  /// block's tile: the slice's registers of one index side by side over
+  /// the threads (coalesced).
+  Value partialIndex(OpBuilder &b, Value slice, Value reg, Value thread);
+  /// Split-K: thread `thread`'s accumulators (warp tile order, 4 each)
+  /// into the block's slice of the partials.
+  void storePartials(OpBuilder &b, Value thread, ArrayRef<Value> values);
+  /// Split-K: thread `thread`'s accumulators summed over the slices of the
+  /// partials, in slice order.
+  SmallVector<Value> sumPartials(OpBuilder &b, Value thread);
+  /// Split-K: the block's arrival at its tile's counter (one thread's
+  /// code): whether it is the last of the tile's blocks, which then resets
+  /// the counter for the next launch.
+  Value arrive(OpBuilder &b);
   /// Emulated mma.sync of warp `warp`'s tile (ii, jj) with the parts
   /// (pa, pb).
   void emulateInstruction(OpBuilder &b, Value warp, Value ii, Value jj, int pa,
@@ -418,14 +478,16 @@ private:
   /// Whether A's and B's block tiles copy 16 bytes at a time (null: never,
   /// copiesByFour; else the run-time alignment check).
   Value alignedA, alignedB;
+  /// Split-K: the first K point of the block's slice, and whether the
+  /// block computes the first slice (null: unsplit).
+  Value kStart, firstSlice;
 };
 } // namespace mlir::fuse::detail
 
 Value WarpMmaEmitter::inRange(OpBuilder &b, int64_t sidePoints,
                               int64_t paddedSide, Value p, Value k) {
-  return both(
-      b, loc, lessThan(b, loc, p, sidePoints, paddedSide),
-      lessThan(b, loc, k, c.kPoints, llvm::alignTo(c.kPoints, s.chunk)));
+  return both(b, loc, lessThan(b, loc, p, sidePoints, paddedSide),
+              lessThan(b, loc, k, c.kPoints, s.paddedK));
 }
 
 SmallVector<Value> WarpMmaEmitter::operandIndices(OpBuilder &b,
@@ -626,10 +688,12 @@ SmallVector<Value> WarpMmaEmitter::loadAccumulators(OpBuilder &b, Value lane,
   Value out = c.op.getDpsInitOperand(0)->get();
   SmallVector<Value> values;
   forEachAccumulator(b, lane, i, j, [&](int64_t, Value m, Value n, Value ok) {
-    values.push_back(loadIf(b, loc, ok, [&](OpBuilder &lb) -> Value {
-      return memref::LoadOp::create(lb, loc, out,
-                                    outputIndices(lb, m, n, batchIvs));
-    }));
+    // Split-K: the other slices start from zero.
+    values.push_back(loadIf(
+        b, loc, both(b, loc, ok, firstSlice), [&](OpBuilder &lb) -> Value {
+          return memref::LoadOp::create(lb, loc, out,
+                                        outputIndices(lb, m, n, batchIvs));
+        }));
   });
   return values;
 }
@@ -646,8 +710,90 @@ void WarpMmaEmitter::storeAccumulators(OpBuilder &b, Value lane, Value i,
   });
 }
 
+Value WarpMmaEmitter::partialIndex(OpBuilder &b, Value slice, Value reg,
+                                   Value thread) {
+  int64_t regs = s.warpTilesM * s.warpTilesN * 4;
+  int64_t computing = s.warpsM * s.warpsN * 32;
+  Value block = add(b, loc, mul(b, loc, s.tileIndex, s.split), slice);
+  Value row = add(b, loc, mul(b, loc, block, regs), reg);
+  return add(b, loc, mul(b, loc, row, computing), thread);
+}
+
+void WarpMmaEmitter::storePartials(OpBuilder &b, Value thread,
+                                   ArrayRef<Value> values) {
+  for (auto [reg, v] : llvm::enumerate(values))
+    memref::StoreOp::create(
+        b, loc, v, s.splitBuffers.partials,
+        partialIndex(b, s.sliceIndex, cst(b, loc, reg), thread));
+}
+
+SmallVector<Value> WarpMmaEmitter::sumPartials(OpBuilder &b, Value thread) {
+  int64_t regs = s.warpTilesM * s.warpTilesN * 4;
+  auto load = [&](OpBuilder &ob, Value slice, int64_t reg) -> Value {
+    return memref::LoadOp::create(
+        ob, loc, s.splitBuffers.partials,
+        partialIndex(ob, slice, cst(ob, loc, reg), thread));
+  };
+  SmallVector<Value> first;
+  for (int64_t reg = 0; reg < regs; ++reg)
+    first.push_back(load(b, cst(b, loc, 0), reg));
+  auto loop = scf::ForOp::create(b, loc, cst(b, loc, 1), cst(b, loc, s.split),
+                                 cst(b, loc, 1), first);
+  OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
+  SmallVector<Value> next;
+  for (int64_t reg = 0; reg < regs; ++reg)
+    next.push_back(
+        arith::AddFOp::create(lb, loc, loop.getRegionIterArg(reg),
+                              load(lb, loop.getInductionVar(), reg)));
+  scf::YieldOp::create(lb, loc, next);
+  return SmallVector<Value>(loop.getResults());
+}
+
+Value WarpMmaEmitter::arrive(OpBuilder &b) {
+  Value counters = s.splitBuffers.counters;
+  Value one = arith::ConstantIntOp::create(b, loc, 1, 32);
+  Value before =
+      memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi, one,
+                                  counters, ValueRange{s.tileIndex});
+  Value last = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq, before,
+      arith::ConstantIntOp::create(b, loc, s.split - 1, 32));
+  storeIf(b, loc, last, [&](OpBuilder &lb) {
+    Value zero = arith::ConstantIntOp::create(lb, loc, 0, 32);
+    memref::AtomicRMWOp::create(lb, loc, arith::AtomicRMWKind::assign, zero,
+                                counters, ValueRange{s.tileIndex});
+  });
+  return last;
+}
+
+void WarpMma::enclosePastSplit() {
+  if (!lastCheck)
+    return;
+  auto check = cast<scf::IfOp>(lastCheck);
+  Block *block = check->getBlock();
+  Operation *yield = check.thenBlock()->getTerminator();
+  SmallVector<Operation *> moved;
+  for (Operation *op = check->getNextNode(); op && op != block->getTerminator();
+       op = op->getNextNode()) {
+    // Buffers made before the check are freed by every block.
+    if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
+      Operation *def = dealloc.getMemref().getDefiningOp();
+      if (!def || def->getBlock() != block || def->isBeforeInBlock(check))
+        continue;
+    }
+    moved.push_back(op);
+  }
+  for (Operation *op : moved)
+    op->moveBefore(yield);
+}
+
 void WarpMmaEmitter::emit(Value tid, bool barrier) {
   OpBuilder b(c.op);
+  if (s.split > 1) {
+    kStart = mul(b, loc, s.sliceIndex, s.sliceK);
+    firstSlice = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                       s.sliceIndex, cst(b, loc, 0));
+  }
   // Whether each operand's block tiles copy 16 bytes at a time: decided
   // once, before every loop. On the GPU cp.async needs 16-byte aligned
   // addresses (checked at run time); emulated, loads have no such need,
@@ -768,12 +914,14 @@ void WarpMmaEmitter::emitGpu(OpBuilder &b, Value tid,
   });
 
   int64_t rowsA = s.tilesM * 16, rowsB = s.tilesN * 8;
-  int64_t kEnd = llvm::alignTo(c.kPoints, s.chunk);
+  // The block's chunks: all of K, or its slice's (split-K).
+  int64_t kEnd = s.sliceK;
   auto copyChunk = [&](OpBuilder &ob, Value stageV, Value kc) {
+    Value k = sliceToK(ob, kc);
     copyTile(ob, tid, c.a, c.m, c.mPoints, rowsA, c.aKFastest, s.sharedA,
-             stageV, kc, batchIvs);
+             stageV, k, batchIvs);
     copyTile(ob, tid, c.b, c.n, c.nPoints, rowsB, c.bKFastest, s.sharedB,
-             stageV, kc, batchIvs);
+             stageV, k, batchIvs);
   };
   // The first stages - 1 chunks' copies in flight before the loop, one
   // cp.async group each. Iteration i waits for chunk i (all but the
@@ -858,7 +1006,49 @@ void WarpMmaEmitter::emitGpu(OpBuilder &b, Value tid,
                           batchIvs);
       }
   };
-  storeIf(b, loc, active, store);
+  if (s.split == 1) {
+    storeIf(b, loc, active, store);
+    return;
+  }
+  // Split-K: the block's partials out (visible device-wide before its
+  // arrival), thread 0 arrives and tells the block whether it is the
+  // tile's last; that block alone sums the partials into the accumulators.
+  storeIf(b, loc, active, [&](OpBuilder &ob) {
+    SmallVector<Value> values;
+    for (Value acc : results)
+      for (int64_t r = 0; r < 4; ++r)
+        values.push_back(vector::ExtractOp::create(
+            ob, loc, acc, ArrayRef<int64_t>{r / 2, r % 2}));
+    storePartials(ob, tid, values);
+  });
+  NVVM::MembarOp::create(b, loc, NVVM::MemScopeKind::GPU);
+  gpu::BarrierOp::create(b, loc);
+  Value zero = cst(b, loc, 0);
+  Value first =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, zero);
+  storeIf(b, loc, first, [&](OpBuilder &ob) {
+    Value flag = arith::ExtUIOp::create(ob, loc, ob.getI32Type(), arrive(ob));
+    memref::StoreOp::create(ob, loc, flag, s.lastFlag, ValueRange{zero});
+  });
+  gpu::BarrierOp::create(b, loc);
+  Value flag = memref::LoadOp::create(b, loc, s.lastFlag, ValueRange{zero});
+  Value last =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, flag,
+                            arith::ConstantIntOp::create(b, loc, 0, 32));
+  auto check = scf::IfOp::create(b, loc, last, /*withElseRegion=*/false);
+  s.lastCheck = check;
+  OpBuilder lb = check.getThenBodyBuilder();
+  // The other blocks' partials are read after their arrivals.
+  NVVM::MembarOp::create(lb, loc, NVVM::MemScopeKind::GPU);
+  storeIf(lb, loc, active, [&](OpBuilder &ob) {
+    SmallVector<Value> sums = sumPartials(ob, tid);
+    for (int64_t ii = 0; ii < s.warpTilesM; ++ii)
+      for (int64_t jj = 0; jj < s.warpTilesN; ++jj) {
+        int64_t t = ii * s.warpTilesN + jj;
+        storeAccumulators(ob, lane, tileRow(ob, ii), tileCol(ob, jj),
+                          ArrayRef(sums).slice(t * 4, 4), batchIvs);
+      }
+  });
 }
 
 void WarpMmaEmitter::emulateInstruction(OpBuilder &b, Value warp, Value ii,
@@ -958,15 +1148,16 @@ void WarpMmaEmitter::emitEmulated(OpBuilder &b, ArrayRef<Value> batchIvs) {
         }));
 
   int64_t rowsA = s.tilesM * 16, rowsB = s.tilesN * 8;
-  int64_t kEnd = llvm::alignTo(c.kPoints, s.chunk);
+  int64_t kEnd = s.sliceK;
   // The GPU's order: the first stages - 1 chunks before the loop, chunk
   // i + stages - 1 before the products of chunk i.
   auto copyChunk = [&](OpBuilder &ob, Value stageV, Value kc) {
+    Value k = sliceToK(ob, kc);
     phase(ob, loc, true, s.threads, Value(), [&](OpBuilder &pb, Value thread) {
       copyTile(pb, thread, c.a, c.m, c.mPoints, rowsA, c.aKFastest, s.sharedA,
-               stageV, kc, batchIvs);
+               stageV, k, batchIvs);
       copyTile(pb, thread, c.b, c.n, c.nPoints, rowsB, c.bKFastest, s.sharedB,
-               stageV, kc, batchIvs);
+               stageV, k, batchIvs);
     });
   };
   copyFirstChunks(b, kEnd, copyChunk, nullptr);
@@ -1009,20 +1200,45 @@ void WarpMmaEmitter::emitEmulated(OpBuilder &b, ArrayRef<Value> batchIvs) {
         emulateInstruction(wb, warp, cst(wb, loc, ii), cst(wb, loc, jj), pa,
                            pb);
 
+  auto accumulators = [&](OpBuilder &ob, Value thread) {
+    SmallVector<Value> values;
+    for (int64_t t = 0; t < s.warpTilesM * s.warpTilesN; ++t)
+      for (int64_t r = 0; r < 4; ++r)
+        values.push_back(memref::LoadOp::create(
+            ob, loc, s.accs,
+            ValueRange{thread, cst(ob, loc, t), cst(ob, loc, r)}));
+    return values;
+  };
+  auto storeAll = [&](OpBuilder &ob, Value lane, Value wm, Value wn,
+                      ArrayRef<Value> values) {
+    for (int64_t ii = 0; ii < s.warpTilesM; ++ii)
+      for (int64_t jj = 0; jj < s.warpTilesN; ++jj) {
+        int64_t t = ii * s.warpTilesN + jj;
+        storeAccumulators(ob, lane, tileRow(ob, wm, ii), tileCol(ob, wn, jj),
+                          values.slice(t * 4, 4), batchIvs);
+      }
+  };
+  if (s.split == 1) {
+    phase(b, loc, true, s.threads, Value(),
+          computing(
+              [&](OpBuilder &ob, Value thread, Value lane, Value wm, Value wn) {
+                storeAll(ob, lane, wm, wn, accumulators(ob, thread));
+              }));
+    return;
+  }
+  // Split-K, in the GPU's order: the partials, the arrival, and in the
+  // tile's last block the sums.
   phase(b, loc, true, s.threads, Value(),
+        computing([&](OpBuilder &ob, Value thread, Value, Value, Value) {
+          storePartials(ob, thread, accumulators(ob, thread));
+        }));
+  auto check = scf::IfOp::create(b, loc, arrive(b), /*withElseRegion=*/false);
+  s.lastCheck = check;
+  OpBuilder lb = check.getThenBodyBuilder();
+  phase(lb, loc, true, s.threads, Value(),
         computing(
             [&](OpBuilder &ob, Value thread, Value lane, Value wm, Value wn) {
-              for (int64_t ii = 0; ii < s.warpTilesM; ++ii)
-                for (int64_t jj = 0; jj < s.warpTilesN; ++jj) {
-                  SmallVector<Value> values;
-                  for (int64_t r = 0; r < 4; ++r)
-                    values.push_back(memref::LoadOp::create(
-                        ob, loc, s.accs,
-                        ValueRange{thread, cst(ob, loc, ii * s.warpTilesN + jj),
-                                   cst(ob, loc, r)}));
-                  storeAccumulators(ob, lane, tileRow(ob, wm, ii),
-                                    tileCol(ob, wn, jj), values, batchIvs);
-                }
+              storeAll(ob, lane, wm, wn, sumPartials(ob, thread));
             }));
 }
 

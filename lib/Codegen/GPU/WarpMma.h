@@ -51,6 +51,17 @@ Value emitAlignedTo16Bytes(OpBuilder &b, Location loc, Value memref);
 bool hasContiguousF32Loop(linalg::LinalgOp op, OpOperand *operand,
                           unsigned loop);
 
+/// The split-K buffers a kernel's blocks share, created in the host code
+/// at `b` (freed at `after`) by fuse-distribute-threads and placed in
+/// module globals by fuse-split-k-buffers: `partials` (f32, the blocks'
+/// partial accumulators) and `counters` (i32, one arrival counter per
+/// tile, zero between launches), 1-D and static.
+struct SplitKBuffers {
+  Value partials, counters;
+};
+SplitKBuffers createSplitKBuffers(OpBuilder &b, OpBuilder &after, Location loc,
+                                  int64_t partialElements, int64_t tiles);
+
 /// How the products are formed: `fp32` splits every operand into a TF32
 /// value and a TF32 remainder and accumulates three products (fp32
 /// accuracy); `tf32` one product of the operands rounded to TF32.
@@ -60,13 +71,37 @@ enum class MmaPrecision { fp32, tf32 };
 /// threads (emulated: loops over the threads).
 class WarpMma {
 public:
-  /// The schedule of `c` with `stages` K chunks staged at once (2 to 4),
-  /// or nullopt (with `why`, when given) when the block has no whole warp
-  /// or a warp would hold more accumulator tiles than fit in registers.
+  /// The schedule of `c` with `stages` K chunks staged at once (2 to 4)
+  /// and the reduction split over `slices` blocks per tile (split-K; 1:
+  /// none), or nullopt (with `why`, when given) when the block has no
+  /// whole warp or a warp would hold more accumulator tiles than fit in
+  /// registers.
   static std::optional<WarpMma> plan(const MmaContraction &c, int64_t threads,
                                      bool emulate, MmaPrecision precision,
-                                     int64_t stages,
+                                     int64_t stages, int64_t slices = 1,
                                      std::string *why = nullptr);
+
+  /// Split-K: the blocks of a tile each reduce one slice of the K chunks
+  /// into partial accumulators (the first slice from the output's initial
+  /// values, the others from zero), write them to the kernel's partials
+  /// buffer and arrive at their tile's counter; the last to arrive sums
+  /// the partials in slice order (the same sums whatever the arrival
+  /// order), resets the counter and alone stores the accumulators and runs
+  /// the rest of the kernel (enclosePastSplit).
+  int64_t slices() const { return split; }
+  /// Elements of the partials buffer for `tiles` tiles.
+  int64_t partialElements(int64_t tiles) const;
+  /// The block's slice and its tile's linear index (index values at the
+  /// start of the tile), and the kernel's buffers.
+  void setSplit(Value slice, Value tile, SplitKBuffers buffers) {
+    sliceIndex = slice;
+    tileIndex = tile;
+    splitBuffers = buffers;
+  }
+  /// Moves the ops that follow the schedule in its block (the epilogue,
+  /// once every op is emitted) under the last-to-arrive check, but for the
+  /// deallocations of buffers made before it.
+  void enclosePastSplit();
 
   /// Creates the buffers the schedule uses at `b`'s insertion point (the
   /// start of the tile): the operands' block tiles (shared memory on the
@@ -81,6 +116,8 @@ public:
       sharedA = replacement;
     if (sharedB == old)
       sharedB = replacement;
+    if (lastFlag == old)
+      lastFlag = replacement;
   }
   /// Erases the buffers (the caller falls back to another schedule).
   void drop();
@@ -105,6 +142,16 @@ private:
   /// shared memory at once (the ring of block tiles).
   int64_t chunk = 8;
   int64_t stages = 2;
+  /// Split-K: the slices, the K points of one slice (whole chunks; all of
+  /// K, rounded up to a chunk, when unsplit) and of all slices together.
+  int64_t split = 1;
+  int64_t sliceK = 0, paddedK = 0;
+  Value sliceIndex, tileIndex;
+  SplitKBuffers splitBuffers;
+  /// On the GPU, the shared flag thread 0 tells the block by whether it
+  /// arrived last; after emit, the check the rest of the kernel goes under.
+  Value lastFlag;
+  Operation *lastCheck = nullptr;
   /// Block tiles of A and B in shared memory, and (emulated) the lanes'
   /// accumulators and fragments and one instruction's A and B.
   Value sharedA, sharedB, accs, fragA, fragB, tileA, tileB;

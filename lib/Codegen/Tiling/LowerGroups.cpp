@@ -632,16 +632,20 @@ int64_t mmaThreads(const KernelShape &shape) {
 /// do not fit a block's shared memory on `target`).
 bool onTensorCores(KernelShape &shape, const MmaContraction &contraction,
                    const GroupConfigOptions &options, int64_t stages,
-                   TargetAttr target) {
+                   TargetAttr target, int64_t slices = 1) {
   if (shape.blocks <= 1)
     return false;
   int64_t n = std::max<int64_t>(shape.innerPoints, 1);
   int64_t m = std::max<int64_t>(shape.pointsPerBlock / n, 1);
   shape.stages = stages;
+  shape.splitK = slices;
   shape.stagingBytes =
       mmaStagingBytes(m, n, contraction.kPoints, contraction.aKFastest,
                       contraction.bKFastest, stages);
-  if (shape.stagingBytes + m * n * 4 > target.getSharedMemPerBlock())
+  // Split-K adds the block's last-to-arrive flag.
+  int64_t flagBytes = slices > 1 ? 16 : 0;
+  if (shape.stagingBytes + m * n * 4 + flagBytes >
+      target.getSharedMemPerBlock())
     return false;
   shape.instruction = "mma_sync";
   shape.products = options.precision == "tf32" ? 1 : 3;
@@ -661,6 +665,48 @@ SmallVector<int64_t> stageCountsFor(const GroupConfigOptions &options) {
   if (options.stages != 0)
     return {options.stages};
   return {2, 3, 4};
+}
+
+/// The slices (split-K) a tensor-core kernel of `shape`, a tile of
+/// `contraction`, is tried with: 1, and where its tiles do not fill the
+/// SMs every count up to kMaxSplitK that gives each slice the same
+/// number of K chunks, at least one (the options' count where it does; 1
+/// where they say never). Only a contraction without batch loops that is
+/// the group's one tensor-core contraction (`alone`) splits.
+SmallVector<int64_t> splitCountsFor(const GroupConfigOptions &options,
+                                    const KernelShape &shape,
+                                    const MmaContraction &contraction,
+                                    bool alone, TargetAttr target) {
+  if (options.splitK == 1 || !alone || contraction.batchPoints != 1)
+    return {1};
+  int64_t chunks =
+      llvm::divideCeil(contraction.kPoints, mmaChunk(contraction.kPoints));
+  auto even = [&](int64_t slices) {
+    return slices <= chunks &&
+           int64_t(llvm::divideCeil(
+               chunks, llvm::divideCeil(chunks, slices))) == slices;
+  };
+  if (options.splitK >= 2)
+    return {even(options.splitK) ? options.splitK : 1};
+  SmallVector<int64_t> counts = {1};
+  if (shape.blocks >= target.getNumSMs())
+    return counts;
+  for (int64_t slices = 2; slices <= kMaxSplitK; ++slices)
+    if (even(slices))
+      counts.push_back(slices);
+  return counts;
+}
+
+/// Whether `contraction` is the only contraction of `group` the
+/// tensor-core schedule computes.
+bool onlyMmaContraction(GroupOp group, const MmaContraction &contraction) {
+  Operation *own = linalg::LinalgOp(contraction.op).getOperation();
+  for (Operation *op : group.getComputeOps())
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+      if (op != own && linalgOp.getNumReductionLoops() > 0 &&
+          matchMmaContraction(linalgOp))
+        return false;
+  return true;
 }
 
 /// Threads per block a tile is sized for when the block size is the cost
@@ -758,6 +804,10 @@ FailureOr<LoweringConfigAttr> configure(RewriterBase &rewriter, GroupOp group,
     simt.tileInputBytes = estimatedTileInputBytes(simt);
     double bestUs = predictKernelCost(simt, target).us;
     bool always = options.tensorCores == "always";
+    // Tiling clones the contraction into every root's tile: split-K needs
+    // one root as well.
+    bool alone =
+        roots->ops.size() == 1 && onlyMmaContraction(group, *contraction);
     std::optional<std::pair<SmallVector<int64_t>, KernelShape>> best;
     double bestMmaUs = 0;
     for (SmallVector<int64_t> &candidate : candidates) {
@@ -768,18 +818,21 @@ FailureOr<LoweringConfigAttr> configure(RewriterBase &rewriter, GroupOp group,
       if (llvm::all_of(candidate, [](int64_t t) { return t == 0; }))
         continue;
       KernelShape tiled = kernelShapeOf(group, root, candidate);
-      for (int64_t stages : stageCountsFor(options)) {
-        KernelShape mma = tiled;
-        if (!onTensorCores(mma, *contraction, options, stages, target))
-          continue;
-        double us = predictKernelCost(mma, target).us;
-        if (!best || us < bestMmaUs ||
-            (us == bestMmaUs &&
-             mma.pointsPerBlock > best->second.pointsPerBlock)) {
-          best = {candidate, mma};
-          bestMmaUs = us;
+      for (int64_t stages : stageCountsFor(options))
+        for (int64_t slices :
+             splitCountsFor(options, tiled, *contraction, alone, target)) {
+          KernelShape mma = tiled;
+          if (!onTensorCores(mma, *contraction, options, stages, target,
+                             slices))
+            continue;
+          double us = predictKernelCost(mma, target).us;
+          if (!best || us < bestMmaUs ||
+              (us == bestMmaUs &&
+               mma.pointsPerBlock > best->second.pointsPerBlock)) {
+            best = {candidate, mma};
+            bestMmaUs = us;
+          }
         }
-      }
     }
     if (best && (always || bestMmaUs < bestUs)) {
       tile = best->first;
@@ -795,9 +848,13 @@ FailureOr<LoweringConfigAttr> configure(RewriterBase &rewriter, GroupOp group,
   // The stage count is printed where it is not the default 2.
   int64_t stages =
       instruction == "mma_sync" && shape.stages != 2 ? shape.stages : 0;
+  int64_t splitK =
+      instruction == "mma_sync" && shape.splitK > 1 ? shape.splitK : 0;
+  if (instruction != "mma_sync")
+    shape.splitK = 1;
   return LoweringConfigAttr::get(group->getContext(), shape.schedule, tile,
                                  threads, instruction, precision, stages,
-                                 /*splitK=*/0);
+                                 splitK);
 }
 
 /// Tiles `group` (after insertRootCopies) by `config`.
@@ -1006,7 +1063,8 @@ LogicalResult parseTilingOptions(MLIRContext *context, StringRef pass,
                                  StringRef target, int64_t threads,
                                  ArrayRef<int64_t> tileSizes,
                                  StringRef precision, StringRef tensorCores,
-                                 int64_t stages, TargetAttr &requested) {
+                                 int64_t stages, int64_t splitK,
+                                 TargetAttr &requested) {
   FailureOr<TargetAttr> parsed = parseTargetOption(context, target, pass);
   if (failed(parsed))
     return failure();
@@ -1033,6 +1091,10 @@ LogicalResult parseTilingOptions(MLIRContext *context, StringRef pass,
            << "option 'stages' must be 2, 3 or 4 (0: the cost model "
               "chooses), got "
            << stages;
+  if (splitK < 0 || splitK > kMaxSplitK)
+    return emitOptionError(context, pass)
+           << "option 'split-k' must be in [0, " << kMaxSplitK
+           << "] (0: the cost model chooses, 1: never), got " << splitK;
   return success();
 }
 
@@ -1049,7 +1111,7 @@ struct ConfigureGroupsPass
 
   LogicalResult initialize(MLIRContext *context) override {
     return parseTilingOptions(context, getArgument(), target, threads,
-                              tileSizes, precision, tensorCores, stages,
+                              tileSizes, precision, tensorCores, stages, splitK,
                               requestedTarget);
   }
 
@@ -1064,6 +1126,7 @@ struct ConfigureGroupsPass
     options.tensorCores = tensorCores;
     options.precision = precision;
     options.stages = stages;
+    options.splitK = splitK;
     FuseDialect::LoweringConfigAttrHelper helper(&getContext());
     bool failedAny = false;
     getOperation()->walk([&](GroupOp group) {
@@ -1097,7 +1160,7 @@ struct LowerGroupsPass
 
   LogicalResult initialize(MLIRContext *context) override {
     return parseTilingOptions(context, getArgument(), target, threads,
-                              tileSizes, precision, tensorCores, stages,
+                              tileSizes, precision, tensorCores, stages, splitK,
                               requestedTarget);
   }
 
@@ -1111,6 +1174,7 @@ struct LowerGroupsPass
     options.tensorCores = tensorCores;
     options.precision = precision;
     options.stages = stages;
+    options.splitK = splitK;
     bool failedAny = false;
     FailureOr<TargetAttr> resolved =
         resolveTarget(getOperation(), requestedTarget, getArgument());
@@ -1209,14 +1273,18 @@ mlir::fuse::predictContractionSplit(GroupOp group, TargetAttr target,
       shape.blocks *= llvm::divideCeil(extents[d], size);
       shape.innerPoints = size;
     }
-    for (int64_t stages : stageCountsFor(options)) {
-      KernelShape staged = shape;
-      if (!onTensorCores(staged, *contraction, options, stages, target))
-        continue;
-      double us = predictKernelCost(staged, target).us;
-      if (best < 0 || us < best)
-        best = us;
-    }
+    // Unsplit (split-K is not weighed here yet: the two kernels are
+    // estimated as before it existed, so the fusion keeps its choices).
+    for (int64_t stages : stageCountsFor(options))
+      for (int64_t slices : {int64_t(1)}) {
+        KernelShape staged = shape;
+        if (!onTensorCores(staged, *contraction, options, stages, target,
+                           slices))
+          continue;
+        double us = predictKernelCost(staged, target).us;
+        if (best < 0 || us < best)
+          best = us;
+      }
   }
   if (best < 0)
     return std::nullopt;

@@ -48,3 +48,43 @@ func.func @too_large(%arg0: memref<128x64xf32>, %arg1: memref<64x128xf32>, %arg3
   }
   return
 }
+
+// -----
+
+// Split-K needs exactly one tensor-core contraction in the tile.
+func.func @split_two(%arg0: memref<32x64xf32>, %arg1: memref<64x24xf32>, %arg3: memref<32x24xf32>, %arg4: memref<32x24xf32>) attributes {fuse.lowering_config = #fuse.lowering_config<schedule = "contraction", tile = [32, 24], threads = 32, instruction = "mma_sync", precision = "fp32", split_k = 2>} {
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{fuse-distribute-threads: the lowering config asks for split_k = 2, but its tile has 2 tensor-core contractions, not one}}
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    linalg.matmul ins(%arg0, %arg1 : memref<32x64xf32>, memref<64x24xf32>) outs(%arg3 : memref<32x24xf32>)
+    linalg.matmul ins(%arg0, %arg1 : memref<32x64xf32>, memref<64x24xf32>) outs(%arg4 : memref<32x24xf32>)
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// ... with one batch point per block.
+func.func @split_batch(%arg0: memref<2x16x64xf32>, %arg1: memref<2x64x8xf32>, %arg3: memref<2x16x8xf32>) attributes {fuse.lowering_config = #fuse.lowering_config<schedule = "contraction", tile = [2, 16, 8], threads = 32, instruction = "mma_sync", precision = "fp32", split_k = 2>} {
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{fuse-distribute-threads: the lowering config asks for split_k = 2, but its contraction has 2 batch points per block, not one}}
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    linalg.batch_matmul ins(%arg0, %arg1 : memref<2x16x64xf32>, memref<2x64x8xf32>) outs(%arg3 : memref<2x16x8xf32>)
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// ... and a static grid.
+func.func @split_dynamic_grid(%arg0: memref<32x64xf32>, %arg1: memref<64x24xf32>, %arg3: memref<32x24xf32>, %n: index) attributes {fuse.lowering_config = #fuse.lowering_config<schedule = "contraction", tile = [32, 24], threads = 32, instruction = "mma_sync", precision = "fp32", split_k = 2>} {
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{fuse-distribute-threads: the lowering config asks for split_k = 2, but the kernel's grid is not static}}
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %n, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    linalg.matmul ins(%arg0, %arg1 : memref<32x64xf32>, memref<64x24xf32>) outs(%arg3 : memref<32x24xf32>)
+    gpu.terminator
+  }
+  return
+}

@@ -17,19 +17,42 @@
 // one chunk leaves nothing to overlap (2 stages, the field absent); a
 // depthwise convolution has no N to put on tensor cores and stays SIMT;
 // the T4 (sm_75) has no TF32 tensor cores at all.
-// RUN: fuse-opt %s --fuse-configure-groups=target=h200 | FileCheck %s --check-prefix=H200
-// RUN: fuse-opt %s --fuse-configure-groups=target=a100 | FileCheck %s --check-prefix=H200
+// RUN: fuse-opt %s --fuse-configure-groups="target=h200 split-k=1" | FileCheck %s --check-prefix=H200
+// RUN: fuse-opt %s --fuse-configure-groups="target=a100 split-k=1" | FileCheck %s --check-prefix=H200
 // RUN: fuse-opt %s --fuse-configure-groups=target=t4 | FileCheck %s --check-prefix=SIMT
 // RUN: fuse-opt %s --fuse-configure-groups="target=t4 tensor-cores=always" | FileCheck %s --check-prefix=SIMT
 // RUN: fuse-opt %s --fuse-configure-groups="target=h200 tensor-cores=never" | FileCheck %s --check-prefix=SIMT
-// RUN: fuse-opt %s --fuse-configure-groups="target=h200 precision=tf32" | FileCheck %s --check-prefix=TF32
-// RUN: fuse-opt %s --fuse-configure-groups="target=h200 tensor-cores=always" | FileCheck %s --check-prefix=ALWAYS
-// RUN: fuse-opt %s --fuse-configure-groups="target=h200 stages=2" | FileCheck %s --check-prefix=STAGES2
-// RUN: fuse-opt %s --fuse-configure-groups="target=h200 stages=4" | FileCheck %s --check-prefix=STAGES4
+// RUN: fuse-opt %s --fuse-configure-groups="target=h200 precision=tf32 split-k=1" | FileCheck %s --check-prefix=TF32
+// RUN: fuse-opt %s --fuse-configure-groups="target=h200 tensor-cores=always split-k=1" | FileCheck %s --check-prefix=ALWAYS
+// RUN: fuse-opt %s --fuse-configure-groups="target=h200 stages=2 split-k=1" | FileCheck %s --check-prefix=STAGES2
+// RUN: fuse-opt %s --fuse-configure-groups="target=h200 stages=4 split-k=1" | FileCheck %s --check-prefix=STAGES4
 // RUN: not fuse-opt %s --fuse-configure-groups="precision=bf16" 2>&1 | FileCheck %s --check-prefix=BADP
 // RUN: not fuse-opt %s --fuse-configure-groups="stages=5" 2>&1 | FileCheck %s --check-prefix=BADS
 // RUN: not fuse-opt %s --fuse-fusion-pipeline="stages=1" 2>&1 | FileCheck %s --check-prefix=BADSF
 // RUN: not fuse-opt %s --fuse-lower-groups="tensor-cores=maybe" 2>&1 | FileCheck %s --check-prefix=BADTC
+// Split-K (the runs above say split-k=1: never). Where a kernel's tiles
+// do not fill the 132 SMs the cost model tries every slice count up to 16
+// that leaves no slice without a K chunk: the GEMM's 16 tiles of 128x48
+// with K = 768 (24 chunks of 32) split 8 ways (128 blocks, 3 chunks each)
+// beat the 48 unsplit 64x32 tiles; the convolution's 98 tiles of 8x8x32
+// (K = 576, 18 chunks) split 4 ways (392 blocks, 5 chunks each, the last
+// 3). A count given is taken wherever the group allows it.
+// RUN: fuse-opt %s --fuse-configure-groups=target=h200 | FileCheck %s --check-prefix=SPLIT
+// RUN: fuse-opt %s --fuse-configure-groups="target=h200 split-k=3" | FileCheck %s --check-prefix=SPLIT3
+// RUN: not fuse-opt %s --fuse-configure-groups="split-k=17" 2>&1 | FileCheck %s --check-prefix=BADK
+// RUN: not fuse-opt %s --fuse-fusion-pipeline="split-k=-1" 2>&1 | FileCheck %s --check-prefix=BADKF
+// SPLIT-LABEL: func @gemm
+// SPLIT: #fuse.lowering_config<schedule = "contraction", tile = [128, 48], threads = 256, instruction = "mma_sync", precision = "fp32", split_k = 8>
+// SPLIT-LABEL: func @conv
+// SPLIT: #fuse.lowering_config<schedule = "convolution", tile = [1, 8, 8, 32], threads = 64, instruction = "mma_sync", precision = "fp32", split_k = 4>
+// SPLIT-LABEL: func @small
+// SPLIT: instruction = "simt", precision = "fp32">
+// SPLIT3-LABEL: func @gemm
+// SPLIT3: tile = [128, 24], threads = 128, instruction = "mma_sync", precision = "fp32", stages = 3, split_k = 3>
+// SPLIT3-LABEL: func @conv
+// SPLIT3: tile = [1, 4, 8, 32], threads = 32, instruction = "mma_sync", precision = "fp32", split_k = 3>
+// BADK: fuse-configure-groups: option 'split-k' must be in [0, 16] (0: the cost model chooses, 1: never), got 17
+// BADKF: fuse-form-groups: option 'split-k' must be in [0, 16] (0: the cost model chooses, 1: never), got -1
 
 // H200-LABEL: func @gemm
 // H200: #fuse.lowering_config<schedule = "contraction", tile = [64, 32], threads = 64, instruction = "mma_sync", precision = "fp32", stages = 3>

@@ -47,6 +47,9 @@ struct KernelShape {
   /// the shared memory they take (mmaStagingBytes).
   int64_t stages = 2;
   int64_t stagingBytes = 0;
+  /// On tensor cores: the blocks of each tile (`blocks` counts tiles) that
+  /// split its reduction (split-K; 1: none).
+  int64_t splitK = 1;
 };
 
 struct KernelCost {

@@ -144,6 +144,19 @@ def FuseDistributeThreads : Pass<"fuse-distribute-threads"> {
     computed from the PTX ISA's fragment layouts, so the CPU build runs
     the same lane code.
 
+    With `split_k = S` in the config (split-K, for a contraction with
+    fewer tiles than SMs), S blocks share each tile (the grid's x times S;
+    emulated, the tile's body runs once per slice): block s reduces the
+    s-th slice of the K chunks into partial accumulators, the first slice
+    from the output's initial values and the others from zero, stores them
+    to a partials buffer, and arrives at its tile's counter (an atomic
+    add, after a device-scope fence). The last block of the tile to arrive
+    resets the counter, sums the S partials in slice order (the same sums,
+    whatever the order of arrival) into the accumulators, and alone runs
+    the rest of the kernel (the epilogue); the others end there. The
+    buffers are `memref.alloc`s marked `fuse.split_k_buffer` around the
+    launch, which `fuse-split-k-buffers` places in module globals.
+
     The block has `block-size` threads, fewer when no op of the launch has
     that many parallel points (rounded up to a multiple of 32). A launch
     whose tile-local buffers exceed `shared-bytes`, have a dynamic shape,
@@ -177,7 +190,29 @@ def FuseDistributeThreads : Pass<"fuse-distribute-threads"> {
                            "::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::nvgpu::NVGPUDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::linalg::LinalgDialect",
                            "::mlir::vector::VectorDialect"];
+}
+
+def FuseSplitKBuffers : Pass<"fuse-split-k-buffers", "::mlir::ModuleOp"> {
+  let summary = "Place the split-K kernels' partials and counters in module globals";
+  let description = [{
+    Runs after `fuse-distribute-threads`. The `memref.alloc`s it marks
+    `fuse.split_k_buffer` become views of two module globals that every
+    split-K kernel of the module shares (they run one after the other on
+    one stream): `@__fuse_split_k_partials` (f32, as large as the largest
+    kernel's partials, uninitialized) and `@__fuse_split_k_counters` (i32,
+    one per tile of the kernel with the most tiles, zero-initialized; every
+    kernel leaves its counters at zero). Their deallocations and the
+    counters' zero fill (which stands in for the global where this pass
+    does not run) go. On the GPU, `fuse-device-memory` gives each global
+    one device copy per process.
+
+    Calls of one compiled module must therefore not run concurrently (on
+    two streams at once): they would share the counters.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
 def FuseVerifyKernels : Pass<"fuse-verify-kernels", "::mlir::ModuleOp"> {

@@ -43,6 +43,12 @@ struct GroupConfigOptions {
   /// K chunks a tensor-core kernel stages at once (2 to 4); 0: the count
   /// the cost model predicts fastest whose staging fits shared memory.
   int64_t stages = 0;
+  /// Blocks per tile a tensor-core kernel splits its reduction over
+  /// (split-K, 2 to 16, where the group allows: one tensor-core
+  /// contraction, no batch loop, a K chunk per slice); 0: the count the
+  /// cost model predicts fastest, tried where the tiles do not fill the
+  /// SMs; 1: never.
+  int64_t splitK = 0;
 };
 
 /// The lowering config of `group` for `target` (#fuse.lowering_config: the

@@ -72,6 +72,10 @@ def FuseConfigureGroups : Pass<"fuse-configure-groups"> {
            "K chunks a tensor-core kernel stages in shared memory at once "
            "(2 to 4); 0: the count the cost model predicts fastest that "
            "fits shared memory">,
+    Option<"splitK", "split-k", "int64_t", /*default=*/"0",
+           "Blocks per tile a tensor-core kernel splits its reduction over "
+           "(split-K, 2 to 16, where the group allows it); 0: the cost "
+           "model's choice where the tiles do not fill the SMs; 1: never">,
     Option<"reconfigure", "reconfigure", "bool", /*default=*/"false",
            "Choose anew for groups that already have a config">,
   ];
@@ -148,6 +152,10 @@ def FuseLowerGroups : Pass<"fuse-lower-groups"> {
            "K chunks a tensor-core kernel stages in shared memory at once "
            "(2 to 4); 0: the count the cost model predicts fastest that "
            "fits shared memory">,
+    Option<"splitK", "split-k", "int64_t", /*default=*/"0",
+           "Blocks per tile a tensor-core kernel splits its reduction over "
+           "(split-K, 2 to 16, where the group allows it); 0: the cost "
+           "model's choice where the tiles do not fill the SMs; 1: never">,
     Option<"reconfigure", "reconfigure", "bool", /*default=*/"false",
            "Choose every group's lowering config anew (with `threads`), "
            "even one it already has">,

@@ -102,6 +102,14 @@ LogicalResult FuseDialect::verifyOperationAttribute(Operation *op,
       return wrongType("an array of {op, from, to, bytes} dictionaries");
     return onlyOn(isFunction, "a function");
   }
+  if (name == SplitKBufferAttrHelper::getNameStr()) {
+    auto role = dyn_cast<StringAttr>(value);
+    if (!role ||
+        (role.getValue() != "partials" && role.getValue() != "counters"))
+      return wrongType("\"partials\" or \"counters\"");
+    return onlyOn(op->getName().getStringRef() == "memref.alloc",
+                  "a memref.alloc");
+  }
   if (name == CategoryAttrHelper::getNameStr()) {
     if (!isa<OpCategoryAttr>(value))
       return wrongType("a #fuse.category");
@@ -117,7 +125,8 @@ LogicalResult FuseDialect::verifyOperationAttribute(Operation *op,
   return op->emitOpError() << "unknown fuse attribute '" << name
                            << "' (the fuse dialect declares fuse.target, "
                               "fuse.id, fuse.kind, fuse.rule, fuse.no_plan, "
-                              "fuse.memory, fuse.relayouts, fuse.category, "
+                              "fuse.memory, fuse.relayouts, "
+                              "fuse.split_k_buffer, fuse.category, "
                               "fuse.flops, fuse.bytes_read, "
                               "fuse.bytes_written)";
 }

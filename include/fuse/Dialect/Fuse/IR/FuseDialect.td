@@ -50,6 +50,10 @@ def Fuse_Dialect : Dialect {
     "::mlir::DictionaryAttr":$memory,
     // On a function: the weight re-layouts of fuse-relayout-weights.
     "::mlir::ArrayAttr":$relayouts,
+    // On a memref.alloc (fuse-distribute-threads): a split-K kernel's
+    // "partials" or arrival "counters", which fuse-split-k-buffers places
+    // in module globals.
+    "::mlir::StringAttr":$split_k_buffer,
     // On any op (fuse-test-classify): its classification.
     "::mlir::fuse::OpCategoryAttr":$category,
     "::mlir::IntegerAttr":$flops,
