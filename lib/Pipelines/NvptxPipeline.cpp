@@ -75,6 +75,11 @@ LogicalResult mlir::fuse::checkNvptxPipelineOptions(
     return error("fuse-to-nvptx: option 'precision' must be 'fp32' or "
                  "'tf32', got '" +
                  options.precision + "'");
+  if (options.splitK < -1 || options.splitK > kMaxSplitK)
+    return error(llvm::formatv("fuse-to-nvptx: option 'split-k' must be in "
+                               "[-1, {0}] (-1: each group's config, 0: the "
+                               "cost model's, 1: never), got {1}",
+                               kMaxSplitK, options.splitK.getValue()));
   if (!options.chip.empty() && !StringRef(options.chip).starts_with("sm_"))
     return error("fuse-to-nvptx: option 'chip' must be sm_XX, got '" +
                  options.chip + "'");
@@ -111,13 +116,16 @@ void mlir::fuse::buildNvptxPipeline(OpPassManager &pm,
     lower.threads = options.blockSize;
     lower.reconfigure = true;
   }
-  // So does a tensor-core or precision choice.
-  if (options.tensorCores != "keep" || !options.precision.empty()) {
+  // So does a tensor-core, precision or split-K choice.
+  if (options.tensorCores != "keep" || !options.precision.empty() ||
+      options.splitK >= 0) {
     lower.tensorCores = options.tensorCores == "keep"
                             ? std::string("auto")
                             : std::string(options.tensorCores);
     if (!options.precision.empty())
       lower.precision = options.precision;
+    if (options.splitK >= 0)
+      lower.splitK = options.splitK;
     lower.reconfigure = true;
   }
   pm.addNestedPass<func::FuncOp>(createFuseLowerGroups(lower));

@@ -121,3 +121,10 @@
 // NOSPLIT-NOT: membar.gl
 // NOSPLIT-NOT: atom.global
 // NOSPLIT: ret;
+// split-k=1 on fuse-to-nvptx chooses every config anew without split-K
+// (no counters shared between calls); a count out of range is an error.
+// RUN: fuse-opt %t.fused.mlir --fuse-to-nvptx="split-k=1" -o %t.nosplit.mlir
+// RUN: rm -rf %t.nosplit && %ptx_stats %t.nosplit.mlir --out %t.nosplit
+// RUN: cat %t.nosplit/resnet_bottleneck__group1_kernel.ptx | FileCheck %s --check-prefix=NOSPLIT
+// RUN: not fuse-opt %t.fused.mlir --fuse-to-nvptx="split-k=17" 2>&1 | FileCheck %s --check-prefix=BADSPLIT
+// BADSPLIT: fuse-to-nvptx: option 'split-k' must be in [-1, 16] (-1: each group's config, 0: the cost model's, 1: never), got 17

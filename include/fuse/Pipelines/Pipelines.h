@@ -217,6 +217,14 @@ struct NvptxPipelineOptions : public PassPipelineOptions<NvptxPipelineOptions> {
                      "fp32 accuracy) or tf32 (one, about 1e-3 relative); "
                      "empty: each group's lowering config"),
       llvm::cl::init("")};
+  PassOptions::Option<int64_t> splitK{
+      *this, "split-k",
+      llvm::cl::desc("Split-K of tensor-core kernels, chosen anew for every "
+                     "group when given: 2 to 16 blocks per tile where the "
+                     "group allows, 0 the cost model's count, 1 never "
+                     "(calls may then run concurrently: no shared "
+                     "counters); -1: each group's lowering config"),
+      llvm::cl::init(-1)};
   PassOptions::Option<bool> asyncLaunches{
       *this, "async-launches",
       llvm::cl::desc("The kernels of one call queue on one CUDA stream and "

@@ -71,11 +71,12 @@ struct SplitKBuffersPass
       auto type = MemRefType::get({most}, element);
       Attribute initial = UnitAttr::get(ctx);
       if (zeroed)
-        initial = DenseElementsAttr::get(
-            RankedTensorType::get({most}, element), top.getZeroAttr(element));
+        initial = DenseElementsAttr::get(RankedTensorType::get({most}, element),
+                                         top.getZeroAttr(element));
       auto global = memref::GlobalOp::create(
           top, module.getLoc(), name, top.getStringAttr("private"), type,
-          initial, /*constant=*/false, /*alignment=*/top.getI64IntegerAttr(256));
+          initial, /*constant=*/false,
+          /*alignment=*/top.getI64IntegerAttr(256));
       // Renamed where the module already has the name.
       symbols.insert(global, module.getBody()->begin());
       for (memref::AllocOp alloc : allocs) {
@@ -87,7 +88,8 @@ struct SplitKBuffersPass
         int64_t extent = alloc.getType().getNumElements();
         Value view = memref::ReinterpretCastOp::create(
             b, alloc.getLoc(), alloc.getType(), whole, /*offset=*/0,
-            /*sizes=*/ArrayRef<int64_t>{extent}, /*strides=*/ArrayRef<int64_t>{1});
+            /*sizes=*/ArrayRef<int64_t>{extent},
+            /*strides=*/ArrayRef<int64_t>{1});
         for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
           if (isa<memref::DeallocOp, linalg::FillOp>(user))
             user->erase();

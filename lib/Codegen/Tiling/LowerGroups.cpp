@@ -632,7 +632,8 @@ int64_t mmaThreads(const KernelShape &shape) {
 /// do not fit a block's shared memory on `target`).
 bool onTensorCores(KernelShape &shape, const MmaContraction &contraction,
                    const GroupConfigOptions &options, int64_t stages,
-                   TargetAttr target, int64_t slices = 1) {
+                   TargetAttr target, int64_t slices = 1,
+                   int64_t prologueBytes = 0, int64_t intermediates = 0) {
   if (shape.blocks <= 1)
     return false;
   int64_t n = std::max<int64_t>(shape.innerPoints, 1);
@@ -644,9 +645,13 @@ bool onTensorCores(KernelShape &shape, const MmaContraction &contraction,
                       contraction.bKFastest, stages);
   // Split-K adds the block's last-to-arrive flag.
   int64_t flagBytes = slices > 1 ? 16 : 0;
-  if (shape.stagingBytes + m * n * 4 + flagBytes >
+  // The A prologue's tile buffers and the epilogue's intermediate tiles
+  // share the block's shared memory (and count for residency).
+  int64_t tileBytes = prologueBytes + intermediates * m * n * 4;
+  if (shape.stagingBytes + m * n * 4 + flagBytes + tileBytes >
       target.getSharedMemPerBlock())
     return false;
+  shape.tileSharedBytes = std::max(shape.tileSharedBytes, tileBytes);
   shape.instruction = "mma_sync";
   shape.products = options.precision == "tf32" ? 1 : 3;
   shape.reductionPoints = contraction.kPoints;
@@ -665,6 +670,96 @@ SmallVector<int64_t> stageCountsFor(const GroupConfigOptions &options) {
   if (options.stages != 0)
     return {options.stages};
   return {2, 3, 4};
+}
+
+/// The elementwise ops of `group` after `contraction` whose results stay
+/// inside the group: each is a tile buffer of the output tile's size in
+/// the kernel (the one that writes the group's result is not).
+int64_t epilogueIntermediates(GroupOp group,
+                              const MmaContraction &contraction) {
+  Operation *own = linalg::LinalgOp(contraction.op).getOperation();
+  int64_t count = 0;
+  for (Operation *op : group.getComputeOps()) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+    if (!linalgOp || op == own || linalgOp.getNumReductionLoops() != 0 ||
+        !own->isBeforeInBlock(op))
+      continue;
+    bool inside = llvm::any_of(
+        op->getUsers(), [](Operation *user) { return !isa<YieldOp>(user); });
+    count += inside;
+  }
+  return count;
+}
+
+/// Bytes of the tile-local buffers a tile (`tile`, over `root`'s loops)
+/// of `contraction` keeps for its A operand's prologue: a chain of ops of
+/// the group (a pad, elementwise ops) that makes A from the group's input
+/// is computed into one tile buffer of A's tile each (the tile's rows with
+/// their halo: per A dimension, the sum of its loops' tile extents minus 1
+/// times their coefficients, plus 1). 0 where A is read from the input.
+int64_t prologueTileBytes(const MmaContraction &contraction,
+                          TilingInterface root, ArrayRef<int64_t> tile) {
+  linalg::LinalgOp op = contraction.op;
+  Value a = contraction.a->get();
+  SmallVector<Operation *> chain;
+  for (Operation *def = a.getDefiningOp(); def && chain.size() < 8;) {
+    if (auto pad = dyn_cast<tensor::PadOp>(def)) {
+      chain.push_back(def);
+      def = pad.getSource().getDefiningOp();
+      continue;
+    }
+    auto generic = dyn_cast<linalg::GenericOp>(def);
+    if (!generic || generic.getNumReductionLoops() != 0 ||
+        generic.getNumDpsInputs() < 1)
+      break;
+    chain.push_back(def);
+    def = generic.getDpsInputOperand(0)->get().getDefiningOp();
+  }
+  if (chain.empty())
+    return 0;
+  // The contraction's loop extents in the tile: its parallel loops are the
+  // root's (by the output map, the root being output-shaped), its
+  // reduction loops whole.
+  SmallVector<int64_t> sizes = op.getStaticLoopRanges();
+  SmallVector<int64_t> rootExtents = staticDomain(root);
+  AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (out.getNumResults() != rootExtents.size())
+    return 0;
+  SmallVector<int64_t> extent = sizes;
+  for (auto [r, expr] : llvm::enumerate(out.getResults()))
+    if (auto dim = dyn_cast<AffineDimExpr>(expr))
+      if (r < tile.size() && tile[r] > 0)
+        extent[dim.getPosition()] = tile[r];
+  if (llvm::any_of(extent, ShapedType::isDynamic))
+    return 0;
+  // A's tile: each result's span over the loops' tile extents.
+  AffineMap map = op.getMatchingIndexingMap(contraction.a);
+  if (map.getNumSymbols() != 0)
+    return 0;
+  SmallVector<int64_t> zero(extent.size(), 0);
+  SmallVector<int64_t> base = map.compose(zero);
+  SmallVector<int64_t> spans(map.getNumResults(), 1);
+  for (unsigned d = 0; d < extent.size(); ++d) {
+    SmallVector<int64_t> unit(extent.size(), 0);
+    unit[d] = 1;
+    SmallVector<int64_t> moved = map.compose(unit);
+    for (unsigned r = 0; r < spans.size(); ++r)
+      spans[r] += std::abs(moved[r] - base[r]) * (extent[d] - 1);
+  }
+  int64_t elements = 1;
+  for (int64_t span : spans)
+    elements *= span;
+  // A pad's tile is one buffer where it is the whole padded input; a tile
+  // of it is sized at run time at the edges, and the lowering copies it
+  // into a second buffer of the static tile.
+  int64_t buffers = 0;
+  for (Operation *def : chain) {
+    ++buffers;
+    if (auto pad = dyn_cast<tensor::PadOp>(def))
+      if (pad.getResultType().getShape() != ArrayRef<int64_t>(spans))
+        ++buffers;
+  }
+  return buffers * llvm::alignTo(elements * 4, 16);
 }
 
 /// The slices (split-K) a tensor-core kernel of `shape`, a tile of
@@ -808,6 +903,7 @@ FailureOr<LoweringConfigAttr> configure(RewriterBase &rewriter, GroupOp group,
     // one root as well.
     bool alone =
         roots->ops.size() == 1 && onlyMmaContraction(group, *contraction);
+    int64_t intermediates = epilogueIntermediates(group, *contraction);
     std::optional<std::pair<SmallVector<int64_t>, KernelShape>> best;
     double bestMmaUs = 0;
     for (SmallVector<int64_t> &candidate : candidates) {
@@ -818,12 +914,13 @@ FailureOr<LoweringConfigAttr> configure(RewriterBase &rewriter, GroupOp group,
       if (llvm::all_of(candidate, [](int64_t t) { return t == 0; }))
         continue;
       KernelShape tiled = kernelShapeOf(group, root, candidate);
+      int64_t prologue = prologueTileBytes(*contraction, root, candidate);
       for (int64_t stages : stageCountsFor(options))
         for (int64_t slices :
              splitCountsFor(options, tiled, *contraction, alone, target)) {
           KernelShape mma = tiled;
-          if (!onTensorCores(mma, *contraction, options, stages, target,
-                             slices))
+          if (!onTensorCores(mma, *contraction, options, stages, target, slices,
+                             prologue, intermediates))
             continue;
           double us = predictKernelCost(mma, target).us;
           if (!best || us < bestMmaUs ||
