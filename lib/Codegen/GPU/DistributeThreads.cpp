@@ -417,6 +417,19 @@ public:
               std::optional<MmaChoice> mma = std::nullopt)
       : threads(threads), emulate(emulate), mma(mma) {}
 
+  /// The tensor-core schedule of `op` (a reduction of a tile whose config
+  /// asks for tensor cores), or nullopt with `why`.
+  std::optional<WarpMma> planMma(linalg::LinalgOp op, std::string &why) const {
+    if (!op.hasPureBufferSemantics())
+      return std::nullopt;
+    std::optional<fuse::MmaContraction> contraction =
+        fuse::matchMmaContraction(op, &why);
+    if (!contraction)
+      return std::nullopt;
+    return WarpMma::plan(*contraction, threads, emulate, mma->precision,
+                         mma->stages, mma->splitK, &why);
+  }
+
   /// The contractions under `body` that run on tensor cores (with their
   /// block tiles) and the reductions that lanes share (each with its
   /// partials buffer, [lanes] + the output's shape), allocated at the start
@@ -426,17 +439,10 @@ public:
     forEachOp(body, [&](linalg::LinalgOp op) {
       if (mma && op.getNumReductionLoops() > 0) {
         std::string why;
-        std::optional<fuse::MmaContraction> contraction;
-        if (op.hasPureBufferSemantics())
-          contraction = fuse::matchMmaContraction(op, &why);
-        if (contraction) {
-          if (std::optional<WarpMma> schedule =
-                  WarpMma::plan(*contraction, threads, emulate, mma->precision,
-                                mma->stages, mma->splitK, &why)) {
-            schedule->allocate(b, body.front().getTerminator());
-            mmas.insert({op, std::move(*schedule)});
-            return;
-          }
+        if (std::optional<WarpMma> schedule = planMma(op, why)) {
+          schedule->allocate(b, body.front().getTerminator());
+          mmas.insert({op, std::move(*schedule)});
+          return;
         }
         // The config asked for tensor cores: say why this one is SIMT.
         emitRemark(op.getLoc()) << "fuse-distribute-threads: '" << op->getName()
@@ -512,13 +518,9 @@ public:
     if (!mma)
       return 0;
     forEachOp(body, [&](linalg::LinalgOp op) {
-      if (op.getNumReductionLoops() == 0 || !op.hasPureBufferSemantics())
-        return;
-      if (std::optional<fuse::MmaContraction> contraction =
-              fuse::matchMmaContraction(op))
-        if (WarpMma::plan(*contraction, threads, emulate, mma->precision,
-                          mma->stages, mma->splitK))
-          ++count;
+      std::string why;
+      if (op.getNumReductionLoops() > 0 && planMma(op, why))
+        ++count;
     });
     return count;
   }
