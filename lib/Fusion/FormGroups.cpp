@@ -419,27 +419,8 @@ struct FormGroupsPass : public fuse::impl::FuseFormGroupsBase<FormGroupsPass> {
                 "non-negative, got "
              << int64_t(maxOpsPerGroup) << ", " << int64_t(maxKernelParamBytes)
              << " and " << int64_t(maxReductionsPerGroup);
-    if (!llvm::is_contained({"auto", "always", "never"},
-                            StringRef(tensorCores)))
-      return emitOptionError(context, getArgument())
-             << "option 'tensor-cores' must be 'auto', 'always' or 'never', "
-                "got '"
-             << tensorCores << "'";
-    if (precision != "fp32" && precision != "tf32")
-      return emitOptionError(context, getArgument())
-             << "option 'precision' must be 'fp32' or 'tf32', got '"
-             << precision << "'";
-    if (stages != 0 && (stages < 2 || stages > 4))
-      return emitOptionError(context, getArgument())
-             << "option 'stages' must be 2, 3 or 4 (0: the cost model "
-                "chooses), got "
-             << int64_t(stages);
-    if (splitK < 0 || splitK > kMaxSplitK)
-      return emitOptionError(context, getArgument())
-             << "option 'split-k' must be in [0, " << kMaxSplitK
-             << "] (0: the cost model chooses, 1: never), got "
-             << int64_t(splitK);
-    return success();
+    return checkGroupConfigOptions(context, getArgument(), precision,
+                                   tensorCores, stages, splitK);
   }
 
   void runOnOperation() override {

@@ -1251,12 +1251,12 @@ struct DistributeThreadsPass
   /// Emulated split-K for the tile loop `forall` of a config with
   /// `slices`: the tile's body runs once per slice (the GPU's blocks of
   /// one tile, in slice order), in a loop made before the schedule is
-  /// planned; `slice` is its index. Null (an error) when the tile loop is
-  /// not static.
-  Value wrapSlices(scf::ForallOp forall, int64_t slices) {
+  /// planned; `slice` is its index. The loop starts after `tileIndex`
+  /// (computed once per tile, outside it).
+  Value wrapSlices(scf::ForallOp forall, int64_t slices, Value tileIndex) {
     Block &body = forall.getRegion().front();
     Location loc = forall.getLoc();
-    OpBuilder b = OpBuilder::atBlockBegin(&body);
+    OpBuilder b(&body, std::next(tileIndex.getDefiningOp()->getIterator()));
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
     auto loop = scf::ForOp::create(
@@ -1412,7 +1412,7 @@ struct DistributeThreadsPass
           tile = tileIndexOf(forall);
           if (!tile)
             return refuseSplit(forall, slices, "the tile loop is not static");
-          slice = wrapSlices(forall, slices);
+          slice = wrapSlices(forall, slices, tile->first);
         }
         Distributor distributor(threads, /*emulate=*/true, mma);
         distributor.planScratch(body);

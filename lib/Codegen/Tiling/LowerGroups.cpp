@@ -947,8 +947,6 @@ FailureOr<LoweringConfigAttr> configure(RewriterBase &rewriter, GroupOp group,
       instruction == "mma_sync" && shape.stages != 2 ? shape.stages : 0;
   int64_t splitK =
       instruction == "mma_sync" && shape.splitK > 1 ? shape.splitK : 0;
-  if (instruction != "mma_sync")
-    shape.splitK = 1;
   return LoweringConfigAttr::get(group->getContext(), shape.schedule, tile,
                                  threads, instruction, precision, stages,
                                  splitK);
@@ -1174,6 +1172,16 @@ LogicalResult parseTilingOptions(MLIRContext *context, StringRef pass,
   if (llvm::any_of(tileSizes, [](int64_t size) { return size < 0; }))
     return emitOptionError(context, pass)
            << "option 'tile-sizes' must not be negative";
+  return checkGroupConfigOptions(context, pass, precision, tensorCores, stages,
+                                 splitK);
+}
+
+} // namespace
+
+LogicalResult
+mlir::fuse::checkGroupConfigOptions(MLIRContext *context, StringRef pass,
+                                    StringRef precision, StringRef tensorCores,
+                                    int64_t stages, int64_t splitK) {
   if (precision != "fp32" && precision != "tf32")
     return emitOptionError(context, pass)
            << "option 'precision' must be 'fp32' or 'tf32', got '" << precision
@@ -1194,6 +1202,8 @@ LogicalResult parseTilingOptions(MLIRContext *context, StringRef pass,
            << "] (0: the cost model chooses, 1: never), got " << splitK;
   return success();
 }
+
+namespace {
 
 struct ConfigureGroupsPass
     : public fuse::impl::FuseConfigureGroupsBase<ConfigureGroupsPass> {

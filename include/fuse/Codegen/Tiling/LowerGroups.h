@@ -63,6 +63,14 @@ configureFusionGroup(GroupOp group, TargetAttr target,
                      const GroupConfigOptions &options = {},
                      KernelShape *shape = nullptr);
 
+/// Checks the lowering-config options a pass `pass` takes (precision,
+/// tensor-cores, stages, split-k; GroupConfigOptions' meanings): one error
+/// line naming the first wrong one.
+LogicalResult checkGroupConfigOptions(MLIRContext *context, StringRef pass,
+                                      StringRef precision,
+                                      StringRef tensorCores, int64_t stages,
+                                      int64_t splitK);
+
 /// The predicted times of `group` as two kernels (Lowering.md, "Splitting
 /// GEMM + LayerNorm"): its contraction alone on tensor cores (the fastest
 /// tensor-core tile of its own loops) and the rest of the group as one
