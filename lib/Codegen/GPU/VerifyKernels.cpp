@@ -4,12 +4,14 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "WarpMma.h"
 #include "fuse/Codegen/GPU/Passes.h"
 #include "fuse/Dialect/Fuse/IR/FuseDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -33,6 +35,17 @@ struct VerifyKernelsPass
                           << "' allocates a buffer of type " << alloc.getType()
                           << " at run time (a device-side malloc); its tile "
                              "should have a static shape";
+        failedAny = true;
+      });
+      // cp.async reads global memory: a source in shared memory (a generic
+      // pointer to it) would be read at a wrong address.
+      kernel.walk([&](nvgpu::DeviceAsyncCopyOp copy) {
+        if (!fuse::detail::isInSharedMemory(copy.getSrc()))
+          return;
+        copy.emitError() << "kernel '" << kernel.getName()
+                         << "' copies from shared memory with cp.async ("
+                         << copy.getSrc().getType()
+                         << "), which reads only global memory";
         failedAny = true;
       });
     });

@@ -25,6 +25,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
@@ -196,6 +197,29 @@ void storeIf(OpBuilder &b, Location loc, Value ok,
 }
 
 } // namespace
+
+bool mlir::fuse::detail::isInSharedMemory(Value memref) {
+  Value value = memref;
+  while (true) {
+    if (auto type = dyn_cast<BaseMemRefType>(value.getType()))
+      if (auto space =
+              dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace()))
+        return space.getValue() == gpu::AddressSpace::Workgroup;
+    Operation *def = value.getDefiningOp();
+    if (!def)
+      return false;
+    if (isa<memref::AllocaOp>(def))
+      return true;
+    if (auto cast = dyn_cast<memref::MemorySpaceCastOp>(def)) {
+      value = cast.getSource();
+      continue;
+    }
+    auto view = dyn_cast<ViewLikeOpInterface>(def);
+    if (!view)
+      return false;
+    value = view.getViewSource();
+  }
+}
 
 Value mlir::fuse::detail::emitAlignedTo16Bytes(OpBuilder &b, Location loc,
                                                Value memref) {
@@ -592,7 +616,9 @@ void WarpMmaEmitter::copyElements(OpBuilder &b, Value thread,
     return kFastest ? SmallVector<Value>{stage, pj, kj}
                     : SmallVector<Value>{stage, kj, pj};
   };
-  if (s.emulate) {
+  // Emulated, or from a tile buffer in shared memory (a padded A tile):
+  // loads and stores (cp.async reads global memory only).
+  if (s.emulate || isInSharedMemory(operand->get())) {
     for (int64_t j = 0; j < width; ++j) {
       Value v = loadIf(lb, loc, ok, [&](OpBuilder &ib) -> Value {
         Value pj = kFastest ? p : add(ib, loc, p, j);

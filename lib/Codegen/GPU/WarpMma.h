@@ -51,6 +51,13 @@ Value emitAlignedTo16Bytes(OpBuilder &b, Location loc, Value memref);
 bool hasContiguousF32Loop(linalg::LinalgOp op, OpOperand *operand,
                           unsigned loop);
 
+/// Whether `memref` is (a view of) a buffer in the block's shared memory:
+/// a memref in the workgroup address space, a view of one, a generic cast
+/// of one, or a tile-local alloca (which fuse-distribute-threads places in
+/// shared memory). cp.async reads only global memory; such an operand is
+/// copied with loads and stores.
+bool isInSharedMemory(Value memref);
+
 /// The split-K buffers a kernel's blocks share, created in the host code
 /// at `b` (freed at `after`) by fuse-distribute-threads and placed in
 /// module globals by fuse-split-k-buffers: `partials` (f32, the blocks'

@@ -84,3 +84,21 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// cp.async reads global memory only: a copy from a shared-memory buffer
+// (here through a generic view of it) is refused.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k(%x: memref<4xf32>) workgroup(%t : memref<4xf32, #gpu.address_space<workgroup>>, %s : memref<4xf32, #gpu.address_space<workgroup>>) kernel {
+      %c0 = arith.constant 0 : index
+      %g = memref.memory_space_cast %t : memref<4xf32, #gpu.address_space<workgroup>> to memref<4xf32>
+      // expected-error @below {{kernel 'k' copies from shared memory with cp.async ('memref<4xf32>'), which reads only global memory}}
+      %0 = nvgpu.device_async_copy %g[%c0], %s[%c0], 4 : memref<4xf32> to memref<4xf32, #gpu.address_space<workgroup>>
+      // From global memory: fine.
+      %1 = nvgpu.device_async_copy %x[%c0], %s[%c0], 4 : memref<4xf32> to memref<4xf32, #gpu.address_space<workgroup>>
+      gpu.return
+    }
+  }
+}

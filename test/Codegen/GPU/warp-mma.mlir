@@ -226,3 +226,43 @@ func.func @batch_two(%arg0: memref<2x16x64xf32>, %arg1: memref<2x64x8xf32>, %arg
   }
   return
 }
+
+// -----
+
+// An A operand computed in the tile (a prologue: here a ReLU of the input)
+// lives in a shared-memory tile buffer: cp.async reads only global memory,
+// so its block tiles are copied with loads and stores (4 elements a run
+// where aligned); B, in global memory, still with cp.async.
+// CHECK-LABEL: func.func @prologue_gemm
+// CHECK: gpu.launch
+// CHECK-SAME: workgroup(%[[A:[a-z0-9]+]] : memref<2x32x36xf32, #gpu.address_space<workgroup>>, %[[B:[a-z0-9]+]] : memref<2x32x40xf32, #gpu.address_space<workgroup>>, %[[T:[a-z0-9]+]] : memref<32x64xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[TG:.*]] = memref.memory_space_cast %[[T]]
+// CHECK: arith.maximumf
+// CHECK-NOT: nvgpu.device_async_copy %[[TG]]
+// CHECK: memref.load %[[TG]]
+// CHECK-COUNT-4: memref.store %{{.*}}, %[[A]]
+// CHECK-NOT: nvgpu.device_async_copy %[[TG]]
+// CHECK: nvgpu.device_async_copy %{{.*}}, %[[B]]
+// CHECK-NOT: nvgpu.device_async_copy %[[TG]]
+// CHECK: nvgpu.mma.sync
+func.func @prologue_gemm(%arg0: memref<32x64xf32>, %arg1: memref<64x48xf32>, %arg3: memref<32x48xf32>) attributes {fuse.lowering_config = #fuse.lowering_config<schedule = "contraction", tile = [32, 24], threads = 128, instruction = "mma_sync", precision = "fp32">} {
+  %cst = arith.constant 0.000000e+00 : f32
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c24 = arith.constant 24 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c2, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %n = arith.muli %by, %c24 : index
+    %w = memref.subview %arg1[0, %n] [64, 24] [1, 1] : memref<64x48xf32> to memref<64x24xf32, strided<[48, 1], offset: ?>>
+    %a = memref.alloca() {alignment = 64 : i64} : memref<32x64xf32>
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%arg0 : memref<32x64xf32>) outs(%a : memref<32x64xf32>) {
+    ^bb0(%in: f32, %o: f32):
+      %r = arith.maximumf %in, %cst : f32
+      linalg.yield %r : f32
+    }
+    %out = memref.subview %arg3[0, %n] [32, 24] [1, 1] : memref<32x48xf32> to memref<32x24xf32, strided<[48, 1], offset: ?>>
+    linalg.fill ins(%cst : f32) outs(%out : memref<32x24xf32, strided<[48, 1], offset: ?>>)
+    linalg.matmul ins(%a, %w : memref<32x64xf32>, memref<64x24xf32, strided<[48, 1], offset: ?>>) outs(%out : memref<32x24xf32, strided<[48, 1], offset: ?>>)
+    gpu.terminator
+  }
+  return
+}

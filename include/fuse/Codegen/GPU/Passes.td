@@ -216,13 +216,17 @@ def FuseSplitKBuffers : Pass<"fuse-split-k-buffers", "::mlir::ModuleOp"> {
 }
 
 def FuseVerifyKernels : Pass<"fuse-verify-kernels", "::mlir::ModuleOp"> {
-  let summary = "Check that no GPU kernel allocates memory";
+  let summary = "Check that no GPU kernel allocates memory or copies from shared memory with cp.async";
   let description = [{
     Runs after kernel outlining. A `memref.alloc` inside a `gpu.func`
     becomes a per-thread device `malloc` in the PTX: it compiles, runs
     slowly and leaks. Every such allocation is an error naming the kernel
     and the buffer's type (usually a tile of dynamic shape). Allocations of
     static shape should have been promoted to the stack before this pass.
+
+    A `cp.async` (`nvgpu.device_async_copy`) whose source is in shared
+    memory (a tile buffer, or a generic view of one) is an error too: the
+    instruction reads global memory only, and would read a wrong address.
   }];
 }
 
