@@ -37,38 +37,6 @@ using namespace mlir::fuse;
 
 namespace {
 
-/// Plans the fusion of `block` (of function `fn`) so that every group can be
-/// lowered to one loop nest: the plan is materialized on a copy of the
-/// function and each group tiled there (fuse-lower-groups' own code). A
-/// group the lowering refuses loses its last merge, which the engine then
-/// refuses with the check "lowering" and the lowering's diagnostic as the
-/// reason; planning repeats until every group lowers. The policy's vetoes
-/// are local to this block.
-/// The blocks the kernel of a lowered `group` launches: the iterations of
-/// its tile loop (0 when unknown).
-int64_t launchedBlocks(GroupOp group) {
-  int64_t blocks = 0;
-  group.walk([&](scf::ForallOp loop) {
-    if (loop->getParentOfType<scf::ForallOp>())
-      return;
-    std::optional<SmallVector<int64_t>> lbs =
-        getConstantIntValues(loop.getMixedLowerBound());
-    std::optional<SmallVector<int64_t>> ubs =
-        getConstantIntValues(loop.getMixedUpperBound());
-    std::optional<SmallVector<int64_t>> steps =
-        getConstantIntValues(loop.getMixedStep());
-    if (!lbs || !ubs || !steps)
-      return;
-    int64_t n = 1;
-    for (auto [lb, ub, step] : llvm::zip(*lbs, *ubs, *steps))
-      n *= step > 0 ? llvm::divideCeil(std::max<int64_t>(ub - lb, 0), step) : 0;
-    blocks += n;
-  });
-  return blocks;
-}
-
-/// What one tile of a lowered `group` reads of its inputs and holds in
-/// tile-local buffers, in bytes (`shape`'s tileInputBytes and
 /// The lowering-config choices of `policy`.
 GroupConfigOptions configOptions(const FusionPolicy &policy) {
   GroupConfigOptions options;
@@ -79,37 +47,13 @@ GroupConfigOptions configOptions(const FusionPolicy &policy) {
   return options;
 }
 
-/// tileSharedBytes).
-void measureTile(GroupOp group, KernelShape &shape) {
-  auto bytesOf = [](Type type) { return getShapedTypeBytes(type).value_or(0); };
-  Block &body = group.getBodyBlock();
-  group.walk([&](scf::ForallOp loop) {
-    if (loop->getParentOfType<scf::ForallOp>())
-      return;
-    llvm::DenseSet<Value> inputs(body.getArguments().begin(),
-                                 body.getArguments().end());
-    llvm::SetVector<Value> whole;
-    loop.walk([&](Operation *op) {
-      if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
-        if (inputs.contains(slice.getSource()))
-          shape.tileInputBytes += bytesOf(slice.getType());
-        // A tile of a fresh tensor (a fused producer's init): a tile-local
-        // buffer.
-        else if (slice.getSource().getDefiningOp<tensor::EmptyOp>())
-          shape.tileSharedBytes += bytesOf(slice.getType());
-        return;
-      }
-      if (isa<tensor::EmptyOp, tensor::PadOp>(op))
-        shape.tileSharedBytes += bytesOf(op->getResult(0).getType());
-      for (Value operand : op->getOperands())
-        if (inputs.contains(operand))
-          whole.insert(operand);
-    });
-    for (Value input : whole)
-      shape.tileInputBytes += bytesOf(input.getType());
-  });
-}
-
+/// Plans the fusion of `block` (of function `fn`) so that every group can be
+/// lowered to one loop nest: the plan is materialized on a copy of the
+/// function and each group tiled there (fuse-lower-groups' own code). A
+/// group the lowering refuses loses its last merge, which the engine then
+/// refuses with the check "lowering" and the lowering's diagnostic as the
+/// reason; planning repeats until every group lowers. The policy's vetoes
+/// are local to this block.
 FusionPlan planLowerable(FunctionOpInterface fn, Block &block,
                          FusionPolicy policy,
                          llvm::DenseMap<int64_t, GroupSchedule> &schedules) {
@@ -182,7 +126,7 @@ FusionPlan planLowerable(FunctionOpInterface fn, Block &block,
                 DominanceInfo dominance;
                 eliminateCommonSubExpressions(rewriter, dominance, group);
                 shape.blocks = std::max<int64_t>(launchedBlocks(group), 1);
-                measureTile(group, shape);
+                measureTiledGroup(group, shape);
                 schedules[id.getInt()] = {config, shape};
               }
               continue;

@@ -143,8 +143,134 @@ bool mlir::fuse::schedulesMultiplyAdds(StringRef schedule) {
          schedule == "attention" || schedule == "depthwise";
 }
 
+namespace {
+
+/// Cycles a phase of a block waits at its closing barrier and for its
+/// first shared-memory results (not hidden within the block).
+constexpr double kPhaseCycles = 64;
+/// Cycles of one dependent FMA (a SIMT contraction's accumulator chain).
+constexpr double kFmaCycles = 4;
+
+/// The predicted time of a kernel of phases (KernelShape's
+/// contractionPhases): each block runs its ops one after the other. Per
+/// block, issue cycles (which the SM's resident blocks share): per
+/// contraction the largest of its tensor-core (or FMA) issue, its
+/// fragment (or operand) loads from shared memory and, on tensor cores,
+/// the FP32 splitting of the fragments; a load and a store per copied
+/// element and per point of the other ops. Latency (which resident
+/// blocks hide from each other): a global load per copy phase, a barrier
+/// per phase, and per contraction its accumulators' dependent chain. The
+/// SM's time is the larger of its blocks' issue cycles together and, per
+/// wave of resident blocks, one block's issue plus latency; the kernel's,
+/// the larger of that and its DRAM and L2 traffic.
+KernelCost predictPhasedCost(const KernelShape &shape, TargetAttr target) {
+  KernelCost cost;
+  StringRef arch = target.getArch();
+  int64_t sms = target.getNumSMs();
+  int64_t blocks = std::max<int64_t>(shape.blocks, 1);
+  int64_t threads = std::max<int64_t>(shape.threads, 1);
+  int64_t warps = llvm::divideCeil(threads, 32);
+  cost.blocksPerSM = llvm::divideCeil(blocks, sms);
+  int64_t resident = std::min(
+      {cost.blocksPerSM, threadsPerSM(arch) / threads, maxBlocksPerSM(arch)});
+  int64_t sharedBytes = shape.tileSharedBytes + shape.stagingBytes;
+  if (sharedBytes > 0)
+    resident = std::min(resident, target.getSharedMemPerSM() / sharedBytes);
+  resident = std::max<int64_t>(resident, 1);
+  cost.warpsPerSM = resident * warps;
+  int64_t lanes = fp32LanesPerSM(arch);
+  double peak = target.getPeakFlopsOrF32(Float32Type::get(target.getContext()));
+  double clockHz = peak / double(sms * lanes * 2);
+  double dram = target.getDramGBps().convertToDouble() * 1e9;
+  int64_t tensorRate = tf32MmaMacsPerSM(arch);
+  bool mma = shape.instruction == "mma_sync" && tensorRate > 0;
+  int64_t products = mma ? std::max<int64_t>(shape.products, 1) : 1;
+
+  double issue = 0, latency = 0, tensor = 0, loads = 0, fma = 0, macs = 0;
+  for (const ContractionPhase &p : shape.contractionPhases) {
+    double batch = double(std::max<int64_t>(p.batch, 1));
+    double k = double(std::max<int64_t>(p.k, 1));
+    macs += batch * double(p.m * p.n) * k;
+    double phaseTensor = 0, phaseLoads = 0, phaseFma = 0;
+    if (mma) {
+      int64_t tilesM = llvm::divideCeil(p.m, 16),
+              tilesN = llvm::divideCeil(p.n, 8);
+      MmaWarpGrid grid = chooseMmaWarps(tilesM, tilesN, warps);
+      double steps = std::ceil(k / 8);
+      double fragmentLanes = batch * steps * double(grid.warpsM * grid.warpsN) *
+                             32 * double(4 * grid.tilesM + 2 * grid.tilesN);
+      // Staged operands: every element copied once into shared memory.
+      double copyLanes =
+          p.staged ? batch * 2 * k * double(tilesM * 16 + tilesN * 8) : 0;
+      phaseTensor = batch * double(tilesM * 16 * tilesN * 8) * k *
+                    double(products) / double(tensorRate);
+      phaseLoads = (fragmentLanes + copyLanes) / double(kLoadLanesPerSM);
+      phaseFma = fragmentLanes * (products > 1 ? 5.0 : 2.0) / double(lanes);
+      latency += batch * steps * double(products) * kMmaCycles;
+      if (p.staged)
+        latency += kGlobalLoadCycles;
+    } else {
+      // fuse-distribute-threads' SIMT contraction: a thread's points of a
+      // tile share a reduction loop (and their common operands).
+      int64_t points = p.m * p.n;
+      int64_t perThread = points % threads == 0 ? points / threads : 1;
+      if (perThread > kPointsPerThread)
+        perThread = 1;
+      PointGrid grid = choosePointGrid(perThread, threads, p.n);
+      double loadsPerMac =
+          double(grid.rows + grid.columns) / double(grid.rows * grid.columns);
+      double phaseMacs = batch * double(points) * k;
+      phaseFma = phaseMacs / double(lanes);
+      phaseLoads = phaseMacs * loadsPerMac / double(kLoadLanesPerSM);
+      latency += batch * k * kFmaCycles *
+                 std::ceil(double(points) / double(threads * perThread));
+    }
+    tensor += phaseTensor;
+    loads += phaseLoads;
+    fma += phaseFma;
+    issue += std::max({phaseTensor, phaseLoads, phaseFma});
+  }
+  // The other ops: a load and a store per point (from and to tile buffers,
+  // or from the inputs).
+  double other = 2 * double(shape.phasePoints + shape.copyPoints) /
+                 double(kLoadLanesPerSM);
+  loads += other;
+  issue += other;
+  latency += double(shape.phaseCount) * kPhaseCycles +
+             double(shape.copyPhases) * kGlobalLoadCycles;
+
+  double waves = std::ceil(double(cost.blocksPerSM) / double(resident));
+  double throughputCycles = double(cost.blocksPerSM) * issue;
+  double latencyCycles = waves * (issue + latency);
+  double smSeconds = std::max(throughputCycles, latencyCycles) / clockHz;
+  StringRef issueBound = latencyCycles > throughputCycles ? "latency"
+                         : tensor >= std::max(loads, fma) ? "tensor"
+                         : loads >= fma                   ? "lsu"
+                                                          : "fma";
+  cost.loadsPerMac = macs > 0 ? loads * double(kLoadLanesPerSM) / macs : 0;
+  cost.l2Bytes = shape.tileInputBytes * blocks;
+  double l2Seconds = double(cost.l2Bytes) / (kL2OverDram * dram);
+  double dramSeconds = double(shape.bytes) / dram;
+  double seconds = dramSeconds;
+  cost.bound = "dram";
+  if (l2Seconds > seconds) {
+    seconds = l2Seconds;
+    cost.bound = "l2";
+  }
+  if (smSeconds > seconds) {
+    seconds = smSeconds;
+    cost.bound = issueBound;
+  }
+  cost.us = seconds * 1e6 + target.getLaunchMicros().convertToDouble();
+  return cost;
+}
+
+} // namespace
+
 KernelCost mlir::fuse::predictKernelCost(const KernelShape &shape,
                                          TargetAttr target) {
+  if (!shape.contractionPhases.empty())
+    return predictPhasedCost(shape, target);
   KernelCost cost;
   int64_t sms = target.getNumSMs();
   // Split-K: each tile's blocks share its reduction.

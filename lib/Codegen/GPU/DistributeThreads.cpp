@@ -417,6 +417,14 @@ public:
               std::optional<MmaChoice> mma = std::nullopt)
       : threads(threads), emulate(emulate), mma(mma) {}
 
+  /// Whether the tensor-core schedule is tried for `op` in a tile whose
+  /// config asks for tensor cores: a reduction of two inputs (a product of
+  /// them, if the schedule can compute it); a reduction of one input (a
+  /// softmax's row statistics) is SIMT without a word.
+  static bool mayRunOnTensorCores(linalg::LinalgOp op) {
+    return op.getNumReductionLoops() > 0 && op.getNumDpsInputs() == 2;
+  }
+
   /// The tensor-core schedule of `op` (a reduction of a tile whose config
   /// asks for tensor cores), or nullopt with `why`.
   std::optional<WarpMma> planMma(linalg::LinalgOp op, std::string &why) const {
@@ -437,7 +445,7 @@ public:
   void planScratch(Region &body) {
     OpBuilder b = OpBuilder::atBlockBegin(&body.front());
     forEachOp(body, [&](linalg::LinalgOp op) {
-      if (mma && op.getNumReductionLoops() > 0) {
+      if (mma && mayRunOnTensorCores(op)) {
         std::string why;
         if (std::optional<WarpMma> schedule = planMma(op, why)) {
           schedule->allocate(b, body.front().getTerminator());
@@ -519,7 +527,7 @@ public:
       return 0;
     forEachOp(body, [&](linalg::LinalgOp op) {
       std::string why;
-      if (op.getNumReductionLoops() > 0 && planMma(op, why))
+      if (mayRunOnTensorCores(op) && planMma(op, why))
         ++count;
     });
     return count;

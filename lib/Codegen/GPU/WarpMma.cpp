@@ -221,6 +221,29 @@ bool mlir::fuse::detail::isInSharedMemory(Value memref) {
   }
 }
 
+bool mlir::fuse::detail::isTileBuffer(Value memref, Operation *user) {
+  Value value = memref;
+  while (true) {
+    if (auto type = dyn_cast<BaseMemRefType>(value.getType()))
+      if (auto space =
+              dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace()))
+        return space.getValue() == gpu::AddressSpace::Workgroup;
+    Operation *def = value.getDefiningOp();
+    if (!def)
+      return false;
+    if (isa<memref::AllocaOp, memref::AllocOp>(def))
+      return def->getParentRegion()->isAncestor(user->getParentRegion());
+    if (auto cast = dyn_cast<memref::MemorySpaceCastOp>(def)) {
+      value = cast.getSource();
+      continue;
+    }
+    auto view = dyn_cast<ViewLikeOpInterface>(def);
+    if (!view)
+      return false;
+    value = view.getViewSource();
+  }
+}
+
 Value mlir::fuse::detail::emitAlignedTo16Bytes(OpBuilder &b, Location loc,
                                                Value memref) {
   auto type = cast<MemRefType>(memref.getType());
@@ -289,6 +312,17 @@ std::optional<WarpMma> WarpMma::plan(const MmaContraction &c, int64_t threads,
                  .str();
     return std::nullopt;
   }
+  // An operand the kernel computed into a tile buffer is read in place
+  // when each of its dimensions is one loop's (a matmul's operand): the
+  // fragments' indices stay simple. A convolution's windowed input (a
+  // padded tile) is staged, its window indices computed once per copy.
+  linalg::LinalgOp op = c.op;
+  auto direct = [&](OpOperand *operand) {
+    return isTileBuffer(operand->get(), op) &&
+           op.getMatchingIndexingMap(operand).isProjectedPermutation();
+  };
+  s.directA = direct(c.a);
+  s.directB = direct(c.b);
   s.chunk = mmaChunk(c.kPoints);
   // Each slice takes the same whole number of chunks (the last may reach
   // past K, whose points read as 0.0).
@@ -361,8 +395,10 @@ void WarpMma::allocate(OpBuilder &b, Operation *end) {
     shape.insert(shape.begin(), stages);
     return shape;
   };
-  sharedA = make(staged(mmaBlockTileShape(rowsA, chunk, c.aKFastest)), true);
-  sharedB = make(staged(mmaBlockTileShape(rowsB, chunk, c.bKFastest)), true);
+  if (!directA)
+    sharedA = make(staged(mmaBlockTileShape(rowsA, chunk, c.aKFastest)), true);
+  if (!directB)
+    sharedB = make(staged(mmaBlockTileShape(rowsB, chunk, c.bKFastest)), true);
   if (!emulate) {
     if (split > 1)
       lastFlag = make({1}, true, b.getI32Type());
@@ -497,8 +533,10 @@ private:
   WarpMma &s;
   MmaContraction &c;
   Location loc;
-  /// The stage of the block tiles the fragments are loaded from.
-  Value stage;
+  /// The stage of the block tiles the fragments are loaded from; the K
+  /// point of the chunk (operands read in place), and the batch point.
+  Value stage, chunkStart;
+  SmallVector<Value> fragmentBatch;
   /// Whether A's and B's block tiles copy 16 bytes at a time (null: never,
   /// copiesByFour; else the run-time alignment check).
   Value alignedA, alignedB;
@@ -571,6 +609,9 @@ void WarpMmaEmitter::copyTile(OpBuilder &b, Value thread, OpOperand *operand,
                               ArrayRef<unsigned> side, int64_t sidePoints,
                               int64_t rows, bool kFastest, Value dest,
                               Value stage, Value kc, ArrayRef<Value> batchIvs) {
+  // A tile buffer is read in place.
+  if ((operand == c.a && s.directA) || (operand == c.b && s.directB))
+    return;
   auto copy = [&](OpBuilder &ob, int64_t width) {
     copyElements(ob, thread, operand, side, sidePoints, rows, kFastest, dest,
                  stage, kc, batchIvs, width);
@@ -673,10 +714,27 @@ SmallVector<Value> WarpMmaEmitter::fragment(OpBuilder &b, bool isA, Value lane,
       std::tie(p, k) = Fragment::a(b, loc, lane, r);
     else
       std::tie(k, p) = Fragment::bRowCol(b, loc, lane, r);
+    Value point = add(b, loc, mul(b, loc, tile, isA ? 16 : 8), p);
+    Value kk = add(b, loc, mul(b, loc, step, 8), k);
+    if (isA ? s.directA : s.directB) {
+      // From the tile buffer itself: the chunk's K point, 0.0 outside the
+      // operand (padding rows, K past its end).
+      OpOperand *operand = isA ? c.a : c.b;
+      ArrayRef<unsigned> side = isA ? c.m : c.n;
+      int64_t sidePoints = isA ? c.mPoints : c.nPoints;
+      int64_t padded = isA ? s.tilesM * 16 : s.tilesN * 8;
+      Value kAt = add(b, loc, chunkStart, kk);
+      values.push_back(loadIf(
+          b, loc, inRange(b, sidePoints, padded, point, kAt),
+          [&](OpBuilder &lb) -> Value {
+            return memref::LoadOp::create(
+                lb, loc, operand->get(),
+                operandIndices(lb, operand, side, point, kAt, fragmentBatch));
+          }));
+      continue;
+    }
     values.push_back(loadShared(b, isA ? s.sharedA : s.sharedB,
-                                isA ? c.aKFastest : c.bKFastest,
-                                add(b, loc, mul(b, loc, tile, isA ? 16 : 8), p),
-                                add(b, loc, mul(b, loc, step, 8), k)));
+                                isA ? c.aKFastest : c.bKFastest, point, kk));
   }
   return values;
 }
@@ -831,9 +889,9 @@ void WarpMmaEmitter::emit(Value tid, bool barrier) {
       return arith::ConstantIntOp::create(b, loc, 1, 1);
     return emitAlignedTo16Bytes(b, loc, memref);
   };
-  if (copiesByFour(c.a, c.m, c.mPoints, rowsA, c.aKFastest))
+  if (!s.directA && copiesByFour(c.a, c.m, c.mPoints, rowsA, c.aKFastest))
     alignedA = alignment(c.a->get());
-  if (copiesByFour(c.b, c.n, c.nPoints, rowsB, c.bKFastest))
+  if (!s.directB && copiesByFour(c.b, c.n, c.nPoints, rowsB, c.bKFastest))
     alignedB = alignment(c.b->get());
   auto body = [&](OpBuilder &bb, ArrayRef<Value> batchIvs) {
     if (s.emulate)
@@ -955,24 +1013,32 @@ void WarpMmaEmitter::emitGpu(OpBuilder &b, Value tid,
   // every warp, and every warp done with chunk i - 1) puts chunk
   // i + stages - 1 in flight into the stage of chunk i - 1 before its
   // products.
+  // Operands that are both tile buffers are read in place: nothing to
+  // stage, no copies to wait for.
+  bool staged = !s.directA || !s.directB;
+  fragmentBatch.assign(batchIvs.begin(), batchIvs.end());
   Value group;
   // Within a loop over batch points, the previous point's last products
   // may still read a stage the first copies overwrite: wait for every
   // warp first (the K loop itself ends without a barrier).
-  if (c.batchPoints > 1)
+  if (staged && c.batchPoints > 1)
     gpu::BarrierOp::create(b, loc);
-  copyFirstChunks(b, kEnd, copyChunk, [&](OpBuilder &ob) {
-    group = nvgpu::DeviceAsyncCreateGroupOp::create(ob, loc, ValueRange());
-  });
+  if (staged)
+    copyFirstChunks(b, kEnd, copyChunk, [&](OpBuilder &ob) {
+      group = nvgpu::DeviceAsyncCreateGroupOp::create(ob, loc, ValueRange());
+    });
   auto kLoop = scf::ForOp::create(b, loc, cst(b, loc, 0), cst(b, loc, kEnd),
                                   cst(b, loc, s.chunk), init);
   OpBuilder kb = OpBuilder::atBlockBegin(kLoop.getBody());
   Value kc = kLoop.getInductionVar();
-  nvgpu::DeviceAsyncWaitOp::create(kb, loc, group,
-                                   kb.getI32IntegerAttr(s.stages - 2));
-  gpu::BarrierOp::create(kb, loc);
-  copyNextChunk(kb, kc, kEnd, copyChunk);
-  nvgpu::DeviceAsyncCreateGroupOp::create(kb, loc, ValueRange());
+  chunkStart = sliceToK(kb, kc);
+  if (staged) {
+    nvgpu::DeviceAsyncWaitOp::create(kb, loc, group,
+                                     kb.getI32IntegerAttr(s.stages - 2));
+    gpu::BarrierOp::create(kb, loc);
+    copyNextChunk(kb, kc, kEnd, copyChunk);
+    nvgpu::DeviceAsyncCreateGroupOp::create(kb, loc, ValueRange());
+  }
   SmallVector<Value> carried(kLoop.getRegionIterArgs());
   SmallVector<Value> next = ifActive(kb, carried, [&](OpBuilder &ob) {
     SmallVector<Value> accs = carried;
@@ -1186,12 +1252,18 @@ void WarpMmaEmitter::emitEmulated(OpBuilder &b, ArrayRef<Value> batchIvs) {
                stageV, k, batchIvs);
     });
   };
-  copyFirstChunks(b, kEnd, copyChunk, nullptr);
+  // Both operands tile buffers: read in place (as on the GPU).
+  bool staged = !s.directA || !s.directB;
+  fragmentBatch.assign(batchIvs.begin(), batchIvs.end());
+  if (staged)
+    copyFirstChunks(b, kEnd, copyChunk, nullptr);
   auto kLoop = scf::ForOp::create(b, loc, cst(b, loc, 0), cst(b, loc, kEnd),
                                   cst(b, loc, s.chunk));
   OpBuilder kb = OpBuilder::atBlockBegin(kLoop.getBody());
   Value kc = kLoop.getInductionVar();
-  copyNextChunk(kb, kc, kEnd, copyChunk);
+  chunkStart = sliceToK(kb, kc);
+  if (staged)
+    copyNextChunk(kb, kc, kEnd, copyChunk);
   auto stepLoop = scf::ForOp::create(
       kb, loc, cst(kb, loc, 0), cst(kb, loc, s.chunk / 8), cst(kb, loc, 1));
   OpBuilder sb = OpBuilder::atBlockBegin(stepLoop.getBody());

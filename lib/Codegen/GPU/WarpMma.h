@@ -58,6 +58,13 @@ bool hasContiguousF32Loop(linalg::LinalgOp op, OpOperand *operand,
 /// copied with loads and stores.
 bool isInSharedMemory(Value memref);
 
+/// Whether `memref` is (a view of) a tile-local buffer of the kernel that
+/// computes `user`: an alloca or alloc in a region around `user` (tile
+/// buffers, which fuse-distribute-threads places in shared memory), or a
+/// buffer in the workgroup address space. The same answer emulated and on
+/// the GPU.
+bool isTileBuffer(Value memref, Operation *user);
+
 /// The split-K buffers a kernel's blocks share, created in the host code
 /// at `b` (freed at `after`) by fuse-distribute-threads and placed in
 /// module globals by fuse-split-k-buffers: `partials` (f32, the blocks'
@@ -159,6 +166,10 @@ private:
   /// arrived last; after emit, the check the rest of the kernel goes under.
   Value lastFlag;
   Operation *lastCheck = nullptr;
+  /// Whether A and B are tile buffers the fragments load from directly
+  /// (an operand the kernel computed is in shared memory already: no
+  /// block tiles, no copies).
+  bool directA = false, directB = false;
   /// Block tiles of A and B in shared memory, and (emulated) the lanes'
   /// accumulators and fragments and one instruction's A and B.
   Value sharedA, sharedB, accs, fragA, fragB, tileA, tileB;

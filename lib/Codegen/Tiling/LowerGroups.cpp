@@ -12,6 +12,7 @@
 #include "fuse/Dialect/Fuse/IR/FuseInterfaces.h"
 #include "fuse/Dialect/Fuse/IR/FuseOps.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/TilingInterfaceImpl.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -24,7 +25,10 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/TilingInterface.h"
 #include "mlir/Transforms/CSE.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/RegionUtils.h"
+
+#include <limits>
 
 namespace mlir::fuse {
 #define GEN_PASS_DEF_FUSECONFIGUREGROUPS
@@ -832,6 +836,191 @@ int64_t fastestBlockSize(KernelShape shape, int64_t fallback,
   return best;
 }
 
+LogicalResult lowerGroup(RewriterBase &rewriter, GroupOp group,
+                         LoweringConfigAttr config);
+
+/// Whether `op` only moves its input's elements (a transpose, a copy, a
+/// generic yielding an input element unchanged).
+bool onlyMovesElements(linalg::LinalgOp op) {
+  if (isa<linalg::TransposeOp, linalg::CopyOp>(op.getOperation()))
+    return true;
+  if (!isa<linalg::GenericOp>(op.getOperation()) || op.getNumDpsInputs() != 1)
+    return false;
+  Block *body = op.getBlock();
+  return body->getOperations().size() == 1 &&
+         body->getTerminator()->getOperand(0) == body->getArgument(0);
+}
+
+/// Fills the phases of `shape` (KernelShape's contractionPhases and the
+/// points of the other ops) from the tile loop of a lowered attention
+/// `group`: false where a tiled op has a dynamic size.
+bool measureAttentionPhases(GroupOp group, KernelShape &shape) {
+  Block &body = group.getBodyBlock();
+  llvm::DenseSet<Value> inputs(body.getArguments().begin(),
+                               body.getArguments().end());
+  // Whether `value` is (a slice or reshape of) a group input.
+  auto fromInput = [&](Value value) {
+    while (Operation *def = value.getDefiningOp()) {
+      if (!isa<tensor::ExtractSliceOp, tensor::ExpandShapeOp,
+               tensor::CollapseShapeOp>(def))
+        break;
+      value = def->getOperand(0);
+    }
+    return inputs.contains(value);
+  };
+  bool ok = true;
+  group.walk([&](scf::ForallOp loop) {
+    if (loop->getParentOfType<scf::ForallOp>())
+      return;
+    loop.walk([&](linalg::LinalgOp op) {
+      SmallVector<int64_t> sizes = op.getStaticLoopRanges();
+      if (llvm::any_of(sizes, ShapedType::isDynamic)) {
+        ok = false;
+        return;
+      }
+      int64_t points = 1;
+      for (int64_t size : sizes)
+        points *= size;
+      ++shape.phaseCount;
+      if (op.getNumReductionLoops() > 0 &&
+          linalg::isaContractionOpInterface(op))
+        if (std::optional<MmaContraction> c = matchMmaContraction(op)) {
+          ContractionPhase phase;
+          phase.m = c->mPoints;
+          phase.n = c->nPoints;
+          phase.k = c->kPoints;
+          phase.batch = c->batchPoints;
+          phase.staged = fromInput(c->a->get()) || fromInput(c->b->get());
+          shape.contractionPhases.push_back(phase);
+          return;
+        }
+      if (onlyMovesElements(op) && fromInput(op.getDpsInputOperand(0)->get())) {
+        shape.copyPoints += points;
+        ++shape.copyPhases;
+        return;
+      }
+      shape.phasePoints += points;
+    });
+  });
+  return ok && !shape.contractionPhases.empty();
+}
+
+/// The attention schedule's tile, threads and instruction (Lowering.md,
+/// "Attention"): the SIMT tile `simtTile` (one query row) and tiles with
+/// more rows (each tiled loop of the root grown, alone, to a divisor of its
+/// extent up to 128), each lowered on a copy of `group` and measured
+/// (its phases, tile buffers and input traffic), on SIMT and, where the
+/// target has tensor cores and `options` allow, with both products on
+/// tensor cores, for 64, 128 and 256 threads (or the options' count); the
+/// fastest the cost model predicts whose tile buffers fit shared memory.
+/// Nullopt when no candidate could be measured (the caller keeps the SIMT
+/// tile); an error naming the group when none fits shared memory.
+FailureOr<std::optional<std::pair<SmallVector<int64_t>, KernelShape>>>
+bestAttentionSchedule(RewriterBase &rewriter, GroupOp group,
+                      TilingInterface root, ArrayRef<int64_t> simtTile,
+                      TargetAttr target, const GroupConfigOptions &options) {
+  SmallVector<SmallVector<int64_t>> tiles = {SmallVector<int64_t>(simtTile)};
+  if (options.tileSizes.empty()) {
+    SmallVector<int64_t> extents = staticDomain(root);
+    for (auto [d, size] : llvm::enumerate(simtTile)) {
+      if (size <= 0 || d >= extents.size() || ShapedType::isDynamic(extents[d]))
+        continue;
+      for (int64_t f = size + 1; f <= std::min<int64_t>(extents[d], 128); ++f)
+        if (extents[d] % f == 0 && f % size == 0) {
+          SmallVector<int64_t> tile(simtTile);
+          tile[d] = f;
+          tiles.push_back(tile);
+        }
+    }
+  }
+  bool tensorCores =
+      options.tensorCores != "never" && tf32MmaMacsPerSM(target.getArch()) > 0;
+  SmallVector<StringRef> instructions;
+  if (options.tensorCores != "always" || !tensorCores)
+    instructions.push_back("simt");
+  if (tensorCores)
+    instructions.push_back("mma_sync");
+  SmallVector<int64_t> threadCounts = {64, 128, 256};
+  if (options.threads > 0)
+    threadCounts = {
+        std::min<int64_t>(options.threads, target.getMaxThreadsPerBlock())};
+  MLIRContext *ctx = group->getContext();
+  std::optional<std::pair<SmallVector<int64_t>, KernelShape>> best;
+  double bestUs = 0;
+  bool measuredAny = false;
+  int64_t smallestBytes = std::numeric_limits<int64_t>::max();
+  for (const SmallVector<int64_t> &tile : tiles) {
+    KernelShape measured = kernelShapeOf(group, root, tile);
+    {
+      // A copy lowered by the tile; its diagnostics are not the user's.
+      ScopedDiagnosticHandler quiet(ctx,
+                                    [](Diagnostic &) { return success(); });
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPoint(group);
+      auto copy = cast<GroupOp>(rewriter.clone(*group));
+      auto config = LoweringConfigAttr::get(ctx, "attention", tile, 128, "simt",
+                                            "fp32", 0, 0);
+      bool lowered = succeeded(lowerGroup(rewriter, copy, config));
+      if (lowered) {
+        DominanceInfo dominance;
+        eliminateCommonSubExpressions(rewriter, dominance, copy);
+        measured.blocks = std::max<int64_t>(launchedBlocks(copy), 1);
+        measureTiledGroup(copy, measured);
+        lowered = measureAttentionPhases(copy, measured);
+      }
+      rewriter.eraseOp(copy);
+      if (!lowered)
+        continue;
+      measuredAny = true;
+    }
+    for (StringRef instruction : instructions)
+      for (int64_t threads : threadCounts) {
+        KernelShape shape = measured;
+        shape.threads = threads;
+        shape.instruction = instruction;
+        shape.products =
+            instruction == "mma_sync" && options.precision != "tf32" ? 3 : 1;
+        bool fits = true;
+        if (instruction == "mma_sync") {
+          // Each product a whole number of warps with at most 16
+          // accumulator tiles each; staged operands take block tiles.
+          shape.stagingBytes = 0;
+          for (const ContractionPhase &p : shape.contractionPhases) {
+            MmaWarpGrid grid =
+                chooseMmaWarps(llvm::divideCeil(p.m, 16),
+                               llvm::divideCeil(p.n, 8), threads / 32);
+            fits &= grid.tilesM * grid.tilesN <= 16;
+            if (p.staged)
+              shape.stagingBytes +=
+                  mmaStagingBytes(p.m, p.n, p.k, true, false, 2);
+          }
+        }
+        if (shape.tileSharedBytes + shape.stagingBytes >
+            target.getSharedMemPerBlock()) {
+          smallestBytes = std::min(smallestBytes,
+                                   shape.tileSharedBytes + shape.stagingBytes);
+          fits = false;
+        }
+        if (!fits)
+          continue;
+        double us = predictKernelCost(shape, target).us;
+        if (!best || us < bestUs) {
+          best = {tile, shape};
+          bestUs = us;
+        }
+      }
+  }
+  if (!best && measuredAny)
+    return group->emitError()
+           << "fuse-lower-groups: " << groupName(group)
+           << " (attention): the tile buffers of its smallest tile take "
+           << smallestBytes << " B of shared memory, more than the "
+           << target.getSharedMemPerBlock() << " B a block has on target '"
+           << target.getName() << "' (the keys and values of a head are "
+           << "held whole)";
+  return best;
+}
+
 /// The lowering config of `group` (changed: its root copies), for
 /// `target`.
 FailureOr<LoweringConfigAttr> configure(RewriterBase &rewriter, GroupOp group,
@@ -882,6 +1071,23 @@ FailureOr<LoweringConfigAttr> configure(RewriterBase &rewriter, GroupOp group,
   // them faster than the SIMT kernel (or always, when asked).
   bool matrix =
       shape.schedule == "contraction" || shape.schedule == "convolution";
+  if (shape.schedule == "attention") {
+    auto chosen =
+        bestAttentionSchedule(rewriter, group, root, tile, target, options);
+    if (failed(chosen))
+      return failure();
+    if (auto &best = *chosen) {
+      tile = best->first;
+      shape = best->second;
+      threads = shape.threads;
+      instruction = shape.instruction;
+      if (instruction == "mma_sync" && options.precision == "tf32")
+        precision = "tf32";
+      // Measured again by whoever lowers the group (fuse-form-groups).
+      shape.tileInputBytes = 0;
+      shape.tileSharedBytes = 0;
+    }
+  }
   std::optional<MmaContraction> contraction;
   if (options.tensorCores != "never" && matrix &&
       tf32MmaMacsPerSM(target.getArch()) > 0)
@@ -1114,6 +1320,25 @@ LogicalResult lowerGroup(RewriterBase &rewriter, GroupOp group,
   // dead code inside and outside the loop. What is left besides the loop
   // must be free.
   (void)runRegionDCE(rewriter, group->getRegions());
+  // A producer fused into several consumers' tiles is one op per
+  // consumer, indexed by equal but differently built index math
+  // (linearize_index [%i, 0] by (n, 1) for %i): folded, the copies are
+  // one (CSE), so a kernel computes each tile of it once.
+  {
+    RewritePatternSet patterns(rewriter.getContext());
+    affine::AffineLinearizeIndexOp::getCanonicalizationPatterns(
+        patterns, rewriter.getContext());
+    affine::AffineDelinearizeIndexOp::getCanonicalizationPatterns(
+        patterns, rewriter.getContext());
+    affine::AffineApplyOp::getCanonicalizationPatterns(patterns,
+                                                       rewriter.getContext());
+    GreedyRewriteConfig config;
+    config.setScope(&group.getBody());
+    (void)applyPatternsGreedily(group.getBody(), std::move(patterns), config);
+    DominanceInfo dominance;
+    eliminateCommonSubExpressions(rewriter, dominance, group);
+    (void)runRegionDCE(rewriter, group->getRegions());
+  }
   for (Operation &op : body) {
     if (&op == loop.getOperation() || !isComputeOp(&op))
       continue;
@@ -1414,6 +1639,59 @@ mlir::fuse::predictContractionSplit(GroupOp group, TargetAttr target,
   split.restUs = restBytes / target.getDramBytesPerSecond() * 1e6 +
                  target.getLaunchMicros().convertToDouble();
   return split;
+}
+
+/// The blocks the kernel of a lowered `group` launches: the iterations of
+/// its tile loop (0 when unknown).
+int64_t mlir::fuse::launchedBlocks(GroupOp group) {
+  int64_t blocks = 0;
+  group.walk([&](scf::ForallOp loop) {
+    if (loop->getParentOfType<scf::ForallOp>())
+      return;
+    std::optional<SmallVector<int64_t>> lbs =
+        getConstantIntValues(loop.getMixedLowerBound());
+    std::optional<SmallVector<int64_t>> ubs =
+        getConstantIntValues(loop.getMixedUpperBound());
+    std::optional<SmallVector<int64_t>> steps =
+        getConstantIntValues(loop.getMixedStep());
+    if (!lbs || !ubs || !steps)
+      return;
+    int64_t n = 1;
+    for (auto [lb, ub, step] : llvm::zip(*lbs, *ubs, *steps))
+      n *= step > 0 ? llvm::divideCeil(std::max<int64_t>(ub - lb, 0), step) : 0;
+    blocks += n;
+  });
+  return blocks;
+}
+
+void mlir::fuse::measureTiledGroup(GroupOp group, KernelShape &shape) {
+  auto bytesOf = [](Type type) { return getShapedTypeBytes(type).value_or(0); };
+  Block &body = group.getBodyBlock();
+  group.walk([&](scf::ForallOp loop) {
+    if (loop->getParentOfType<scf::ForallOp>())
+      return;
+    llvm::DenseSet<Value> inputs(body.getArguments().begin(),
+                                 body.getArguments().end());
+    llvm::SetVector<Value> whole;
+    loop.walk([&](Operation *op) {
+      if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
+        if (inputs.contains(slice.getSource()))
+          shape.tileInputBytes += bytesOf(slice.getType());
+        // A tile of a fresh tensor (a fused producer's init): a tile-local
+        // buffer.
+        else if (slice.getSource().getDefiningOp<tensor::EmptyOp>())
+          shape.tileSharedBytes += bytesOf(slice.getType());
+        return;
+      }
+      if (isa<tensor::EmptyOp, tensor::PadOp>(op))
+        shape.tileSharedBytes += bytesOf(op->getResult(0).getType());
+      for (Value operand : op->getOperands())
+        if (inputs.contains(operand))
+          whole.insert(operand);
+    });
+    for (Value input : whole)
+      shape.tileInputBytes += bytesOf(input.getType());
+  });
 }
 
 void mlir::fuse::registerTilingDependencies(DialectRegistry &registry) {

@@ -230,20 +230,26 @@ func.func @batch_two(%arg0: memref<2x16x64xf32>, %arg1: memref<2x64x8xf32>, %arg
 // -----
 
 // An A operand computed in the tile (a prologue: here a ReLU of the input)
-// lives in a shared-memory tile buffer: cp.async reads only global memory,
-// so its block tiles are copied with loads and stores (4 elements a run
-// where aligned); B, in global memory, still with cp.async.
+// is a shared-memory tile buffer already: a plain matmul operand (each of
+// its dimensions one loop's), the fragments load from it in place (no
+// block tile, no copy of it); B, in global memory, is staged by cp.async.
 // CHECK-LABEL: func.func @prologue_gemm
 // CHECK: gpu.launch
-// CHECK-SAME: workgroup(%[[A:[a-z0-9]+]] : memref<2x32x36xf32, #gpu.address_space<workgroup>>, %[[B:[a-z0-9]+]] : memref<2x32x40xf32, #gpu.address_space<workgroup>>, %[[T:[a-z0-9]+]] : memref<32x64xf32, #gpu.address_space<workgroup>>
+// CHECK-SAME: workgroup(%[[B:[a-z0-9]+]] : memref<2x32x40xf32, #gpu.address_space<workgroup>>, %[[T:[a-z0-9]+]] : memref<32x64xf32, #gpu.address_space<workgroup>>)
 // CHECK: %[[TG:.*]] = memref.memory_space_cast %[[T]]
 // CHECK: arith.maximumf
 // CHECK-NOT: nvgpu.device_async_copy %[[TG]]
-// CHECK: memref.load %[[TG]]
-// CHECK-COUNT-4: memref.store %{{.*}}, %[[A]]
-// CHECK-NOT: nvgpu.device_async_copy %[[TG]]
 // CHECK: nvgpu.device_async_copy %{{.*}}, %[[B]]
 // CHECK-NOT: nvgpu.device_async_copy %[[TG]]
+// CHECK: scf.for %[[K:.*]] = %c0{{.*}} to %c64{{.*}} step %c32{{.*}} iter_args
+// CHECK: nvgpu.device_async_wait
+// CHECK: nvgpu.device_async_create_group
+// A's fragment loaded from the tile buffer at its K point: the chunk's
+// start plus the lane's (every point in range here: no guard).
+// CHECK: %[[KA:.*]] = arith.addi %[[K]], %{{.*}} : index
+// CHECK: %[[KR:.*]] = arith.remui %[[KA]], %c64
+// CHECK: %[[KI:.*]] = affine.apply #{{.*}}(%[[KR]])
+// CHECK: memref.load %[[TG]][%{{.*}}, %[[KI]]] : memref<32x64xf32>
 // CHECK: nvgpu.mma.sync
 func.func @prologue_gemm(%arg0: memref<32x64xf32>, %arg1: memref<64x48xf32>, %arg3: memref<32x48xf32>) attributes {fuse.lowering_config = #fuse.lowering_config<schedule = "contraction", tile = [32, 24], threads = 128, instruction = "mma_sync", precision = "fp32">} {
   %cst = arith.constant 0.000000e+00 : f32
@@ -262,6 +268,39 @@ func.func @prologue_gemm(%arg0: memref<32x64xf32>, %arg1: memref<64x48xf32>, %ar
     %out = memref.subview %arg3[0, %n] [32, 24] [1, 1] : memref<32x48xf32> to memref<32x24xf32, strided<[48, 1], offset: ?>>
     linalg.fill ins(%cst : f32) outs(%out : memref<32x24xf32, strided<[48, 1], offset: ?>>)
     linalg.matmul ins(%a, %w : memref<32x64xf32>, memref<64x24xf32, strided<[48, 1], offset: ?>>) outs(%out : memref<32x24xf32, strided<[48, 1], offset: ?>>)
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// A convolution's padded input tile is in shared memory too, but read
+// through the window (row and column sums of loops): its block tiles are
+// staged, the window indices computed once per copied element, with loads
+// and stores (cp.async reads only global memory); the filter, in global
+// memory, with cp.async.
+// CHECK-LABEL: func.func @padded_conv
+// CHECK: gpu.launch
+// CHECK-SAME: workgroup(%[[A:[a-z0-9]+]] : memref<2x64x36xf32, #gpu.address_space<workgroup>>, %[[B:[a-z0-9]+]] : memref<2x16x36xf32, #gpu.address_space<workgroup>>, %[[T:[a-z0-9]+]] : memref<1x10x10x16xf32, #gpu.address_space<workgroup>>)
+// CHECK: %[[TG:.*]] = memref.memory_space_cast %[[T]]
+// CHECK-NOT: nvgpu.device_async_copy %[[TG]]
+// CHECK: memref.load %[[TG]]
+// CHECK: memref.store %{{.*}}, %[[A]]
+// CHECK-NOT: nvgpu.device_async_copy %[[TG]]
+// CHECK: nvgpu.device_async_copy %{{.*}}, %[[B]]
+// CHECK-NOT: nvgpu.device_async_copy %[[TG]]
+// CHECK: nvgpu.mma.sync
+func.func @padded_conv(%arg0: memref<1x8x8x16xf32>, %arg1: memref<16x3x3x16xf32>, %arg3: memref<1x8x8x16xf32>) attributes {fuse.lowering_config = #fuse.lowering_config<schedule = "convolution", tile = [1, 8, 8, 16], threads = 128, instruction = "mma_sync", precision = "fp32">} {
+  %cst = arith.constant 0.000000e+00 : f32
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %p = memref.alloca() {alignment = 64 : i64} : memref<1x10x10x16xf32>
+    linalg.fill ins(%cst : f32) outs(%p : memref<1x10x10x16xf32>)
+    %inner = memref.subview %p[0, 1, 1, 0] [1, 8, 8, 16] [1, 1, 1, 1] : memref<1x10x10x16xf32> to memref<1x8x8x16xf32, strided<[1600, 160, 16, 1], offset: 176>>
+    linalg.copy ins(%arg0 : memref<1x8x8x16xf32>) outs(%inner : memref<1x8x8x16xf32, strided<[1600, 160, 16, 1], offset: 176>>)
+    linalg.fill ins(%cst : f32) outs(%arg3 : memref<1x8x8x16xf32>)
+    linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%p, %arg1 : memref<1x10x10x16xf32>, memref<16x3x3x16xf32>) outs(%arg3 : memref<1x8x8x16xf32>)
     gpu.terminator
   }
   return

@@ -10,10 +10,11 @@
 // predicts fastest (Lowering.md): on the T4 the GEMM's 2 blocks per SM
 // hide load latency only with a thread per point (256 threads, 16 warps),
 // not with 2 points per thread in 128 (8 warps); the convolution's 224
-// points take 224 threads (one each); the attention group's 256 points per
-// tile load least per multiply-add as 2x2 per thread in a block of 64 on
-// the H200 (4 loads for 4), 4 rows by 2 columns in a block of 32 on the
-// T4 (6 loads for 8; the T4 holds 16 such blocks per SM).
+// points take 224 threads (one each). The attention schedule measures its
+// tile candidates (the default 8x32 tile and tiles with more rows or
+// columns per block, each lowered on a copy) as phases (Lowering.md,
+// "Attention"): its one product's 16x32 tiles in blocks of 64 (2 x 4
+// points a thread) on both targets.
 // The SIMT schedules (tensor-cores=never; on tensor cores:
 // tensor-core-config.mlir).
 // RUN: fuse-opt %s --fuse-configure-groups="target=h200 tensor-cores=never" | FileCheck %s --check-prefix=H200
@@ -40,7 +41,7 @@
 // H200-LABEL: func @rowsum
 // H200: #fuse.lowering_config<schedule = "reduction", tile = [1, 0], threads = 128,
 // H200-LABEL: func @attention
-// H200: #fuse.lowering_config<schedule = "attention", tile = [1, 8, 32], threads = 64,
+// H200: #fuse.lowering_config<schedule = "attention", tile = [1, 16, 32], threads = 64,
 // H200-LABEL: func @relu
 // H200: #fuse.lowering_config<schedule = "elementwise", tile = [1, 25], threads = 32,
 
@@ -53,7 +54,7 @@
 // T4-LABEL: func @rowsum
 // T4: #fuse.lowering_config<schedule = "reduction", tile = [2, 0], threads = 128,
 // T4-LABEL: func @attention
-// T4: #fuse.lowering_config<schedule = "attention", tile = [1, 8, 32], threads = 32,
+// T4: #fuse.lowering_config<schedule = "attention", tile = [1, 16, 32], threads = 64,
 // T4-LABEL: func @relu
 // T4: #fuse.lowering_config<schedule = "elementwise", tile = [1, 25], threads = 32,
 

@@ -18,7 +18,7 @@ func.func @f() attributes {c = #fuse.lowering_config<schedule = "contraction", t
 // -----
 
 // Tensor cores compute a group's contraction: not an elementwise group.
-// expected-error @+1 {{#fuse.lowering_config: instruction = "mma_sync" needs schedule "contraction" or "convolution", got 'elementwise'}}
+// expected-error @+1 {{#fuse.lowering_config: instruction = "mma_sync" needs schedule "contraction", "convolution" or "attention", got 'elementwise'}}
 func.func @f() attributes {c = #fuse.lowering_config<schedule = "elementwise", tile = [8, 32], threads = 128, instruction = "mma_sync", precision = "fp32">}
 
 // -----

@@ -96,3 +96,7 @@ func.func private @config_split() attributes {c = #fuse.lowering_config<schedule
 // CHECK-LABEL: func private @config_split_only
 // CHECK-SAME: c = #fuse.lowering_config<schedule = "contraction", tile = [16, 0], threads = 32, instruction = "mma_sync", precision = "fp32", split_k = 2>
 func.func private @config_split_only() attributes {c = #fuse.lowering_config<schedule = "contraction", tile = [16, 0], threads = 32, instruction = "mma_sync", precision = "fp32", split_k = 2>}
+// The attention schedule runs both of its products on tensor cores.
+// CHECK-LABEL: func private @config_attention
+// CHECK-SAME: c = #fuse.lowering_config<schedule = "attention", tile = [1, 8, 1, 0], threads = 64, instruction = "mma_sync", precision = "fp32">
+func.func private @config_attention() attributes {c = #fuse.lowering_config<schedule = "attention", tile = [1, 8, 1, 0], threads = 64, instruction = "mma_sync", precision = "fp32">}

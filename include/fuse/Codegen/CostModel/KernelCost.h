@@ -13,8 +13,19 @@
 #define FUSE_CODEGEN_COSTMODEL_KERNELCOST_H
 
 #include "fuse/Dialect/Fuse/IR/FuseAttrs.h"
+#include "llvm/ADT/SmallVector.h"
 
 namespace mlir::fuse {
+
+/// One contraction of a kernel whose blocks run several in turn (the
+/// attention schedule: QK^T, then the product with V): its points per
+/// block, M x N outputs over K reduction points, `batch` times; and
+/// whether its operands are read where the block computed them (tile
+/// buffers in shared memory) rather than staged from global memory.
+struct ContractionPhase {
+  int64_t m = 0, n = 0, k = 0, batch = 1;
+  bool staged = false;
+};
 
 /// What the model reads of a kernel.
 struct KernelShape {
@@ -50,6 +61,14 @@ struct KernelShape {
   /// On tensor cores: the blocks of each tile (`blocks` counts tiles) that
   /// split its reduction (split-K; 1: none).
   int64_t splitK = 1;
+  /// A kernel of phases (the attention schedule; empty otherwise): its
+  /// contractions in order, and per block the points of its other ops on
+  /// tile buffers (elementwise ops, reductions, fills), the elements it
+  /// copies in from its inputs (the head-split transposes), and how many
+  /// ops run one after the other (each ends in a barrier), of which
+  /// `copyPhases` copy from global memory.
+  SmallVector<ContractionPhase, 2> contractionPhases;
+  int64_t phasePoints = 0, copyPoints = 0, phaseCount = 0, copyPhases = 0;
 };
 
 struct KernelCost {

@@ -103,6 +103,15 @@ LogicalResult lowerFusionGroup(RewriterBase &rewriter, GroupOp group,
                                const GroupConfigOptions &options = {},
                                KernelShape *shape = nullptr);
 
+/// The blocks the kernel of a lowered `group` launches: the iterations of
+/// its tile loop (0 when unknown).
+int64_t launchedBlocks(GroupOp group);
+
+/// What one tile of a lowered `group` reads of its inputs (through L2) and
+/// holds in tile-local buffers, in bytes, added to `shape`'s
+/// tileInputBytes and tileSharedBytes.
+void measureTiledGroup(GroupOp group, KernelShape &shape);
+
 } // namespace mlir::fuse
 
 #endif // FUSE_CODEGEN_TILING_LOWERGROUPS_H

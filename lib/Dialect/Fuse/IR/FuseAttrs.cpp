@@ -632,10 +632,11 @@ LogicalResult LoweringConfigAttr::verify(
                           "[1, 1024], got "
                        << threads;
   if (instruction == "mma_sync") {
-    if (schedule != "contraction" && schedule != "convolution")
+    if (schedule != "contraction" && schedule != "convolution" &&
+        schedule != "attention")
       return emitError() << "#fuse.lowering_config: instruction = "
-                            "\"mma_sync\" needs schedule \"contraction\" "
-                            "or \"convolution\", got '"
+                            "\"mma_sync\" needs schedule \"contraction\", "
+                            "\"convolution\" or \"attention\", got '"
                          << schedule << "'";
     if (threads % 32 != 0)
       return emitError() << "#fuse.lowering_config: instruction = "
