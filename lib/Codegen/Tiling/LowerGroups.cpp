@@ -1021,6 +1021,53 @@ bestAttentionSchedule(RewriterBase &rewriter, GroupOp group,
   return best;
 }
 
+/// The parallel points of `root`'s loops (0 where one is dynamic).
+int64_t parallelPointsOf(TilingInterface root) {
+  int64_t points = 1;
+  for (auto [size, iterator] :
+       llvm::zip(staticDomain(root), root.getLoopIteratorTypes())) {
+    if (iterator != utils::IteratorType::parallel)
+      continue;
+    if (ShapedType::isDynamic(size))
+      return 0;
+    points *= size;
+  }
+  return points;
+}
+
+/// The M and N points per block of each tensor-core contraction the tile
+/// of `group` by `tile` computes (lowered on a copy, SIMT): the tiled
+/// copies of `contraction`, one per root whose tile reads a part of it (a
+/// horizontal group's roots, slices of its output, each fuse their own).
+/// Empty when the copy does not lower.
+SmallVector<std::pair<int64_t, int64_t>>
+tiledMmaPoints(RewriterBase &rewriter, GroupOp group, ArrayRef<int64_t> tile,
+               const MmaContraction &contraction) {
+  MLIRContext *ctx = group->getContext();
+  ScopedDiagnosticHandler quiet(ctx, [](Diagnostic &) { return success(); });
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(group);
+  auto copy = cast<GroupOp>(rewriter.clone(*group));
+  auto config = LoweringConfigAttr::get(ctx, scheduleOf(group), tile, 128,
+                                        "simt", "fp32", 0, 0);
+  SmallVector<std::pair<int64_t, int64_t>> points;
+  if (succeeded(lowerGroup(rewriter, copy, config))) {
+    StringRef name = contraction.op->getName().getStringRef();
+    copy.walk([&](scf::ForallOp loop) {
+      if (loop->getParentOfType<scf::ForallOp>())
+        return;
+      loop.walk([&](linalg::LinalgOp op) {
+        if (op->getName().getStringRef() != name)
+          return;
+        if (std::optional<MmaContraction> c = matchMmaContraction(op))
+          points.push_back({c->batchPoints * c->mPoints, c->nPoints});
+      });
+    });
+  }
+  rewriter.eraseOp(copy);
+  return points;
+}
+
 /// The lowering config of `group` (changed: its root copies), for
 /// `target`.
 FailureOr<LoweringConfigAttr> configure(RewriterBase &rewriter, GroupOp group,
@@ -1110,8 +1157,12 @@ FailureOr<LoweringConfigAttr> configure(RewriterBase &rewriter, GroupOp group,
     bool alone =
         roots->ops.size() == 1 && onlyMmaContraction(group, *contraction);
     int64_t intermediates = epilogueIntermediates(group, *contraction);
-    std::optional<std::pair<SmallVector<int64_t>, KernelShape>> best;
-    double bestMmaUs = 0;
+    struct Feasible {
+      SmallVector<int64_t> tile;
+      KernelShape shape;
+      double us;
+    };
+    std::vector<Feasible> feasible;
     for (SmallVector<int64_t> &candidate : candidates) {
       // Loops the roots do not share stay whole.
       for (auto [d, whole] : llvm::enumerate(roots->keepWhole))
@@ -1128,14 +1179,61 @@ FailureOr<LoweringConfigAttr> configure(RewriterBase &rewriter, GroupOp group,
           if (!onTensorCores(mma, *contraction, options, stages, target, slices,
                              prologue, intermediates))
             continue;
-          double us = predictKernelCost(mma, target).us;
-          if (!best || us < bestMmaUs ||
-              (us == bestMmaUs &&
-               mma.pointsPerBlock > best->second.pointsPerBlock)) {
-            best = {candidate, mma};
-            bestMmaUs = us;
-          }
+          feasible.push_back(
+              {candidate, mma, predictKernelCost(mma, target).us});
         }
+    }
+    // Fastest first (ties: the larger tile, then the earlier candidate).
+    llvm::stable_sort(feasible, [](const Feasible &a, const Feasible &b) {
+      if (a.us != b.us)
+        return a.us < b.us;
+      return a.shape.pointsPerBlock > b.shape.pointsPerBlock;
+    });
+    // The candidates' shapes are the root's tile. Where the contraction's
+    // tile differs (a horizontal group's roots are slices of its output, a
+    // pooling root reads a window of it), the fastest are lowered on a copy
+    // and taken with the contraction's own tile, if a block holds that.
+    bool sameTile = roots->ops.size() == 1 &&
+                    parallelPointsOf(root) == contraction->batchPoints *
+                                                  contraction->mPoints *
+                                                  contraction->nPoints;
+    std::optional<std::pair<SmallVector<int64_t>, KernelShape>> best;
+    double bestMmaUs = 0;
+    constexpr int kVerified = 4;
+    for (auto [i, f] : llvm::enumerate(feasible)) {
+      if (sameTile) {
+        best = {f.tile, f.shape};
+        bestMmaUs = f.us;
+        break;
+      }
+      if (i == kVerified)
+        break;
+      SmallVector<std::pair<int64_t, int64_t>> tiled =
+          tiledMmaPoints(rewriter, group, f.tile, *contraction);
+      if (tiled.empty())
+        continue;
+      // The block's threads are the largest one's; the others' staged
+      // tiles share its shared memory.
+      auto largest = llvm::max_element(tiled, [](auto &a, auto &b) {
+        return a.first * a.second < b.first * b.second;
+      });
+      int64_t others = 0;
+      for (auto &mn : tiled)
+        if (&mn != &*largest)
+          others += mmaStagingBytes(mn.first, mn.second, contraction->kPoints,
+                                    contraction->aKFastest,
+                                    contraction->bKFastest, f.shape.stages);
+      KernelShape own = kernelShapeOf(group, root, f.tile);
+      own.pointsPerBlock = largest->first * largest->second;
+      own.innerPoints = largest->second;
+      if (!onTensorCores(own, *contraction, options, f.shape.stages, target,
+                         f.shape.splitK,
+                         prologueTileBytes(*contraction, root, f.tile) + others,
+                         intermediates))
+        continue;
+      best = {f.tile, own};
+      bestMmaUs = predictKernelCost(own, target).us;
+      break;
     }
     if (best && (always || bestMmaUs < bestUs)) {
       tile = best->first;
