@@ -145,6 +145,26 @@ bool mlir::fuse::schedulesMultiplyAdds(StringRef schedule) {
 
 namespace {
 
+/// The kernel's time and bound: the largest of its DRAM bytes, its L2
+/// bytes (`cost.l2Bytes`, at kL2OverDram x DRAM) and its SMs' time
+/// (`smSeconds`, bound `smBound`), plus the target's launch cost.
+void finishCost(KernelCost &cost, const KernelShape &shape, TargetAttr target,
+                double smSeconds, StringRef smBound) {
+  double dram = target.getDramGBps().convertToDouble() * 1e9;
+  double seconds = double(shape.bytes) / dram;
+  cost.bound = "dram";
+  double l2Seconds = double(cost.l2Bytes) / (kL2OverDram * dram);
+  if (l2Seconds > seconds) {
+    seconds = l2Seconds;
+    cost.bound = "l2";
+  }
+  if (smSeconds > seconds) {
+    seconds = smSeconds;
+    cost.bound = smBound;
+  }
+  cost.us = seconds * 1e6 + target.getLaunchMicros().convertToDouble();
+}
+
 /// Cycles a phase of a block waits at its closing barrier and for its
 /// first shared-memory results (not hidden within the block).
 constexpr double kPhaseCycles = 64;
@@ -181,7 +201,6 @@ KernelCost predictPhasedCost(const KernelShape &shape, TargetAttr target) {
   int64_t lanes = fp32LanesPerSM(arch);
   double peak = target.getPeakFlopsOrF32(Float32Type::get(target.getContext()));
   double clockHz = peak / double(sms * lanes * 2);
-  double dram = target.getDramGBps().convertToDouble() * 1e9;
   int64_t tensorRate = tf32MmaMacsPerSM(arch);
   bool mma = shape.instruction == "mma_sync" && tensorRate > 0;
   int64_t products = mma ? std::max<int64_t>(shape.products, 1) : 1;
@@ -249,19 +268,7 @@ KernelCost predictPhasedCost(const KernelShape &shape, TargetAttr target) {
                                                           : "fma";
   cost.loadsPerMac = macs > 0 ? loads * double(kLoadLanesPerSM) / macs : 0;
   cost.l2Bytes = shape.tileInputBytes * blocks;
-  double l2Seconds = double(cost.l2Bytes) / (kL2OverDram * dram);
-  double dramSeconds = double(shape.bytes) / dram;
-  double seconds = dramSeconds;
-  cost.bound = "dram";
-  if (l2Seconds > seconds) {
-    seconds = l2Seconds;
-    cost.bound = "l2";
-  }
-  if (smSeconds > seconds) {
-    seconds = smSeconds;
-    cost.bound = issueBound;
-  }
-  cost.us = seconds * 1e6 + target.getLaunchMicros().convertToDouble();
+  finishCost(cost, shape, target, smSeconds, issueBound);
   return cost;
 }
 
@@ -295,7 +302,6 @@ KernelCost mlir::fuse::predictKernelCost(const KernelShape &shape,
   int64_t lanes = fp32LanesPerSM(target.getArch());
   double peak = target.getPeakFlopsOrF32(Float32Type::get(target.getContext()));
   double clockHz = peak / double(sms * lanes * 2);
-  double dram = target.getDramGBps().convertToDouble() * 1e9;
   // The busiest SM does its blocks' share of the multiply-adds.
   double macs = schedulesMultiplyAdds(shape.schedule) ? shape.macs : 0;
   double perSM = macs / double(blocks) * double(cost.blocksPerSM);
@@ -393,18 +399,6 @@ KernelCost mlir::fuse::predictKernelCost(const KernelShape &shape,
   }
   // A tile's inputs are read once over its slices.
   cost.l2Bytes = shape.tileInputBytes * tiles + splitBytes;
-  double l2Seconds = double(cost.l2Bytes) / (kL2OverDram * dram);
-  double dramSeconds = double(shape.bytes) / dram;
-  double seconds = dramSeconds;
-  cost.bound = "dram";
-  if (l2Seconds > seconds) {
-    seconds = l2Seconds;
-    cost.bound = "l2";
-  }
-  if (macs > 0 && issueSeconds > seconds) {
-    seconds = issueSeconds;
-    cost.bound = issueBound;
-  }
-  cost.us = seconds * 1e6 + target.getLaunchMicros().convertToDouble();
+  finishCost(cost, shape, target, macs > 0 ? issueSeconds : 0, issueBound);
   return cost;
 }

@@ -198,50 +198,49 @@ void storeIf(OpBuilder &b, Location loc, Value ok,
 
 } // namespace
 
-bool mlir::fuse::detail::isInSharedMemory(Value memref) {
+namespace {
+/// Whether `type` is a memref in the workgroup address space.
+bool inWorkgroupSpace(Type type) {
+  auto memref = dyn_cast<BaseMemRefType>(type);
+  auto space =
+      memref ? dyn_cast_or_null<gpu::AddressSpaceAttr>(memref.getMemorySpace())
+             : nullptr;
+  return space && space.getValue() == gpu::AddressSpace::Workgroup;
+}
+
+/// The buffer `memref` views (through views and address-space casts):
+/// the first value in the workgroup address space on the way, else the
+/// value no view defines.
+Value viewedBuffer(Value memref) {
   Value value = memref;
-  while (true) {
-    if (auto type = dyn_cast<BaseMemRefType>(value.getType()))
-      if (auto space =
-              dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace()))
-        return space.getValue() == gpu::AddressSpace::Workgroup;
+  while (!inWorkgroupSpace(value.getType())) {
     Operation *def = value.getDefiningOp();
-    if (!def)
-      return false;
-    if (isa<memref::AllocaOp>(def))
-      return true;
-    if (auto cast = dyn_cast<memref::MemorySpaceCastOp>(def)) {
+    if (auto cast = dyn_cast_or_null<memref::MemorySpaceCastOp>(def)) {
       value = cast.getSource();
       continue;
     }
-    auto view = dyn_cast<ViewLikeOpInterface>(def);
+    auto view = dyn_cast_or_null<ViewLikeOpInterface>(def);
     if (!view)
-      return false;
+      break;
     value = view.getViewSource();
   }
+  return value;
+}
+} // namespace
+
+bool mlir::fuse::detail::isInSharedMemory(Value memref) {
+  Value buffer = viewedBuffer(memref);
+  return inWorkgroupSpace(buffer.getType()) ||
+         buffer.getDefiningOp<memref::AllocaOp>();
 }
 
 bool mlir::fuse::detail::isTileBuffer(Value memref, Operation *user) {
-  Value value = memref;
-  while (true) {
-    if (auto type = dyn_cast<BaseMemRefType>(value.getType()))
-      if (auto space =
-              dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace()))
-        return space.getValue() == gpu::AddressSpace::Workgroup;
-    Operation *def = value.getDefiningOp();
-    if (!def)
-      return false;
-    if (isa<memref::AllocaOp, memref::AllocOp>(def))
-      return def->getParentRegion()->isAncestor(user->getParentRegion());
-    if (auto cast = dyn_cast<memref::MemorySpaceCastOp>(def)) {
-      value = cast.getSource();
-      continue;
-    }
-    auto view = dyn_cast<ViewLikeOpInterface>(def);
-    if (!view)
-      return false;
-    value = view.getViewSource();
-  }
+  Value buffer = viewedBuffer(memref);
+  if (inWorkgroupSpace(buffer.getType()))
+    return true;
+  Operation *def = buffer.getDefiningOp();
+  return isa_and_nonnull<memref::AllocaOp, memref::AllocOp>(def) &&
+         def->getParentRegion()->isAncestor(user->getParentRegion());
 }
 
 Value mlir::fuse::detail::emitAlignedTo16Bytes(OpBuilder &b, Location loc,
