@@ -121,10 +121,8 @@ FusionPlan planLowerable(FunctionOpInterface fn, Block &block,
               if (LoweringConfigAttr config =
                       FuseDialect::LoweringConfigAttrHelper(group->getContext())
                           .getAttr(group)) {
-                // As fuse-lower-groups leaves it: a producer fused into
-                // several consumers' tiles computed once.
-                DominanceInfo dominance;
-                eliminateCommonSubExpressions(rewriter, dominance, group);
+                // As fuse-lower-groups leaves it (a producer fused into
+                // several consumers' tiles computed once).
                 shape.blocks = std::max<int64_t>(launchedBlocks(group), 1);
                 measureTiledGroup(group, shape);
                 schedules[id.getInt()] = {config, shape};

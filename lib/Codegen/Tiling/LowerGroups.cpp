@@ -839,6 +839,25 @@ int64_t fastestBlockSize(KernelShape shape, int64_t fallback,
 LogicalResult lowerGroup(RewriterBase &rewriter, GroupOp group,
                          LoweringConfigAttr config);
 
+/// Lowers a copy of `group` by `tile` (SIMT, 128 threads: the tile is what
+/// matters), calls `fn` on it if it lowered, and erases it; its
+/// diagnostics are not the user's. Returns `fn`'s answer (false when the
+/// copy did not lower).
+bool onLoweredCopy(RewriterBase &rewriter, GroupOp group,
+                   ArrayRef<int64_t> tile,
+                   llvm::function_ref<bool(GroupOp)> fn) {
+  MLIRContext *ctx = group->getContext();
+  ScopedDiagnosticHandler quiet(ctx, [](Diagnostic &) { return success(); });
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(group);
+  auto copy = cast<GroupOp>(rewriter.clone(*group));
+  auto config = LoweringConfigAttr::get(ctx, scheduleOf(group), tile, 128,
+                                        "simt", "fp32", 0, 0);
+  bool answer = succeeded(lowerGroup(rewriter, copy, config)) && fn(copy);
+  rewriter.eraseOp(copy);
+  return answer;
+}
+
 /// Whether `op` only moves its input's elements (a transpose, a copy, a
 /// generic yielding an input element unchanged).
 bool onlyMovesElements(linalg::LinalgOp op) {
@@ -944,35 +963,19 @@ bestAttentionSchedule(RewriterBase &rewriter, GroupOp group,
   if (options.threads > 0)
     threadCounts = {
         std::min<int64_t>(options.threads, target.getMaxThreadsPerBlock())};
-  MLIRContext *ctx = group->getContext();
   std::optional<std::pair<SmallVector<int64_t>, KernelShape>> best;
   double bestUs = 0;
   bool measuredAny = false;
   int64_t smallestBytes = std::numeric_limits<int64_t>::max();
   for (const SmallVector<int64_t> &tile : tiles) {
     KernelShape measured = kernelShapeOf(group, root, tile);
-    {
-      // A copy lowered by the tile; its diagnostics are not the user's.
-      ScopedDiagnosticHandler quiet(ctx,
-                                    [](Diagnostic &) { return success(); });
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPoint(group);
-      auto copy = cast<GroupOp>(rewriter.clone(*group));
-      auto config = LoweringConfigAttr::get(ctx, "attention", tile, 128, "simt",
-                                            "fp32", 0, 0);
-      bool lowered = succeeded(lowerGroup(rewriter, copy, config));
-      if (lowered) {
-        DominanceInfo dominance;
-        eliminateCommonSubExpressions(rewriter, dominance, copy);
-        measured.blocks = std::max<int64_t>(launchedBlocks(copy), 1);
-        measureTiledGroup(copy, measured);
-        lowered = measureAttentionPhases(copy, measured);
-      }
-      rewriter.eraseOp(copy);
-      if (!lowered)
-        continue;
-      measuredAny = true;
-    }
+    if (!onLoweredCopy(rewriter, group, tile, [&](GroupOp copy) {
+          measured.blocks = std::max<int64_t>(launchedBlocks(copy), 1);
+          measureTiledGroup(copy, measured);
+          return measureAttentionPhases(copy, measured);
+        }))
+      continue;
+    measuredAny = true;
     for (StringRef instruction : instructions)
       for (int64_t threads : threadCounts) {
         KernelShape shape = measured;
@@ -1043,16 +1046,9 @@ int64_t parallelPointsOf(TilingInterface root) {
 SmallVector<std::pair<int64_t, int64_t>>
 tiledMmaPoints(RewriterBase &rewriter, GroupOp group, ArrayRef<int64_t> tile,
                const MmaContraction &contraction) {
-  MLIRContext *ctx = group->getContext();
-  ScopedDiagnosticHandler quiet(ctx, [](Diagnostic &) { return success(); });
-  OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPoint(group);
-  auto copy = cast<GroupOp>(rewriter.clone(*group));
-  auto config = LoweringConfigAttr::get(ctx, scheduleOf(group), tile, 128,
-                                        "simt", "fp32", 0, 0);
   SmallVector<std::pair<int64_t, int64_t>> points;
-  if (succeeded(lowerGroup(rewriter, copy, config))) {
-    StringRef name = contraction.op->getName().getStringRef();
+  StringRef name = contraction.op->getName().getStringRef();
+  (void)onLoweredCopy(rewriter, group, tile, [&](GroupOp copy) {
     copy.walk([&](scf::ForallOp loop) {
       if (loop->getParentOfType<scf::ForallOp>())
         return;
@@ -1063,8 +1059,8 @@ tiledMmaPoints(RewriterBase &rewriter, GroupOp group, ArrayRef<int64_t> tile,
           points.push_back({c->batchPoints * c->mPoints, c->nPoints});
       });
     });
-  }
-  rewriter.eraseOp(copy);
+    return true;
+  });
   return points;
 }
 
@@ -1161,6 +1157,7 @@ FailureOr<LoweringConfigAttr> configure(RewriterBase &rewriter, GroupOp group,
       SmallVector<int64_t> tile;
       KernelShape shape;
       double us;
+      size_t order;
     };
     std::vector<Feasible> feasible;
     for (SmallVector<int64_t> &candidate : candidates) {
@@ -1179,15 +1176,17 @@ FailureOr<LoweringConfigAttr> configure(RewriterBase &rewriter, GroupOp group,
           if (!onTensorCores(mma, *contraction, options, stages, target, slices,
                              prologue, intermediates))
             continue;
-          feasible.push_back(
-              {candidate, mma, predictKernelCost(mma, target).us});
+          feasible.push_back({candidate, mma, predictKernelCost(mma, target).us,
+                              feasible.size()});
         }
     }
     // Fastest first (ties: the larger tile, then the earlier candidate).
-    llvm::stable_sort(feasible, [](const Feasible &a, const Feasible &b) {
+    llvm::sort(feasible, [](const Feasible &a, const Feasible &b) {
       if (a.us != b.us)
         return a.us < b.us;
-      return a.shape.pointsPerBlock > b.shape.pointsPerBlock;
+      if (a.shape.pointsPerBlock != b.shape.pointsPerBlock)
+        return a.shape.pointsPerBlock > b.shape.pointsPerBlock;
+      return a.order < b.order;
     });
     // The candidates' shapes are the root's tile. Where the contraction's
     // tile differs (a horizontal group's roots are slices of its output, a
