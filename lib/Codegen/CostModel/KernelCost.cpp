@@ -145,6 +145,31 @@ bool mlir::fuse::schedulesMultiplyAdds(StringRef schedule) {
 
 namespace {
 
+/// The blocks of `blocks` (of `threads` each, `sharedBytes` of shared
+/// memory each) resident at once on the busiest SM: bounded by its
+/// blocks, by threads, by the architecture's blocks per SM and by shared
+/// memory; at least 1. Sets `cost`'s blocksPerSM and warpsPerSM.
+int64_t residentBlocks(KernelCost &cost, int64_t blocks, int64_t threads,
+                       int64_t sharedBytes, TargetAttr target) {
+  StringRef arch = target.getArch();
+  cost.blocksPerSM = llvm::divideCeil(blocks, target.getNumSMs());
+  int64_t resident = std::min(
+      {cost.blocksPerSM, threadsPerSM(arch) / threads, maxBlocksPerSM(arch)});
+  if (sharedBytes > 0)
+    resident = std::min(resident, target.getSharedMemPerSM() / sharedBytes);
+  resident = std::max<int64_t>(resident, 1);
+  cost.warpsPerSM = resident * llvm::divideCeil(threads, 32);
+  return resident;
+}
+
+/// The SM clock the model assumes: the target's f32 peak over its FP32
+/// lanes, SMs and 2 FLOPs per multiply-add.
+double smClockHz(TargetAttr target) {
+  double peak = target.getPeakFlopsOrF32(Float32Type::get(target.getContext()));
+  return peak /
+         double(target.getNumSMs() * fp32LanesPerSM(target.getArch()) * 2);
+}
+
 /// The kernel's time and bound: the largest of its DRAM bytes, its L2
 /// bytes (`cost.l2Bytes`, at kL2OverDram x DRAM) and its SMs' time
 /// (`smSeconds`, bound `smBound`), plus the target's launch cost.
@@ -186,21 +211,14 @@ constexpr double kFmaCycles = 4;
 KernelCost predictPhasedCost(const KernelShape &shape, TargetAttr target) {
   KernelCost cost;
   StringRef arch = target.getArch();
-  int64_t sms = target.getNumSMs();
   int64_t blocks = std::max<int64_t>(shape.blocks, 1);
   int64_t threads = std::max<int64_t>(shape.threads, 1);
   int64_t warps = llvm::divideCeil(threads, 32);
-  cost.blocksPerSM = llvm::divideCeil(blocks, sms);
-  int64_t resident = std::min(
-      {cost.blocksPerSM, threadsPerSM(arch) / threads, maxBlocksPerSM(arch)});
-  int64_t sharedBytes = shape.tileSharedBytes + shape.stagingBytes;
-  if (sharedBytes > 0)
-    resident = std::min(resident, target.getSharedMemPerSM() / sharedBytes);
-  resident = std::max<int64_t>(resident, 1);
-  cost.warpsPerSM = resident * warps;
+  int64_t resident =
+      residentBlocks(cost, blocks, threads,
+                     shape.tileSharedBytes + shape.stagingBytes, target);
   int64_t lanes = fp32LanesPerSM(arch);
-  double peak = target.getPeakFlopsOrF32(Float32Type::get(target.getContext()));
-  double clockHz = peak / double(sms * lanes * 2);
+  double clockHz = smClockHz(target);
   int64_t tensorRate = tf32MmaMacsPerSM(arch);
   bool mma = shape.instruction == "mma_sync" && tensorRate > 0;
   int64_t products = mma ? std::max<int64_t>(shape.products, 1) : 1;
@@ -279,29 +297,19 @@ KernelCost mlir::fuse::predictKernelCost(const KernelShape &shape,
   if (!shape.contractionPhases.empty())
     return predictPhasedCost(shape, target);
   KernelCost cost;
-  int64_t sms = target.getNumSMs();
   // Split-K: each tile's blocks share its reduction.
   bool mmaShape = shape.instruction == "mma_sync";
   int64_t slices = mmaShape ? std::max<int64_t>(shape.splitK, 1) : 1;
   int64_t tiles = std::max<int64_t>(shape.blocks, 1);
   int64_t blocks = tiles * slices;
   int64_t threads = std::max<int64_t>(shape.threads, 1);
-  cost.blocksPerSM = llvm::divideCeil(blocks, sms);
-  // Resident blocks: bounded by threads and by the tile buffers in shared
-  // memory.
-  int64_t resident =
-      std::min({cost.blocksPerSM, threadsPerSM(target.getArch()) / threads,
-                maxBlocksPerSM(target.getArch())});
-  int64_t sharedBytes =
+  int64_t resident = residentBlocks(
+      cost, blocks, threads,
       shape.tileSharedBytes +
-      (shape.instruction == "mma_sync" ? shape.stagingBytes : 0);
-  if (sharedBytes > 0)
-    resident = std::min(resident, target.getSharedMemPerSM() / sharedBytes);
-  resident = std::max<int64_t>(resident, 1);
-  cost.warpsPerSM = resident * llvm::divideCeil(threads, 32);
+          (shape.instruction == "mma_sync" ? shape.stagingBytes : 0),
+      target);
   int64_t lanes = fp32LanesPerSM(target.getArch());
-  double peak = target.getPeakFlopsOrF32(Float32Type::get(target.getContext()));
-  double clockHz = peak / double(sms * lanes * 2);
+  double clockHz = smClockHz(target);
   // The busiest SM does its blocks' share of the multiply-adds.
   double macs = schedulesMultiplyAdds(shape.schedule) ? shape.macs : 0;
   double perSM = macs / double(blocks) * double(cost.blocksPerSM);

@@ -839,6 +839,16 @@ int64_t fastestBlockSize(KernelShape shape, int64_t fallback,
 LogicalResult lowerGroup(RewriterBase &rewriter, GroupOp group,
                          LoweringConfigAttr config);
 
+/// Calls `fn` on the tile loop (the outermost scf.forall) of a lowered
+/// `group`.
+void forEachTileLoop(GroupOp group,
+                     llvm::function_ref<void(scf::ForallOp)> fn) {
+  group.walk([&](scf::ForallOp loop) {
+    if (!loop->getParentOfType<scf::ForallOp>())
+      fn(loop);
+  });
+}
+
 /// Lowers a copy of `group` by `tile` (SIMT, 128 threads: the tile is what
 /// matters), calls `fn` on it if it lowered, and erases it; its
 /// diagnostics are not the user's. Returns `fn`'s answer (false when the
@@ -888,9 +898,7 @@ bool measureAttentionPhases(GroupOp group, KernelShape &shape) {
     return inputs.contains(value);
   };
   bool ok = true;
-  group.walk([&](scf::ForallOp loop) {
-    if (loop->getParentOfType<scf::ForallOp>())
-      return;
+  forEachTileLoop(group, [&](scf::ForallOp loop) {
     loop.walk([&](linalg::LinalgOp op) {
       SmallVector<int64_t> sizes = op.getStaticLoopRanges();
       if (llvm::any_of(sizes, ShapedType::isDynamic)) {
@@ -1049,9 +1057,7 @@ tiledMmaPoints(RewriterBase &rewriter, GroupOp group, ArrayRef<int64_t> tile,
   SmallVector<std::pair<int64_t, int64_t>> points;
   StringRef name = contraction.op->getName().getStringRef();
   (void)onLoweredCopy(rewriter, group, tile, [&](GroupOp copy) {
-    copy.walk([&](scf::ForallOp loop) {
-      if (loop->getParentOfType<scf::ForallOp>())
-        return;
+    forEachTileLoop(copy, [&](scf::ForallOp loop) {
       loop.walk([&](linalg::LinalgOp op) {
         if (op->getName().getStringRef() != name)
           return;
@@ -1742,9 +1748,7 @@ mlir::fuse::predictContractionSplit(GroupOp group, TargetAttr target,
 /// its tile loop (0 when unknown).
 int64_t mlir::fuse::launchedBlocks(GroupOp group) {
   int64_t blocks = 0;
-  group.walk([&](scf::ForallOp loop) {
-    if (loop->getParentOfType<scf::ForallOp>())
-      return;
+  forEachTileLoop(group, [&](scf::ForallOp loop) {
     std::optional<SmallVector<int64_t>> lbs =
         getConstantIntValues(loop.getMixedLowerBound());
     std::optional<SmallVector<int64_t>> ubs =
@@ -1764,9 +1768,7 @@ int64_t mlir::fuse::launchedBlocks(GroupOp group) {
 void mlir::fuse::measureTiledGroup(GroupOp group, KernelShape &shape) {
   auto bytesOf = [](Type type) { return getShapedTypeBytes(type).value_or(0); };
   Block &body = group.getBodyBlock();
-  group.walk([&](scf::ForallOp loop) {
-    if (loop->getParentOfType<scf::ForallOp>())
-      return;
+  forEachTileLoop(group, [&](scf::ForallOp loop) {
     llvm::DenseSet<Value> inputs(body.getArguments().begin(),
                                  body.getArguments().end());
     llvm::SetVector<Value> whole;
