@@ -9,6 +9,7 @@
 #include "fuse/Dialect/Fuse/IR/FuseOps.h"
 #include "fuse/Fusion/FusionCheck.h"
 #include "fuse/Fusion/FusionEngine.h"
+#include "fuse/Fusion/FusionRemarks.h"
 #include "fuse/Fusion/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -397,22 +398,32 @@ struct FormGroupsPass : public fuse::impl::FuseFormGroupsBase<FormGroupsPass> {
         reorderConcatChains(block);
         FunctionPlan plan;
         plan.name = fn.getName().str();
+        plan.function = fn;
         plan.plan = checkLowering
                         ? planLowerable(fn, block, policy, plan.schedules)
                         : planFusion(block, policy);
-        emitFusionRemarks(&getContext(), plan.plan, plan.name);
         plans.push_back(std::move(plan));
         blocks.push_back(&block);
       }
     });
-    if (failed(writeOutput(module, reportFile, "report",
-                           [&](raw_ostream &os) {
-                             writeFusionReportJSON(os, policy, plans);
-                           })) ||
-        failed(writeOutput(module, graphFile, "graph", [&](raw_ostream &os) {
-          writeFusionGraphDOT(os, plans);
-        })))
-      return signalPassFailure();
+    // Every decision is a remark, for the context's remark engine and for
+    // the report and the picture, which are made from the remarks alone.
+    if (getContext().getRemarkEngine() || !reportFile.empty() ||
+        !graphFile.empty()) {
+      std::vector<FusionRemark> remarks;
+      for (const FunctionPlan &plan : plans)
+        buildFusionRemarks(plan, policy.target, remarks);
+      streamFusionRemarks(&getContext(), remarks);
+      FusionReportBuilder report;
+      for (const FusionRemark &remark : remarks)
+        report.consume(remark);
+      if (failed(writeOutput(
+              module, reportFile, "report",
+              [&](raw_ostream &os) { report.writeJSON(os, policy); })) ||
+          failed(writeOutput(module, graphFile, "graph",
+                             [&](raw_ostream &os) { report.writeDOT(os); })))
+        return signalPassFailure();
+    }
     for (auto [block, plan] : llvm::zip(blocks, plans)) {
       llvm::DenseSet<Operation *> earlier;
       for (GroupOp group : block->getOps<GroupOp>())

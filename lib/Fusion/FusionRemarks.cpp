@@ -2,69 +2,489 @@
 //
 // Part of fuse, an MLIR-based operator-fusion compiler.
 //
-// fuse-form-groups reports each merge as a `passed` remark and each refusal
-// as a `missed` remark of category "fuse", with structured arguments (rule,
-// check, kind, ops, bytes, reason). They go wherever the context's remark
-// engine sends them: `fuse-opt --remarks-filter=fuse
-// --remark-format=emitRemark` prints them as diagnostics (what the decision
-// tests check with expected-remark), `--remark-format=yaml` writes them to
-// a file. Without a remark engine nothing is built.
+// Builds the remarks of a function's fusion plan (fuse/Fusion/FusionRemarks.h
+// lists them) and hands them to the context's remark engine:
+// `fuse-opt --remarks-filter=fuse --remark-format=emitRemark` prints them as
+// diagnostics (what the decision tests check with expected-remark),
+// `--remark-format=yaml` writes them to a file. The numbers a report needs
+// beyond the engine's decisions (each group's roofline, the memory left
+// between kernels, why an op stayed alone) are worked out here, so that the
+// report is made from the remarks alone.
 //
 //===----------------------------------------------------------------------===//
 
-#include "fuse/Fusion/FusionEngine.h"
+#include "fuse/Fusion/FusionRemarks.h"
 
+#include "FusionGraph.h"
+
+#include "fuse/Dialect/Fuse/IR/FuseInterfaces.h"
+#include "fuse/Memory/MemoryPlanner.h"
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Operation.h"
-#include "mlir/IR/Remarks.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace mlir::fuse;
+using namespace mlir::fuse::detail;
 
-void mlir::fuse::emitFusionRemarks(MLIRContext *context, const FusionPlan &plan,
-                                   StringRef function) {
-  if (!context->getRemarkEngine())
-    return;
-  for (const PlannedGroup &group : plan.groups) {
-    if (group.ops.size() < 2)
+using Arg = FusionRemark::Arg;
+
+/// Why a single-op group stayed alone: the refusals that name it.
+static SmallVector<std::string> reasonsLeftAlone(const FusionPlan &plan,
+                                                 Operation *op) {
+  SmallVector<std::string> reasons;
+  for (const FusionRejection &r : plan.rejections)
+    if (r.candidate == op || r.anchor == op)
+      reasons.push_back(
+          llvm::formatv("{0} refused by {1}: {2}", r.rule, r.check, r.reason));
+  if (reasons.empty()) {
+    OpClassification cls = classifyOp(op);
+    reasons.push_back(llvm::formatv("no fusion rule matches this {0} op and "
+                                    "its neighbours",
+                                    stringifyOpCategory(cls.category)));
+  }
+  return reasons;
+}
+
+namespace {
+/// The memory section of a function's report: the buffers between its
+/// kernels (values a group makes and another group reads), planned into one
+/// arena as fuse-plan-buffers will do after bufferization.
+struct MemoryEstimate {
+  /// Every intermediate of the unfused graph in its own buffer.
+  int64_t unfusedNaive = 0;
+  int64_t naive = 0, arena = 0, maxLive = 0, inPlaceBytes = 0;
+  int64_t buffers = 0;
+  std::string strategy;
+};
+} // namespace
+
+/// Whether every op of `group` is elementwise.
+static bool isElementwiseGroup(const PlannedGroup &group) {
+  return llvm::all_of(group.ops, [](Operation *op) {
+    return classifyOp(op).category == OpCategory::elementwise;
+  });
+}
+
+/// The group's place on the roofline: its FLOPs (the ops' own counts; an op
+/// whose count is unknown adds none), FLOPs per byte of its global traffic,
+/// and whether that is below the target's ridge point for the anchor's
+/// element type (memory-bound) or not (compute-bound).
+struct Roofline {
+  int64_t flops = 0;
+  double intensity = 0;
+  bool memoryBound = true;
+};
+
+static Roofline rooflineOf(const PlannedGroup &group, TargetAttr target) {
+  Roofline r;
+  for (Operation *op : group.ops)
+    r.flops += classifyOp(op).flops.value_or(0);
+  if (group.bytes > 0)
+    r.intensity = double(r.flops) / double(group.bytes);
+  Type elem = group.anchor && group.anchor->getNumResults()
+                  ? getElementTypeOrSelf(group.anchor->getResult(0).getType())
+                  : Float32Type::get(target.getContext());
+  r.memoryBound = r.intensity < target.getRidgeFlopsPerByte(elem);
+  return r;
+}
+
+/// Arena alignment of the estimate (fuse-plan-buffers' default, for GPUs).
+static constexpr int64_t kMemoryAlignment = 256;
+
+static MemoryEstimate estimateMemory(const FusionPlan &plan,
+                                     int64_t alignment) {
+  MemoryEstimate estimate;
+  llvm::DenseMap<Operation *, unsigned> groupOf;
+  for (auto [i, group] : llvm::enumerate(plan.groups))
+    for (Operation *op : group.ops)
+      groupOf[op] = i;
+
+  // The groups (kernels) that read `value`, through ops that are not
+  // kernels (reshapes, casts), and whether it leaves the function.
+  auto readers = [&](Value value, SmallVectorImpl<unsigned> &out) {
+    bool escapes = false;
+    SmallVector<Value> worklist = {value};
+    llvm::SmallPtrSet<Operation *, 8> seen;
+    while (!worklist.empty()) {
+      Value v = worklist.pop_back_val();
+      for (Operation *user : v.getUsers()) {
+        Operation *top = user;
+        while (top && !groupOf.count(top) &&
+               top->getBlock() != value.getParentBlock())
+          top = top->getParentOp();
+        if (!top)
+          continue;
+        auto it = groupOf.find(top);
+        if (it != groupOf.end()) {
+          out.push_back(it->second);
+          continue;
+        }
+        if (top->hasTrait<OpTrait::IsTerminator>()) {
+          escapes = true;
+          continue;
+        }
+        if (seen.insert(top).second)
+          worklist.append(top->result_begin(), top->result_end());
+      }
+    }
+    return escapes;
+  };
+
+  // Kernel order: groups topologically, ties by their first op.
+  unsigned n = plan.groups.size();
+  std::vector<SmallVector<unsigned>> succ(n);
+  std::vector<unsigned> indegree(n, 0);
+  for (auto [i, group] : llvm::enumerate(plan.groups))
+    for (Operation *op : group.ops)
+      for (Value result : op->getResults()) {
+        SmallVector<unsigned> users;
+        readers(result, users);
+        for (unsigned u : users)
+          if (u != i && !llvm::is_contained(succ[i], u)) {
+            succ[i].push_back(u);
+            ++indegree[u];
+          }
+      }
+  auto firstOp = [&](unsigned g) {
+    Operation *first = plan.groups[g].ops.front();
+    for (Operation *op : plan.groups[g].ops)
+      if (op->isBeforeInBlock(first))
+        first = op;
+    return first;
+  };
+  std::vector<int64_t> step(n, -1);
+  SmallVector<unsigned> ready;
+  for (unsigned g = 0; g < n; ++g)
+    if (indegree[g] == 0)
+      ready.push_back(g);
+  for (int64_t t = 0; !ready.empty(); ++t) {
+    auto best = llvm::min_element(ready, [&](unsigned a, unsigned b) {
+      return firstOp(a)->isBeforeInBlock(firstOp(b));
+    });
+    unsigned g = *best;
+    ready.erase(best);
+    step[g] = t;
+    for (unsigned s : succ[g])
+      if (--indegree[s] == 0)
+        ready.push_back(s);
+  }
+  if (llvm::is_contained(step, -1))
+    return estimate; // a cycle: the engine refuses these; nothing to plan
+
+  struct Entry {
+    Value value;
+    unsigned producer;
+    int64_t end;
+    int64_t bytes;
+  };
+  SmallVector<Entry> entries;
+  for (auto [i, group] : llvm::enumerate(plan.groups))
+    for (Operation *op : group.ops)
+      for (Value result : op->getResults()) {
+        std::optional<int64_t> bytes = getShapedTypeBytes(result.getType());
+        if (!bytes)
+          continue;
+        SmallVector<unsigned> users;
+        bool escapes = readers(result, users);
+        // Unfused, every op's result is a buffer of its own.
+        if (!escapes && !users.empty())
+          estimate.unfusedNaive += *bytes;
+        unsigned self = i;
+        bool external =
+            llvm::any_of(users, [self](unsigned u) { return u != self; });
+        if (escapes || !external)
+          continue;
+        int64_t end = step[i];
+        for (unsigned u : users)
+          end = std::max(end, step[u]);
+        entries.push_back({result, unsigned(i), end, *bytes});
+      }
+  if (entries.empty())
+    return estimate;
+
+  // In place: an elementwise kernel writes a result over a same-typed input
+  // buffer it reads last.
+  llvm::EquivalenceClasses<unsigned> same;
+  for (unsigned e = 0; e < entries.size(); ++e)
+    same.insert(e);
+  llvm::DenseSet<unsigned> reused;
+  for (unsigned o = 0; o < entries.size(); ++o) {
+    const PlannedGroup &group = plan.groups[entries[o].producer];
+    if (!isElementwiseGroup(group))
       continue;
-    remark::passed(group.anchor->getLoc(), remark::RemarkOpts::name("group")
-                                               .category("fuse")
-                                               .subCategory(group.rule)
-                                               .function(function))
-        << remark::add("group {0}: {1} ops in one kernel", group.id,
-                       group.ops.size())
-        << remark::metric("group", int64_t(group.id))
-        << remark::metric("rule", group.rule)
-        << remark::metric("kind", stringifyFusionKind(group.kind).str())
-        << remark::metric("ops", int64_t(group.ops.size()))
-        << remark::metric("bytes", group.bytes)
-        << remark::metric("bytes_saved", group.bytesSaved)
-        << remark::metric("time_saved_us", group.timeSavedUs);
-    // Each merge: the rule and the op it took in.
-    for (const std::string &step : group.steps) {
-      StringRef rule, op;
-      std::tie(rule, op) = StringRef(step).split(": ");
-      remark::passed(group.anchor->getLoc(), remark::RemarkOpts::name("merge")
-                                                 .category("fuse")
-                                                 .subCategory(rule)
-                                                 .function(function))
-          << remark::add("{0} took in {1}", rule, op)
-          << remark::metric("group", int64_t(group.id))
-          << remark::metric("rule", rule.str())
-          << remark::metric("candidate", op.str());
+    int64_t at = step[entries[o].producer];
+    for (unsigned in = 0; in < entries.size(); ++in) {
+      if (in == o || reused.contains(in) || entries[in].end != at ||
+          entries[in].value.getType() != entries[o].value.getType())
+        continue;
+      SmallVector<unsigned> users;
+      readers(entries[in].value, users);
+      if (!llvm::is_contained(users, entries[o].producer))
+        continue;
+      same.unionSets(in, o);
+      reused.insert(in);
+      estimate.inPlaceBytes += entries[o].bytes;
+      break;
     }
   }
-  for (const FusionRejection &rejection : plan.rejections)
-    remark::missed(rejection.candidate->getLoc(),
-                   remark::RemarkOpts::name("refused")
-                       .category("fuse")
-                       .subCategory(rejection.check)
-                       .function(function))
-        << remark::add("{0} refused by {1}", rejection.rule, rejection.check)
-        << remark::metric("rule", rejection.rule)
-        << remark::metric("check", rejection.check)
-        << remark::metric("anchor", describeOp(rejection.anchor))
-        << remark::metric("candidate", describeOp(rejection.candidate))
-        << remark::reason("{0}", rejection.reason);
+
+  std::vector<::fuse::planner::Buffer> intervals;
+  std::vector<size_t> placeOf;
+  for (auto [e, entry] : llvm::enumerate(entries)) {
+    intervals.push_back({step[entry.producer], entry.end, entry.bytes});
+    placeOf.push_back(same.getLeaderValue(e));
+  }
+  ::fuse::planner::Options options;
+  options.alignment = alignment;
+  options.timeBudgetMs = 200;
+  ::fuse::planner::Plan result = ::fuse::planner::plan(
+      ::fuse::planner::mergePlaces(intervals, placeOf), options);
+  estimate.naive = ::fuse::planner::computeNaive(intervals, alignment);
+  estimate.buffers = entries.size();
+  estimate.arena = result.arena;
+  estimate.maxLive = result.maxLive;
+  estimate.strategy = result.strategy;
+  return estimate;
+}
+
+//===----------------------------------------------------------------------===//
+// Arguments whose attribute holds the exact value
+//===----------------------------------------------------------------------===//
+
+static Arg intArg(MLIRContext *context, StringRef key, int64_t value) {
+  Arg arg(key, value);
+  arg.attr = IntegerAttr::get(IntegerType::get(context, 64), value);
+  return arg;
+}
+
+static Arg floatArg(MLIRContext *context, StringRef key, double value) {
+  Arg arg(key, value);
+  arg.attr = FloatAttr::get(Float64Type::get(context), value);
+  return arg;
+}
+
+static Arg listArg(MLIRContext *context, StringRef key,
+                   ArrayRef<std::string> items) {
+  Arg arg(key, llvm::join(items, ", "));
+  SmallVector<Attribute> attrs;
+  for (const std::string &item : items)
+    attrs.push_back(StringAttr::get(context, item));
+  arg.attr = ArrayAttr::get(context, attrs);
+  return arg;
+}
+
+//===----------------------------------------------------------------------===//
+// The remarks of a plan
+//===----------------------------------------------------------------------===//
+
+static constexpr StringLiteral kCategory = "fuse";
+
+/// Numbers every op of the plan (groups in order, each group's ops in
+/// order): the nodes of the fused graph.
+static llvm::DenseMap<Operation *, int64_t> numberOps(const FusionPlan &plan) {
+  llvm::DenseMap<Operation *, int64_t> ids;
+  for (const PlannedGroup &group : plan.groups)
+    for (Operation *op : group.ops)
+      ids.try_emplace(op, int64_t(ids.size()));
+  return ids;
+}
+
+/// The group's ops as nodes of the fused graph: each op's node number, name,
+/// first result type and the nodes it reads, looking through ops that are
+/// cloned into groups (views, fills).
+static Arg dataflowArg(MLIRContext *context, const PlannedGroup &group,
+                       const llvm::DenseMap<Operation *, int64_t> &ids) {
+  SmallVector<Attribute> nodes;
+  SmallVector<std::string> text;
+  for (Operation *op : group.ops) {
+    llvm::SetVector<Value> worklist(op->operand_begin(), op->operand_end());
+    llvm::SetVector<int64_t> sources;
+    for (unsigned i = 0; i < worklist.size(); ++i) {
+      Operation *def = worklist[i].getDefiningOp();
+      if (!def)
+        continue;
+      if (auto it = ids.find(def); it != ids.end())
+        sources.insert(it->second);
+      else if (isCloneableIntoGroup(def))
+        worklist.insert(def->operand_begin(), def->operand_end());
+    }
+    int64_t id = ids.lookup(op);
+    NamedAttrList fields;
+    fields.append("node", IntegerAttr::get(IntegerType::get(context, 64), id));
+    fields.append("op", StringAttr::get(context, op->getName().getStringRef()));
+    if (op->getNumResults() > 0)
+      fields.append("type", TypeAttr::get(op->getResult(0).getType()));
+    fields.append("inputs",
+                  DenseI64ArrayAttr::get(context, sources.getArrayRef()));
+    nodes.push_back(fields.getDictionary(context));
+    std::string line =
+        llvm::formatv("n{0} {1}", id, op->getName().getStringRef()).str();
+    for (auto [i, source] : llvm::enumerate(sources))
+      line += llvm::formatv("{0}n{1}", i ? " " : " <- ", source).str();
+    text.push_back(std::move(line));
+  }
+  Arg arg("dataflow", llvm::join(text, "; "));
+  arg.attr = ArrayAttr::get(context, nodes);
+  return arg;
+}
+
+/// What a `group` and an `alone` remark say of the group: its ops and
+/// numbers, its place on the roofline, and, where it was lowered on a copy,
+/// its lowering config and predicted kernel time.
+static void addGroupArgs(FusionRemark &remark, const PlannedGroup &group,
+                         const FunctionPlan &fn, TargetAttr target,
+                         const llvm::DenseMap<Operation *, int64_t> &ids) {
+  MLIRContext *context = target.getContext();
+  SmallVector<std::string> ops;
+  for (Operation *op : group.ops)
+    ops.push_back(describeOp(op));
+  remark.insert(intArg(context, "group", group.id));
+  remark.insert(Arg("rule", group.rule));
+  remark.insert(Arg("kind", stringifyFusionKind(group.kind)));
+  remark.insert(Arg("anchor", describeOp(group.anchor)));
+  remark.insert(listArg(context, "ops", ops));
+  remark.insert(intArg(context, "bytes", group.bytes));
+  remark.insert(intArg(context, "bytes_saved", group.bytesSaved));
+  remark.insert(floatArg(context, "time_saved_us", group.timeSavedUs));
+  Roofline roofline = rooflineOf(group, target);
+  remark.insert(intArg(context, "flops", roofline.flops));
+  remark.insert(floatArg(context, "intensity", roofline.intensity));
+  remark.insert(Arg("bound", roofline.memoryBound ? "memory" : "compute"));
+  if (auto schedule = fn.schedules.find(int64_t(group.id));
+      schedule != fn.schedules.end()) {
+    const KernelShape &shape = schedule->second.shape;
+    remark.insert(Arg("lowering_config", Attribute(schedule->second.config)));
+    remark.insert(intArg(context, "blocks", shape.blocks));
+    remark.insert(intArg(context, "tile_input_bytes", shape.tileInputBytes));
+    remark.insert(intArg(context, "tile_shared_bytes", shape.tileSharedBytes));
+    remark.insert(intArg(context, "staging_bytes", shape.stagingBytes));
+    KernelCost predicted = predictKernelCost(shape, target);
+    remark.insert(floatArg(context, "predicted_us", predicted.us));
+    remark.insert(Arg("predicted_bound", predicted.bound));
+    remark.insert(intArg(context, "blocks_per_sm", predicted.blocksPerSM));
+    remark.insert(intArg(context, "warps_per_sm", predicted.warpsPerSM));
+    remark.insert(floatArg(context, "loads_per_mac", predicted.loadsPerMac));
+    remark.insert(intArg(context, "predicted_l2_bytes", predicted.l2Bytes));
+  }
+  remark.insert(dataflowArg(context, group, ids));
+}
+
+void mlir::fuse::buildFusionRemarks(const FunctionPlan &fn, TargetAttr target,
+                                    std::vector<FusionRemark> &out) {
+  MLIRContext *context = target.getContext();
+  const FusionPlan &plan = fn.plan;
+  llvm::DenseMap<Operation *, int64_t> ids = numberOps(plan);
+  auto opts = [&](StringRef name, StringRef subCategory) {
+    return remark::RemarkOpts::name(name)
+        .category(kCategory)
+        .subCategory(subCategory)
+        .function(fn.name);
+  };
+  for (const PlannedGroup &group : plan.groups) {
+    if (group.ops.size() < 2) {
+      // An op that stays a kernel of its own, and why.
+      Operation *op = group.ops.front();
+      FusionRemark &alone = out.emplace_back(
+          remark::RemarkKind::RemarkAnalysis, DiagnosticSeverity::Remark,
+          op->getLoc(), opts("alone", "left_alone"));
+      alone.insert(Arg("Remark", llvm::formatv("group {0}: {1} runs alone",
+                                               group.id, describeOp(op))
+                                     .str()));
+      addGroupArgs(alone, group, fn, target, ids);
+      alone.insert(listArg(context, "reasons", reasonsLeftAlone(plan, op)));
+      continue;
+    }
+    FusionRemark &formed = out.emplace_back(
+        remark::RemarkKind::RemarkPassed, DiagnosticSeverity::Remark,
+        group.anchor->getLoc(), opts("group", group.rule));
+    formed.insert(Arg("Remark", llvm::formatv("group {0}: {1} ops in one "
+                                              "kernel",
+                                              group.id, group.ops.size())
+                                    .str()));
+    addGroupArgs(formed, group, fn, target, ids);
+    // Each merge: the rule and the op it took in.
+    for (const std::string &step : group.steps) {
+      auto [rule, op] = StringRef(step).split(": ");
+      FusionRemark &merge = out.emplace_back(
+          remark::RemarkKind::RemarkPassed, DiagnosticSeverity::Remark,
+          group.anchor->getLoc(), opts("merge", rule));
+      merge.insert(
+          Arg("Remark", llvm::formatv("{0} took in {1}", rule, op).str()));
+      merge.insert(intArg(context, "group", group.id));
+      merge.insert(Arg("rule", rule));
+      merge.insert(Arg("candidate", op));
+    }
+  }
+  for (const FusionRejection &rejection : plan.rejections) {
+    FusionRemark &refused = out.emplace_back(
+        remark::RemarkKind::RemarkMissed, DiagnosticSeverity::Remark,
+        rejection.candidate->getLoc(), opts("refused", rejection.check));
+    refused.insert(Arg("Remark", llvm::formatv("{0} refused by {1}",
+                                               rejection.rule, rejection.check)
+                                     .str()));
+    refused.insert(Arg("rule", rejection.rule));
+    refused.insert(Arg("check", rejection.check));
+    refused.insert(Arg("anchor", describeOp(rejection.anchor)));
+    refused.insert(Arg("candidate", describeOp(rejection.candidate)));
+    refused.insert(Arg("Reason", rejection.reason));
+  }
+  // The function's totals and the buffers left between its kernels.
+  MemoryEstimate memory = estimateMemory(plan, kMemoryAlignment);
+  Location loc = fn.function ? fn.function->getLoc() : UnknownLoc::get(context);
+  FusionRemark &summary = out.emplace_back(remark::RemarkKind::RemarkAnalysis,
+                                           DiagnosticSeverity::Remark, loc,
+                                           opts("function", "plan"));
+  summary.insert(
+      Arg("Remark", llvm::formatv("{0} kernels fused into {1}; {2} bytes moved "
+                                  "unfused, {3} fused",
+                                  plan.kernelsBefore, plan.kernelsAfter,
+                                  plan.bytesBefore, plan.bytesAfter)
+                        .str()));
+  summary.insert(intArg(context, "kernels_before", plan.kernelsBefore));
+  summary.insert(intArg(context, "kernels_after", plan.kernelsAfter));
+  summary.insert(intArg(context, "bytes_before", plan.bytesBefore));
+  summary.insert(intArg(context, "bytes_after", plan.bytesAfter));
+  summary.insert(intArg(context, "buffers", memory.buffers));
+  summary.insert(intArg(context, "unfused_naive", memory.unfusedNaive));
+  summary.insert(intArg(context, "naive", memory.naive));
+  summary.insert(intArg(context, "arena", memory.arena));
+  summary.insert(intArg(context, "max_live", memory.maxLive));
+  summary.insert(intArg(context, "in_place_bytes", memory.inPlaceBytes));
+  summary.insert(
+      Arg("strategy", memory.strategy.empty() ? "none" : memory.strategy));
+}
+
+void mlir::fuse::streamFusionRemarks(MLIRContext *context,
+                                     ArrayRef<FusionRemark> remarks) {
+  if (!context->getRemarkEngine())
+    return;
+  for (const FusionRemark &remark : remarks) {
+    StringRef subCategory = remark.getCombinedCategoryName();
+    subCategory.consume_front(remark.getCategoryName());
+    subCategory.consume_front(":");
+    remark::RemarkOpts opts = remark::RemarkOpts::name(remark.getRemarkName())
+                                  .category(remark.getCategoryName())
+                                  .subCategory(subCategory)
+                                  .function(remark.getFunction());
+    Location loc = remark.getLocation();
+    auto inFlight = [&] {
+      switch (remark.getRemarkType()) {
+      case llvm::remarks::Type::Passed:
+        return remark::passed(loc, opts);
+      case llvm::remarks::Type::Missed:
+        return remark::missed(loc, opts);
+      default:
+        return remark::analysis(loc, opts);
+      }
+    }();
+    for (const Arg &arg : remark.getArgs())
+      inFlight << arg;
+  }
 }

@@ -1,247 +1,147 @@
-//===- FusionReport.cpp - JSON report and DOT picture of a fusion plan ----===//
+//===- FusionReport.cpp - the report and the picture, from the remarks ----===//
 //
 // Part of fuse, an MLIR-based operator-fusion compiler.
 //
+// FusionReportBuilder consumes fusion remarks (fuse/Fusion/FusionRemarks.h)
+// and writes the JSON report and the DOT picture from them alone: numbers,
+// lists and configs come from the attributes the remarks' arguments carry.
+//
 //===----------------------------------------------------------------------===//
 
-#include "FusionGraph.h"
+#include "fuse/Fusion/FusionRemarks.h"
 
-#include "fuse/Codegen/CostModel/KernelCost.h"
 #include "fuse/Dialect/Fuse/IR/FuseAttrs.h"
-#include "fuse/Dialect/Fuse/IR/FuseInterfaces.h"
-#include "fuse/Fusion/FusionEngine.h"
-#include "fuse/Memory/MemoryPlanner.h"
-#include "mlir/IR/Operation.h"
-#include "mlir/IR/TypeUtilities.h"
+#include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/EquivalenceClasses.h"
-#include "llvm/Support/FormatVariadic.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/Support/JSON.h"
 
 using namespace mlir;
 using namespace mlir::fuse;
-using namespace mlir::fuse::detail;
 
-/// Why a single-op group stayed alone: the refusals that name it.
-static SmallVector<std::string> reasonsLeftAlone(const FusionPlan &plan,
-                                                 Operation *op) {
-  SmallVector<std::string> reasons;
-  for (const FusionRejection &r : plan.rejections)
-    if (r.candidate == op || r.anchor == op)
-      reasons.push_back(
-          llvm::formatv("{0} refused by {1}: {2}", r.rule, r.check, r.reason));
-  if (reasons.empty()) {
-    OpClassification cls = classifyOp(op);
-    reasons.push_back(llvm::formatv("no fusion rule matches this {0} op and "
-                                    "its neighbours",
-                                    stringifyOpCategory(cls.category)));
-  }
-  return reasons;
+using Arg = FusionRemark::Arg;
+
+/// What the builder keeps of one function's remarks.
+struct FusionReportBuilder::Function {
+  std::string name;
+  struct Group {
+    SmallVector<Arg> args;
+    /// An `alone` remark: the op stays a kernel of its own.
+    bool alone = false;
+    /// The merges, in order: "rule: op".
+    SmallVector<std::string> steps;
+  };
+  std::vector<Group> groups;
+  std::vector<SmallVector<Arg>> refusals;
+  /// The `function` remark's arguments.
+  SmallVector<Arg> summary;
+};
+
+FusionReportBuilder::FusionReportBuilder() = default;
+FusionReportBuilder::~FusionReportBuilder() = default;
+
+//===----------------------------------------------------------------------===//
+// Reading arguments
+//===----------------------------------------------------------------------===//
+
+static const Arg *findArg(ArrayRef<Arg> args, StringRef key) {
+  for (const Arg &arg : args)
+    if (arg.key == key)
+      return &arg;
+  return nullptr;
 }
+
+static Attribute attrOf(ArrayRef<Arg> args, StringRef key) {
+  const Arg *arg = findArg(args, key);
+  return arg ? arg->getAttribute() : Attribute();
+}
+
+static int64_t intOf(ArrayRef<Arg> args, StringRef key) {
+  auto attr = dyn_cast_or_null<IntegerAttr>(attrOf(args, key));
+  return attr ? attr.getInt() : 0;
+}
+
+static double floatOf(ArrayRef<Arg> args, StringRef key) {
+  auto attr = dyn_cast_or_null<FloatAttr>(attrOf(args, key));
+  return attr ? attr.getValueAsDouble() : 0.0;
+}
+
+static StringRef textOf(ArrayRef<Arg> args, StringRef key) {
+  const Arg *arg = findArg(args, key);
+  return arg ? StringRef(arg->val) : StringRef();
+}
+
+static SmallVector<StringRef> listOf(ArrayRef<Arg> args, StringRef key) {
+  SmallVector<StringRef> items;
+  if (auto list = dyn_cast_or_null<ArrayAttr>(attrOf(args, key)))
+    for (Attribute item : list)
+      if (auto text = dyn_cast<StringAttr>(item))
+        items.push_back(text.getValue());
+  return items;
+}
+
+//===----------------------------------------------------------------------===//
+// Consuming remarks
+//===----------------------------------------------------------------------===//
+
+void FusionReportBuilder::consume(const FusionRemark &remark) {
+  if (remark.getCategoryName() != "fuse")
+    return;
+  if (!pending) {
+    pending = std::make_unique<Function>();
+    pending->name = remark.getFunction().str();
+  }
+  StringRef name = remark.getRemarkName();
+  ArrayRef<Arg> args = remark.getArgs();
+  if (name == "group" || name == "alone") {
+    Function::Group &group = pending->groups.emplace_back();
+    group.args.assign(args.begin(), args.end());
+    group.alone = name == "alone";
+  } else if (name == "merge") {
+    int64_t id = intOf(args, "group");
+    for (Function::Group &group : llvm::reverse(pending->groups))
+      if (intOf(group.args, "group") == id) {
+        group.steps.push_back(
+            (textOf(args, "rule") + ": " + textOf(args, "candidate")).str());
+        break;
+      }
+  } else if (name == "refused") {
+    pending->refusals.emplace_back(args.begin(), args.end());
+  } else if (name == "function") {
+    pending->summary.assign(args.begin(), args.end());
+    functions.push_back(std::move(*pending));
+    pending.reset();
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// JSON
+//===----------------------------------------------------------------------===//
 
 namespace {
 /// The memory section of a function's report: the buffers between its
-/// kernels (values a group makes and another group reads), planned into one
-/// arena as fuse-plan-buffers will do after bufferization.
+/// kernels, planned into one arena as fuse-plan-buffers will do.
 struct MemoryEstimate {
-  /// Every intermediate of the unfused graph in its own buffer.
-  int64_t unfusedNaive = 0;
-  int64_t naive = 0, arena = 0, maxLive = 0, inPlaceBytes = 0;
-  int64_t buffers = 0;
+  int64_t buffers = 0, unfusedNaive = 0, naive = 0, arena = 0, maxLive = 0,
+          inPlaceBytes = 0;
+  /// "" where nothing was planned.
   std::string strategy;
 };
 } // namespace
 
-/// Whether every op of `group` is elementwise.
-static bool isElementwiseGroup(const PlannedGroup &group) {
-  return llvm::all_of(group.ops, [](Operation *op) {
-    return classifyOp(op).category == OpCategory::elementwise;
-  });
+static MemoryEstimate memoryOf(ArrayRef<Arg> summary) {
+  MemoryEstimate m;
+  m.buffers = intOf(summary, "buffers");
+  m.unfusedNaive = intOf(summary, "unfused_naive");
+  m.naive = intOf(summary, "naive");
+  m.arena = intOf(summary, "arena");
+  m.maxLive = intOf(summary, "max_live");
+  m.inPlaceBytes = intOf(summary, "in_place_bytes");
+  StringRef strategy = textOf(summary, "strategy");
+  m.strategy = strategy == "none" ? "" : strategy.str();
+  return m;
 }
 
-/// The group's place on the roofline: its FLOPs (the ops' own counts; an op
-/// whose count is unknown adds none), FLOPs per byte of its global traffic,
-/// and whether that is below the target's ridge point for the anchor's
-/// element type (memory-bound) or not (compute-bound).
-struct Roofline {
-  int64_t flops = 0;
-  double intensity = 0;
-  bool memoryBound = true;
-};
-
-static Roofline rooflineOf(const PlannedGroup &group, TargetAttr target) {
-  Roofline r;
-  for (Operation *op : group.ops)
-    r.flops += classifyOp(op).flops.value_or(0);
-  if (group.bytes > 0)
-    r.intensity = double(r.flops) / double(group.bytes);
-  Type elem = group.anchor && group.anchor->getNumResults()
-                  ? getElementTypeOrSelf(group.anchor->getResult(0).getType())
-                  : Float32Type::get(target.getContext());
-  r.memoryBound = r.intensity < target.getRidgeFlopsPerByte(elem);
-  return r;
-}
-
-/// Arena alignment of the estimate (fuse-plan-buffers' default, for GPUs).
-static constexpr int64_t kMemoryAlignment = 256;
-
-static MemoryEstimate estimateMemory(const FusionPlan &plan,
-                                     int64_t alignment) {
-  MemoryEstimate estimate;
-  llvm::DenseMap<Operation *, unsigned> groupOf;
-  for (auto [i, group] : llvm::enumerate(plan.groups))
-    for (Operation *op : group.ops)
-      groupOf[op] = i;
-
-  // The groups (kernels) that read `value`, through ops that are not
-  // kernels (reshapes, casts), and whether it leaves the function.
-  auto readers = [&](Value value, SmallVectorImpl<unsigned> &out) {
-    bool escapes = false;
-    SmallVector<Value> worklist = {value};
-    llvm::SmallPtrSet<Operation *, 8> seen;
-    while (!worklist.empty()) {
-      Value v = worklist.pop_back_val();
-      for (Operation *user : v.getUsers()) {
-        Operation *top = user;
-        while (top && !groupOf.count(top) &&
-               top->getBlock() != value.getParentBlock())
-          top = top->getParentOp();
-        if (!top)
-          continue;
-        auto it = groupOf.find(top);
-        if (it != groupOf.end()) {
-          out.push_back(it->second);
-          continue;
-        }
-        if (top->hasTrait<OpTrait::IsTerminator>()) {
-          escapes = true;
-          continue;
-        }
-        if (seen.insert(top).second)
-          worklist.append(top->result_begin(), top->result_end());
-      }
-    }
-    return escapes;
-  };
-
-  // Kernel order: groups topologically, ties by their first op.
-  unsigned n = plan.groups.size();
-  std::vector<SmallVector<unsigned>> succ(n);
-  std::vector<unsigned> indegree(n, 0);
-  for (auto [i, group] : llvm::enumerate(plan.groups))
-    for (Operation *op : group.ops)
-      for (Value result : op->getResults()) {
-        SmallVector<unsigned> users;
-        readers(result, users);
-        for (unsigned u : users)
-          if (u != i && !llvm::is_contained(succ[i], u)) {
-            succ[i].push_back(u);
-            ++indegree[u];
-          }
-      }
-  auto firstOp = [&](unsigned g) {
-    Operation *first = plan.groups[g].ops.front();
-    for (Operation *op : plan.groups[g].ops)
-      if (op->isBeforeInBlock(first))
-        first = op;
-    return first;
-  };
-  std::vector<int64_t> step(n, -1);
-  SmallVector<unsigned> ready;
-  for (unsigned g = 0; g < n; ++g)
-    if (indegree[g] == 0)
-      ready.push_back(g);
-  for (int64_t t = 0; !ready.empty(); ++t) {
-    auto best = llvm::min_element(ready, [&](unsigned a, unsigned b) {
-      return firstOp(a)->isBeforeInBlock(firstOp(b));
-    });
-    unsigned g = *best;
-    ready.erase(best);
-    step[g] = t;
-    for (unsigned s : succ[g])
-      if (--indegree[s] == 0)
-        ready.push_back(s);
-  }
-  if (llvm::is_contained(step, -1))
-    return estimate; // a cycle: the engine refuses these; nothing to plan
-
-  struct Entry {
-    Value value;
-    unsigned producer;
-    int64_t end;
-    int64_t bytes;
-  };
-  SmallVector<Entry> entries;
-  for (auto [i, group] : llvm::enumerate(plan.groups))
-    for (Operation *op : group.ops)
-      for (Value result : op->getResults()) {
-        std::optional<int64_t> bytes = getShapedTypeBytes(result.getType());
-        if (!bytes)
-          continue;
-        SmallVector<unsigned> users;
-        bool escapes = readers(result, users);
-        // Unfused, every op's result is a buffer of its own.
-        if (!escapes && !users.empty())
-          estimate.unfusedNaive += *bytes;
-        unsigned self = i;
-        bool external =
-            llvm::any_of(users, [self](unsigned u) { return u != self; });
-        if (escapes || !external)
-          continue;
-        int64_t end = step[i];
-        for (unsigned u : users)
-          end = std::max(end, step[u]);
-        entries.push_back({result, unsigned(i), end, *bytes});
-      }
-  if (entries.empty())
-    return estimate;
-
-  // In place: an elementwise kernel writes a result over a same-typed input
-  // buffer it reads last.
-  llvm::EquivalenceClasses<unsigned> same;
-  for (unsigned e = 0; e < entries.size(); ++e)
-    same.insert(e);
-  llvm::DenseSet<unsigned> reused;
-  for (unsigned o = 0; o < entries.size(); ++o) {
-    const PlannedGroup &group = plan.groups[entries[o].producer];
-    if (!isElementwiseGroup(group))
-      continue;
-    int64_t at = step[entries[o].producer];
-    for (unsigned in = 0; in < entries.size(); ++in) {
-      if (in == o || reused.contains(in) || entries[in].end != at ||
-          entries[in].value.getType() != entries[o].value.getType())
-        continue;
-      SmallVector<unsigned> users;
-      readers(entries[in].value, users);
-      if (!llvm::is_contained(users, entries[o].producer))
-        continue;
-      same.unionSets(in, o);
-      reused.insert(in);
-      estimate.inPlaceBytes += entries[o].bytes;
-      break;
-    }
-  }
-
-  std::vector<::fuse::planner::Buffer> intervals;
-  std::vector<size_t> placeOf;
-  for (auto [e, entry] : llvm::enumerate(entries)) {
-    intervals.push_back({step[entry.producer], entry.end, entry.bytes});
-    placeOf.push_back(same.getLeaderValue(e));
-  }
-  ::fuse::planner::Options options;
-  options.alignment = alignment;
-  options.timeBudgetMs = 200;
-  ::fuse::planner::Plan result = ::fuse::planner::plan(
-      ::fuse::planner::mergePlaces(intervals, placeOf), options);
-  estimate.naive = ::fuse::planner::computeNaive(intervals, alignment);
-  estimate.buffers = entries.size();
-  estimate.arena = result.arena;
-  estimate.maxLive = result.maxLive;
-  estimate.strategy = result.strategy;
-  return estimate;
-}
-
-/// Writes a memory section.
 static void writeMemory(llvm::json::OStream &json, const MemoryEstimate &m) {
   json.attributeObject("memory", [&] {
     json.attribute("buffers", m.buffers);
@@ -256,9 +156,71 @@ static void writeMemory(llvm::json::OStream &json, const MemoryEstimate &m) {
   });
 }
 
-void mlir::fuse::writeFusionReportJSON(raw_ostream &os,
-                                       const FusionPolicy &policy,
-                                       ArrayRef<FunctionPlan> plans) {
+/// Writes one group; returns its predicted time, if it has one.
+static std::optional<double>
+writeGroup(llvm::json::OStream &json,
+           const FusionReportBuilder::Function::Group &group) {
+  ArrayRef<Arg> args = group.args;
+  std::optional<double> predictedUs;
+  json.object([&] {
+    json.attribute("id", intOf(args, "group"));
+    json.attribute("kind", textOf(args, "kind"));
+    json.attribute("rule", textOf(args, "rule"));
+    json.attribute("anchor", textOf(args, "anchor"));
+    json.attributeArray("ops", [&] {
+      for (StringRef op : listOf(args, "ops"))
+        json.value(op);
+    });
+    json.attributeArray("steps", [&] {
+      for (const std::string &step : group.steps)
+        json.value(step);
+    });
+    json.attribute("bytes", intOf(args, "bytes"));
+    json.attribute("bytes_saved", intOf(args, "bytes_saved"));
+    json.attribute("time_saved_us", floatOf(args, "time_saved_us"));
+    json.attribute("flops", intOf(args, "flops"));
+    json.attribute("intensity", floatOf(args, "intensity"));
+    json.attribute("bound", textOf(args, "bound"));
+    auto config =
+        dyn_cast_or_null<LoweringConfigAttr>(attrOf(args, "lowering_config"));
+    if (!config)
+      return;
+    json.attributeObject("lowering_config", [&] {
+      json.attribute("schedule", config.getSchedule());
+      json.attributeArray("tile", [&] {
+        for (int64_t size : config.getTile())
+          json.value(size);
+      });
+      json.attribute("threads", config.getThreads());
+      json.attribute("blocks", intOf(args, "blocks"));
+      json.attribute("tile_input_bytes", intOf(args, "tile_input_bytes"));
+      json.attribute("tile_shared_bytes", intOf(args, "tile_shared_bytes"));
+      json.attribute("instruction", config.getInstruction());
+      json.attribute("precision", config.getPrecision());
+      if (int64_t stages = config.getPipelineStages()) {
+        json.attribute("stages", stages);
+        json.attribute("staging_bytes", intOf(args, "staging_bytes"));
+      }
+      // Split-K: the blocks each tile's reduction is split over (`blocks`
+      // counts tiles).
+      if (config.getSplitSlices() > 1)
+        json.attribute("split_k", config.getSplitSlices());
+    });
+    predictedUs = floatOf(args, "predicted_us");
+    json.attributeObject("predicted", [&] {
+      json.attribute("us", *predictedUs);
+      json.attribute("bound", textOf(args, "predicted_bound"));
+      json.attribute("blocks_per_sm", intOf(args, "blocks_per_sm"));
+      json.attribute("warps_per_sm", intOf(args, "warps_per_sm"));
+      json.attribute("loads_per_mac", floatOf(args, "loads_per_mac"));
+      json.attribute("l2_bytes", intOf(args, "predicted_l2_bytes"));
+    });
+  });
+  return predictedUs;
+}
+
+void FusionReportBuilder::writeJSON(raw_ostream &os,
+                                    const FusionPolicy &policy) const {
   llvm::json::OStream json(os, /*IndentSize=*/2);
   TargetAttr target = policy.target;
   int64_t kernelsBefore = 0, kernelsAfter = 0, bytesBefore = 0, bytesAfter = 0;
@@ -288,19 +250,19 @@ void mlir::fuse::writeFusionReportJSON(raw_ostream &os,
       });
     });
     json.attributeArray("functions", [&] {
-      for (const FunctionPlan &fn : plans) {
-        const FusionPlan &plan = fn.plan;
-        kernelsBefore += plan.kernelsBefore;
-        kernelsAfter += plan.kernelsAfter;
-        bytesBefore += plan.bytesBefore;
-        bytesAfter += plan.bytesAfter;
+      for (const Function &fn : functions) {
+        ArrayRef<Arg> summary = fn.summary;
+        kernelsBefore += intOf(summary, "kernels_before");
+        kernelsAfter += intOf(summary, "kernels_after");
+        bytesBefore += intOf(summary, "bytes_before");
+        bytesAfter += intOf(summary, "bytes_after");
         json.object([&] {
           json.attribute("name", fn.name);
-          json.attribute("kernels_before", plan.kernelsBefore);
-          json.attribute("kernels_after", plan.kernelsAfter);
-          json.attribute("bytes_before", plan.bytesBefore);
-          json.attribute("bytes_after", plan.bytesAfter);
-          MemoryEstimate memory = estimateMemory(plan, kMemoryAlignment);
+          json.attribute("kernels_before", intOf(summary, "kernels_before"));
+          json.attribute("kernels_after", intOf(summary, "kernels_after"));
+          json.attribute("bytes_before", intOf(summary, "bytes_before"));
+          json.attribute("bytes_after", intOf(summary, "bytes_after"));
+          MemoryEstimate memory = memoryOf(summary);
           writeMemory(json, memory);
           total.buffers += memory.buffers;
           total.unfusedNaive += memory.unfusedNaive;
@@ -313,94 +275,37 @@ void mlir::fuse::writeFusionReportJSON(raw_ostream &os,
           else if (!memory.strategy.empty())
             total.strategy = "mixed";
           // The sum of the groups' predicted times (kernels run one after
-          // the other on one stream).
-          double functionPredictedUs = 0;
+          // the other on one stream), where the groups were lowered.
+          std::optional<double> functionPredictedUs;
           json.attributeArray("groups", [&] {
-            for (const PlannedGroup &group : plan.groups)
-              json.object([&] {
-                json.attribute("id", int64_t(group.id));
-                json.attribute("kind", stringifyFusionKind(group.kind));
-                json.attribute("rule", group.rule);
-                json.attribute("anchor", describeOp(group.anchor));
-                json.attributeArray("ops", [&] {
-                  for (Operation *op : group.ops)
-                    json.value(describeOp(op));
-                });
-                json.attributeArray("steps", [&] {
-                  for (const std::string &step : group.steps)
-                    json.value(step);
-                });
-                json.attribute("bytes", group.bytes);
-                json.attribute("bytes_saved", group.bytesSaved);
-                json.attribute("time_saved_us", group.timeSavedUs);
-                Roofline roofline = rooflineOf(group, target);
-                json.attribute("flops", roofline.flops);
-                json.attribute("intensity", roofline.intensity);
-                json.attribute("bound",
-                               roofline.memoryBound ? "memory" : "compute");
-                auto schedule = fn.schedules.find(int64_t(group.id));
-                if (schedule == fn.schedules.end())
-                  return;
-                LoweringConfigAttr config = schedule->second.config;
-                json.attributeObject("lowering_config", [&] {
-                  json.attribute("schedule", config.getSchedule());
-                  json.attributeArray("tile", [&] {
-                    for (int64_t size : config.getTile())
-                      json.value(size);
-                  });
-                  json.attribute("threads", config.getThreads());
-                  const KernelShape &shape = schedule->second.shape;
-                  json.attribute("blocks", shape.blocks);
-                  json.attribute("tile_input_bytes", shape.tileInputBytes);
-                  json.attribute("tile_shared_bytes", shape.tileSharedBytes);
-                  json.attribute("instruction", config.getInstruction());
-                  json.attribute("precision", config.getPrecision());
-                  if (int64_t stages = config.getPipelineStages()) {
-                    json.attribute("stages", stages);
-                    json.attribute("staging_bytes", shape.stagingBytes);
-                  }
-                  // Split-K: the blocks each tile's reduction is split over
-                  // (`blocks` counts tiles).
-                  if (config.getSplitSlices() > 1)
-                    json.attribute("split_k", config.getSplitSlices());
-                });
-                KernelCost predicted =
-                    predictKernelCost(schedule->second.shape, target);
-                functionPredictedUs += predicted.us;
-                json.attributeObject("predicted", [&] {
-                  json.attribute("us", predicted.us);
-                  json.attribute("bound", predicted.bound);
-                  json.attribute("blocks_per_sm", predicted.blocksPerSM);
-                  json.attribute("warps_per_sm", predicted.warpsPerSM);
-                  json.attribute("loads_per_mac", predicted.loadsPerMac);
-                  json.attribute("l2_bytes", predicted.l2Bytes);
-                });
-              });
+            for (const Function::Group &group : fn.groups)
+              if (std::optional<double> us = writeGroup(json, group))
+                functionPredictedUs = functionPredictedUs.value_or(0) + *us;
           });
-          if (!fn.schedules.empty()) {
-            json.attribute("predicted_us", functionPredictedUs);
-            totalPredictedUs += functionPredictedUs;
+          if (functionPredictedUs) {
+            json.attribute("predicted_us", *functionPredictedUs);
+            totalPredictedUs += *functionPredictedUs;
           }
           json.attributeArray("rejected", [&] {
-            for (const FusionRejection &r : plan.rejections)
+            for (ArrayRef<Arg> refusal : fn.refusals)
               json.object([&] {
-                json.attribute("rule", r.rule);
-                json.attribute("check", r.check);
-                json.attribute("anchor", describeOp(r.anchor));
-                json.attribute("candidate", describeOp(r.candidate));
-                json.attribute("reason", r.reason);
+                json.attribute("rule", textOf(refusal, "rule"));
+                json.attribute("check", textOf(refusal, "check"));
+                json.attribute("anchor", textOf(refusal, "anchor"));
+                json.attribute("candidate", textOf(refusal, "candidate"));
+                json.attribute("reason", textOf(refusal, "Reason"));
               });
           });
           json.attributeArray("left_alone", [&] {
-            for (const PlannedGroup &group : plan.groups) {
-              if (group.ops.size() != 1)
+            for (const Function::Group &group : fn.groups) {
+              if (!group.alone)
                 continue;
+              SmallVector<StringRef> ops = listOf(group.args, "ops");
               json.object([&] {
-                json.attribute("group", int64_t(group.id));
-                json.attribute("op", describeOp(group.ops.front()));
+                json.attribute("group", intOf(group.args, "group"));
+                json.attribute("op", ops.empty() ? StringRef() : ops.front());
                 json.attributeArray("reasons", [&] {
-                  for (const std::string &reason :
-                       reasonsLeftAlone(plan, group.ops.front()))
+                  for (StringRef reason : listOf(group.args, "reasons"))
                     json.value(reason);
                 });
               });
@@ -422,20 +327,18 @@ void mlir::fuse::writeFusionReportJSON(raw_ostream &os,
   os << "\n";
 }
 
-static StringRef kindColor(FusionKind kind) {
-  switch (kind) {
-  case FusionKind::single:
-    return "#eeeeee";
-  case FusionKind::vertical:
-    return "#cfe2ff";
-  case FusionKind::horizontal:
-    return "#d1f0d1";
-  case FusionKind::diagonal:
-    return "#ffe0b3";
-  case FusionKind::composite:
-    return "#e8d5f5";
-  }
-  return "#ffffff";
+//===----------------------------------------------------------------------===//
+// DOT
+//===----------------------------------------------------------------------===//
+
+static StringRef kindColor(StringRef kind) {
+  return llvm::StringSwitch<StringRef>(kind)
+      .Case("single", "#eeeeee")
+      .Case("vertical", "#cfe2ff")
+      .Case("horizontal", "#d1f0d1")
+      .Case("diagonal", "#ffe0b3")
+      .Case("composite", "#e8d5f5")
+      .Default("#ffffff");
 }
 
 static std::string escapeDot(StringRef text) {
@@ -448,55 +351,64 @@ static std::string escapeDot(StringRef text) {
   return out;
 }
 
-void mlir::fuse::writeFusionGraphDOT(raw_ostream &os,
-                                     ArrayRef<FunctionPlan> plans) {
+/// The nodes of a group's `dataflow` argument.
+static SmallVector<DictionaryAttr> nodesOf(ArrayRef<Arg> args) {
+  SmallVector<DictionaryAttr> nodes;
+  if (auto list = dyn_cast_or_null<ArrayAttr>(attrOf(args, "dataflow")))
+    for (Attribute node : list)
+      if (auto fields = dyn_cast<DictionaryAttr>(node))
+        nodes.push_back(fields);
+  return nodes;
+}
+
+static int64_t nodeNumber(DictionaryAttr node) {
+  auto number = node.getAs<IntegerAttr>("node");
+  return number ? number.getInt() : 0;
+}
+
+void FusionReportBuilder::writeDOT(raw_ostream &os) const {
   os << "digraph fuse {\n  rankdir=TB;\n  node [shape=box, style=filled, "
         "fillcolor=white, fontname=\"Helvetica\", fontsize=10];\n";
-  unsigned nextId = 0;
-  for (auto [fnIndex, fn] : llvm::enumerate(plans)) {
-    llvm::DenseMap<Operation *, unsigned> ids;
+  // Nodes are numbered across functions: a function's node k is n(base+k).
+  int64_t base = 0;
+  for (auto [fnIndex, fn] : llvm::enumerate(functions)) {
+    int64_t nodes = 0;
     os << "  subgraph cluster_fn" << fnIndex << " {\n    label=\"@"
        << escapeDot(fn.name) << "\";\n";
-    for (const PlannedGroup &group : fn.plan.groups) {
-      os << "    subgraph cluster_g" << fnIndex << "_" << group.id
+    for (const Function::Group &group : fn.groups) {
+      StringRef kind = textOf(group.args, "kind");
+      StringRef rule = textOf(group.args, "rule");
+      os << "    subgraph cluster_g" << fnIndex << "_"
+         << intOf(group.args, "group")
          << " {\n      style=filled; color=\"#888888\"; fillcolor=\""
-         << kindColor(group.kind) << "\";\n      label=\"group " << group.id
-         << ": " << stringifyFusionKind(group.kind);
-      if (!group.rule.empty())
-        os << " (" << escapeDot(group.rule) << ")";
+         << kindColor(kind) << "\";\n      label=\"group "
+         << intOf(group.args, "group") << ": " << kind;
+      if (!rule.empty())
+        os << " (" << escapeDot(rule) << ")";
       os << "\";\n";
-      for (Operation *op : group.ops) {
-        unsigned id = nextId++;
-        ids[op] = id;
+      for (DictionaryAttr node : nodesOf(group.args)) {
         std::string shape;
-        if (op->getNumResults() > 0) {
+        if (auto type = node.getAs<TypeAttr>("type")) {
           llvm::raw_string_ostream s(shape);
-          s << op->getResult(0).getType();
+          s << type.getValue();
         }
-        os << "      n" << id << " [label=\""
-           << escapeDot(op->getName().getStringRef()) << "\\n"
+        auto op = node.getAs<StringAttr>("op");
+        os << "      n" << base + nodeNumber(node) << " [label=\""
+           << escapeDot(op ? op.getValue() : "") << "\\n"
            << escapeDot(shape) << "\"];\n";
+        nodes = std::max(nodes, nodeNumber(node) + 1);
       }
       os << "    }\n";
     }
     os << "  }\n";
-    // Dataflow edges, looking through ops cloned into groups (views, fills).
-    for (const PlannedGroup &group : fn.plan.groups)
-      for (Operation *op : group.ops) {
-        llvm::SetVector<Value> worklist(op->operand_begin(), op->operand_end());
-        llvm::SetVector<unsigned> sources;
-        for (unsigned i = 0; i < worklist.size(); ++i) {
-          Operation *def = worklist[i].getDefiningOp();
-          if (!def)
-            continue;
-          if (auto it = ids.find(def); it != ids.end())
-            sources.insert(it->second);
-          else if (isCloneableIntoGroup(def))
-            worklist.insert(def->operand_begin(), def->operand_end());
-        }
-        for (unsigned source : sources)
-          os << "  n" << source << " -> n" << ids[op] << ";\n";
-      }
+    // Dataflow edges.
+    for (const Function::Group &group : fn.groups)
+      for (DictionaryAttr node : nodesOf(group.args))
+        if (auto inputs = node.getAs<DenseI64ArrayAttr>("inputs"))
+          for (int64_t source : inputs.asArrayRef())
+            os << "  n" << base + source << " -> n" << base + nodeNumber(node)
+               << ";\n";
+    base += nodes;
   }
   os << "}\n";
 }

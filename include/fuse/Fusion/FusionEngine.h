@@ -129,7 +129,6 @@ FusionPlan planFusion(Block &block, const FusionPolicy &policy);
 /// constants and reshapes are cloned into the groups that use them.
 LogicalResult materializeFusionPlan(Block &block, const FusionPlan &plan);
 
-/// The plan of one function, for reports.
 /// How a planned group is lowered: its lowering config and what the cost
 /// model reads of its kernel (fuse/Codegen/CostModel/KernelCost.h), with
 /// the blocks its tile loop launches and the bytes one tile reads of the
@@ -139,33 +138,16 @@ struct GroupSchedule {
   KernelShape shape;
 };
 
+/// The plan of one function, for the remarks and the reports made of them.
 struct FunctionPlan {
   std::string name;
+  /// The function the plan is for (its location goes on the remarks).
+  Operation *function = nullptr;
   FusionPlan plan;
   /// By group id; empty when the plan was not lowered on a copy
   /// (check-lowering off).
   llvm::DenseMap<int64_t, GroupSchedule> schedules;
 };
-
-/// Writes the fusion report as JSON: per function every group (id, kind,
-/// rule, ops, steps, bytes, bytes saved, time saved), every rejected
-/// candidate with its failing check and numbers, every op left alone with
-/// the reasons, and totals (kernels and bytes between kernels, before and
-/// after).
-void writeFusionReportJSON(raw_ostream &os, const FusionPolicy &policy,
-                           ArrayRef<FunctionPlan> plans);
-
-/// Emits every merge of `plan` (a `passed` remark per group and per merge)
-/// and every refusal (a `missed` remark) of function `function` as MLIR
-/// remarks of category "fuse", with the rule, check, numbers and reason as
-/// structured arguments; nothing when the context has no remark engine.
-void emitFusionRemarks(MLIRContext *context, const FusionPlan &plan,
-                       StringRef function);
-
-/// Writes the fused graph as Graphviz DOT: one cluster per group, coloured
-/// by kind, with the dataflow edges between ops. Must be called before the
-/// plan is materialized.
-void writeFusionGraphDOT(raw_ostream &os, ArrayRef<FunctionPlan> plans);
 
 } // namespace mlir::fuse
 
