@@ -9,7 +9,7 @@
 // RUN: %gpu_check %fuse_src_root/test/Models/inception.mlir | FileCheck %s
 // RUN: %gpu_check %fuse_src_root/test/Models/yolo-c3.mlir | FileCheck %s
 // RUN: %gpu_check %fuse_src_root/test/Models/yolo-sppf.mlir | FileCheck %s
-// RUN: %gpu_check %fuse_src_root/test/Fusion/attention.mlir --function attention | FileCheck %s
+// RUN: %gpu_check %fuse_src_root/test/Pipelines/Fusion/attention.mlir --function attention | FileCheck %s
 // RUN: %gpu_check %fuse_src_root/test/Models/bert-layer.mlir --block-size 64 | FileCheck %s
 // CHECK-NOT: FAIL
 // CHECK: PASS

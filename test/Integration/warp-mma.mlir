@@ -12,7 +12,7 @@
 // RUN: %check_equivalence %fuse_src_root/test/Models/inception.mlir --lower-groups --distribute-threads config --tensor-cores always | FileCheck %s
 // RUN: %check_equivalence %fuse_src_root/test/Models/yolo-c3.mlir --lower-groups --distribute-threads config --tensor-cores always | FileCheck %s
 // RUN: %check_equivalence %fuse_src_root/test/Models/yolo-sppf.mlir --lower-groups --distribute-threads config --tensor-cores always | FileCheck %s
-// RUN: %check_equivalence %fuse_src_root/test/Fusion/attention.mlir --function attention --lower-groups --distribute-threads config --tensor-cores always | FileCheck %s
+// RUN: %check_equivalence %fuse_src_root/test/Pipelines/Fusion/attention.mlir --function attention --lower-groups --distribute-threads config --tensor-cores always | FileCheck %s
 // Small ONNX networks of the corpus (strided and padded convolutions, the
 // stem's 7x7, pooling, a classifier; a detector's heads; a transformer
 // encoder).
