@@ -41,8 +41,8 @@ KNOWN = {
     "test_maxpool_1d_default": "1-D pooling is not supported (2-D only)",
     "test_maxpool_3d_default": "3-D pooling is not supported (2-D only)",
     "test_maxpool_2d_dilations": "dilated pooling is not supported",
-    "test_batchnorm_epsilon_training_mode": "training-mode BatchNormalization (running mean/var outputs) is not supported: fuse compiles inference graphs",
-    "test_batchnorm_example_training_mode": "training-mode BatchNormalization (running mean/var outputs) is not supported: fuse compiles inference graphs",
+    "test_batchnorm_epsilon_training_mode": "training-mode BatchNormalization (batch statistics) is refused: fuse compiles inference graphs",
+    "test_batchnorm_example_training_mode": "training-mode BatchNormalization (batch statistics) is refused: fuse compiles inference graphs",
     "test_resize_downsample_scales_nearest": "the test passes `scales` as a graph input; the importer needs it at import time to know the output shape",
     "test_resize_upsample_scales_nearest": "the test passes `scales` as a graph input; the importer needs it at import time to know the output shape",
 }

@@ -227,6 +227,10 @@ private:
                                ArrayRef<int64_t> dilations, Shape &pads);
   LogicalResult importConv();
   LogicalResult importBatchNorm();
+  /// Fails with an error when a BatchNormalization or Dropout node is in
+  /// training mode: its result then depends on the batch's statistics or
+  /// on random numbers, which an inference compiler does not compute.
+  LogicalResult refuseTrainingMode();
   /// A x W with numpy's matmul semantics; `addend`, when given, is added
   /// (broadcast to the [.., M, N] result) inside the matmul's own 3-D space,
   /// so that the add is an epilogue of exactly the contraction's shape.
@@ -399,13 +403,40 @@ FailureOr<HostTensor> Importer::parseTensor(const onnx::TensorProto &t) {
              failure();
     SmallString<256> path(opts.modelDir);
     llvm::sys::path::append(path, location);
-    auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
-    if (!file)
-      return fail() << "cannot read external data file '" << path
-                    << "': " << file.getError().message(),
+    // Where the location leads once every symlink is resolved: the text of
+    // the location cannot say (a link inside the folder may point anywhere).
+    // Only a regular file inside the model's directory is read, and only
+    // the bytes the tensor needs.
+    SmallString<256> dirReal, fileReal;
+    if (std::error_code ec = llvm::sys::fs::real_path(
+            opts.modelDir.empty() ? StringRef(".") : StringRef(opts.modelDir),
+            dirReal))
+      return fail() << "cannot resolve the model's directory '" << opts.modelDir
+                    << "': " << ec.message(),
              failure();
-    int64_t size = (*file)->getBufferSize();
+    if (std::error_code ec = llvm::sys::fs::real_path(path, fileReal))
+      return fail() << "cannot read external data file '" << path
+                    << "': " << ec.message(),
+             failure();
+    std::string inside = dirReal.str().str();
+    if (!StringRef(inside).ends_with(llvm::sys::path::get_separator()))
+      inside += llvm::sys::path::get_separator();
+    if (!StringRef(fileReal).starts_with(inside))
+      return fail() << "external data location '" << location << "' leads to '"
+                    << fileReal << "', outside the model's directory '"
+                    << dirReal << "' (through a symbolic link)",
+             failure();
+    llvm::sys::fs::file_status status;
+    if (std::error_code ec = llvm::sys::fs::status(fileReal, status))
+      return fail() << "cannot read external data file '" << path
+                    << "': " << ec.message(),
+             failure();
+    if (status.type() != llvm::sys::fs::file_type::regular_file)
+      return fail() << "external data location '" << location
+                    << "' is not a regular file (a directory, device, FIFO "
+                       "or socket)",
+             failure();
+    int64_t size = status.getSize();
     if (length < 0)
       length = size - offset;
     if (offset > size || length > size - offset)
@@ -413,7 +444,34 @@ FailureOr<HostTensor> Importer::parseTensor(const onnx::TensorProto &t) {
                     << ") lies outside '" << location << "' (" << size
                     << " bytes)",
              failure();
-    external.assign((*file)->getBufferStart() + offset, length);
+    if (uint64_t(length) != uint64_t(*n) * elemBytes)
+      return fail() << "holds " << length << " bytes of external data, but "
+                    << shapeStr(shape) << " of " << typeName(dt) << " needs "
+                    << uint64_t(*n) * elemBytes,
+             failure();
+    llvm::Expected<llvm::sys::fs::file_t> fd =
+        llvm::sys::fs::openNativeFileForRead(fileReal);
+    if (!fd)
+      return fail() << "cannot read external data file '" << path
+                    << "': " << llvm::toString(fd.takeError()),
+             failure();
+    // The file opened is the one checked (not swapped for a link since).
+    llvm::sys::fs::file_status opened;
+    if (llvm::sys::fs::status(*fd, opened) ||
+        opened.getUniqueID() != status.getUniqueID()) {
+      llvm::sys::fs::closeFile(*fd);
+      return fail() << "external data file '" << path
+                    << "' changed while it was opened",
+             failure();
+    }
+    auto file =
+        llvm::MemoryBuffer::getOpenFileSlice(*fd, fileReal, length, offset);
+    llvm::sys::fs::closeFile(*fd);
+    if (!file)
+      return fail() << "cannot read external data file '" << path
+                    << "': " << file.getError().message(),
+             failure();
+    external.assign((*file)->getBufferStart(), length);
     raw = &external;
   }
   HostTensor r;
@@ -1215,17 +1273,65 @@ LogicalResult Importer::importConv() {
   return define(0, result(y, {n, o, wh->out, ww->out}, true));
 }
 
+LogicalResult Importer::refuseTrainingMode() {
+  StringRef opType = node->op_type();
+  if (opType != "BatchNormalization" && opType != "Dropout")
+    return success();
+  auto refuse = [&](const Twine &why) {
+    return error() << "training mode is not supported (" << why
+                   << "); export the model for inference",
+           failure();
+  };
+  // Before opset 7 both ops have `is_test`, 0 (training) by default.
+  if (opset < 7) {
+    FailureOr<int64_t> isTest = intAttr("is_test", 0);
+    if (failed(isTest))
+      return failure();
+    if (*isTest == 0)
+      return refuse("is_test is 0, the default before opset 7");
+  }
+  if (opType == "BatchNormalization") {
+    // Opsets 7 to 13 say training by the outputs: Y, mean, var, saved mean,
+    // saved var; 14 and later by `training_mode`, with the running mean
+    // and var as outputs only then. Either way, Y alone is the inference
+    // form, whether or not the other outputs are read.
+    if (opset >= 14) {
+      FailureOr<int64_t> training = intAttr("training_mode", 0);
+      if (failed(training))
+        return failure();
+      if (*training != 0)
+        return refuse("training_mode = 1: Y from the batch's statistics");
+    }
+    int declared = 0;
+    for (int k = 1; k < node->output_size(); ++k)
+      declared += !node->output(k).empty();
+    if (declared)
+      return refuse(Twine(declared + 1) +
+                    " outputs: the training form, with Y from the batch's "
+                    "statistics");
+    return success();
+  }
+  // Dropout from opset 12: an optional boolean input says training.
+  if (opset >= 12 && hasInput(2)) {
+    Entry *training = input(2);
+    if (!training->host)
+      return refuse("training_mode is a run-time input");
+    if (training->host->size() != 1)
+      return error() << "training_mode must be one boolean, got "
+                     << shapeStr(training->host->shape),
+             failure();
+    if (training->host->at(0) != 0)
+      return refuse("training_mode is true: elements dropped at random");
+  }
+  return success();
+}
+
 LogicalResult Importer::importBatchNorm() {
   Entry &x = *input(0);
   if (x.shape.size() < 2)
     return error() << "input " << shapeStr(x.shape)
                    << " has no channel dimension",
            failure();
-  for (int k = 1; k < node->output_size(); ++k)
-    if (outputUsed(k))
-      return error() << "training-mode outputs (running mean/var) are not "
-                        "supported",
-             failure();
   FailureOr<float> eps = floatAttr("epsilon", 1e-5f);
   if (failed(eps))
     return failure();
@@ -2354,6 +2460,8 @@ LogicalResult Importer::importNode() {
              failure();
   if (node->output_size() == 0 || node->output(0).empty())
     return error() << "has no output", failure();
+  if (failed(refuseTrainingMode()))
+    return failure();
   FailureOr<bool> folded = tryFold();
   if (failed(folded))
     return failure();

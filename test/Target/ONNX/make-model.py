@@ -185,14 +185,61 @@ def external(location, length=None):
     return build
 
 
+def batchnorm(opset, outputs=1, **attrs):
+    """Conv -> BatchNormalization -> Relu, the BN with `outputs` outputs (only
+    Y read) and the given attributes: the inference form, or one of the
+    training forms the importer must refuse."""
+    def build():
+        w = rand(4, 3, 1, 1)
+        bn = [rand(4, lo=0.5, hi=1.5), rand(4), rand(4, lo=-0.2, hi=0.2), rand(4, lo=0.5, hi=1.5)]
+        outs = ["n"] + [f"stat{k}" for k in range(1, outputs)]
+        nodes = [
+            helper.make_node("Conv", ["x", "w"], ["c"], name="conv"),
+            helper.make_node("BatchNormalization", ["c", "g", "b", "m", "v"], outs, name="bn", **attrs),
+            helper.make_node("Relu", ["n"], ["y"], name="relu"),
+        ]
+        inits = [init("w", w)] + [init(n, a) for n, a in zip("gbmv", bn)]
+        return model(nodes, [vi("x", [1, 3, 4, 4])], [vi("y", [1, 4, 4, 4])], inits, opset=opset), None
+    return build
+
+
+def dropout(opset, training=None, runtime=False, **attrs):
+    """Relu -> Dropout -> Relu; from opset 12 `training` is the constant (or,
+    with `runtime`, a graph input) training_mode input."""
+    def build():
+        ins = ["r"]
+        inputs, inits = [vi("x", [2, 8])], []
+        if training is not None or runtime:
+            ins += ["", "t"]
+            if runtime:
+                inputs.append(vi("t", [], TensorProto.BOOL))
+            else:
+                inits.append(init("t", np.array(training, dtype=np.bool_)))
+        nodes = [
+            helper.make_node("Relu", ["x"], ["r"], name="relu1"),
+            helper.make_node("Dropout", ins, ["d"], name="drop", **attrs),
+            helper.make_node("Relu", ["d"], ["y"], name="relu2"),
+        ]
+        return model(nodes, inputs, [vi("y", [2, 8])], inits, opset=opset), None
+    return build
+
+
 def main():
     name, out = sys.argv[1], sys.argv[2]
     makers = {
         "conv_bn_relu": conv_bn_relu, "unsupported": unsupported, "matmul_mismatch": matmul_mismatch,
         "shape_fold": shape_fold, "gemm_gelu_layernorm": gemm_gelu_layernorm, "symbolic": symbolic,
         "bad_attr": bad_attr, "resize_flatten": resize_flatten, "opset99": opset99, "names": names, "bad_weights": bad_weights,
+        "bn_inference": batchnorm(9), "bn_five_outputs": batchnorm(9, outputs=5),
+        "bn_training_mode": batchnorm(15, outputs=3, training_mode=1),
+        "bn_training_mode_y": batchnorm(15, training_mode=1),
+        "bn_is_test_default": batchnorm(6), "bn_is_test": batchnorm(6, is_test=1),
+        "dropout_inference": dropout(13, training=False), "dropout_training": dropout(13, training=True),
+        "dropout_training_runtime": dropout(13, runtime=True),
+        "dropout_is_test_default": dropout(6), "dropout_is_test": dropout(6, is_test=1),
     }
     ext = {"external": external("weights.bin"), "external_escape": external("../weights.bin"),
+           "external_sub": external("sub/weights.bin"), "external_long": external("weights.bin", length=32),
            "external_short": external("weights.bin", length=4096)}
     if name in ext:
         m, data, w = ext[name]()
