@@ -574,8 +574,11 @@ Value Importer::constant(const HostTensor &t) {
   RankedTensorType type = f32(t.shape);
   ArrayRef<char> bytes(reinterpret_cast<const char *>(t.f.data()),
                        t.f.size() * sizeof(float));
+  // A single value stays inline whatever the threshold: TOSA's verifiers and
+  // folders read scalars (zero points, pad values) element by element,
+  // which a dense_resource blob cannot give them.
   ElementsAttr attr;
-  if (int64_t(bytes.size()) > opts.resourceThreshold)
+  if (t.f.size() > 1 && int64_t(bytes.size()) > opts.resourceThreshold)
     attr = DenseResourceElementsAttr::get(
         type, "onnx_" + std::to_string(blobCount++),
         HeapAsmResourceBlob::allocateAndCopyWithAlign(bytes, alignof(double)));

@@ -37,8 +37,9 @@ struct OnnxOptions {
   llvm::cl::opt<int64_t> resourceThreshold{
       "onnx-resource-threshold",
       llvm::cl::cat(mlir::fuse::getOnnxImportCategory()),
-      llvm::cl::desc("Initializers larger than this many bytes become "
-                     "dense_resource blobs (default 256)"),
+      llvm::cl::desc("Constants of more than one element and larger than "
+                     "this many bytes become dense_resource blobs (default "
+                     "256)"),
       llvm::cl::init(256)};
   llvm::cl::opt<std::string> function{
       "onnx-function", llvm::cl::cat(mlir::fuse::getOnnxImportCategory()),
@@ -76,6 +77,13 @@ void mlir::fuse::registerOnnxImportTranslation() {
         if (options.batchSize <= 0) {
           emitError(UnknownLoc::get(context))
               << "--onnx-batch must be positive, got " << options.batchSize;
+          return nullptr;
+        }
+        if (options.resourceThreshold < 0) {
+          emitError(UnknownLoc::get(context))
+              << "--onnx-resource-threshold must be a number of bytes (0 or "
+                 "more), got "
+              << options.resourceThreshold;
           return nullptr;
         }
         OwningOpRef<ModuleOp> module =

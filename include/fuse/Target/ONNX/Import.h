@@ -37,7 +37,8 @@ struct OnnxImportOptions {
   int64_t batchSize = 1;
   /// Values for named symbolic dimensions (`--onnx-dim name=N`).
   std::map<std::string, int64_t> dims;
-  /// Initializers of more than this many bytes become dense_resource blobs.
+  /// Constants of more than one element and more than this many bytes become
+  /// dense_resource blobs (0 or less: every such constant).
   int64_t resourceThreshold = 256;
   /// Name of the function; empty: the graph's name.
   std::string functionName;
