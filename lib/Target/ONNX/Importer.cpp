@@ -15,6 +15,7 @@
 
 #include "fuse/Target/ONNX/Import.h"
 
+#include "Checker.h"
 #include "HostTensor.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -2552,7 +2553,6 @@ OwningOpRef<ModuleOp> Importer::run(StringRef bytes) {
     }
     return nullptr;
   }
-
   // Initializers.
   llvm::StringSet<> initNames;
   for (const onnx::TensorProto &t : graph.initializer()) {
@@ -2564,6 +2564,28 @@ OwningOpRef<ModuleOp> Importer::run(StringRef bytes) {
     e.host = std::move(*h);
     env[t.name()] = std::move(e);
     initNames.insert(t.name());
+  }
+
+  // ONNX's own checker, once the initializers (and their external data) are
+  // read and checked: the graph's SSA form, each node against its schema
+  // (input and output counts, required and unknown attributes).
+  if (std::optional<std::string> violation =
+          runOnnxChecker(model, opts.modelDir)) {
+    // Its message, with the node it names, on one line.
+    SmallVector<StringRef> lines;
+    StringRef(*violation).split(lines, '\n', -1, /*KeepEmpty=*/false);
+    std::string text;
+    for (StringRef line : lines) {
+      line = line.trim();
+      line.consume_front("==> Context: ");
+      if (line.empty())
+        continue;
+      if (!text.empty())
+        text += text.back() == '.' ? " " : ". ";
+      text += line.str();
+    }
+    error() << "not a valid ONNX model (ONNX checker): " << text;
+    return nullptr;
   }
 
   // The function: graph inputs that are not initializers.

@@ -224,6 +224,39 @@ def dropout(opset, training=None, runtime=False, **attrs):
     return build
 
 
+def reshape_overflow():
+    """A Reshape whose target dimensions multiply past 2^63 (valid for ONNX's
+    checker, which does not infer shapes)."""
+    nodes = [helper.make_node("Reshape", ["x", "s"], ["y"], name="reshape")]
+    inits = [init("s", np.array([2**31, 2**31, 4], dtype=np.int64))]
+    return model(nodes, [vi("x", [2, 2])], [vi("y", [4])], inits), None
+
+
+def invalid(kind):
+    """Models ONNX's checker refuses: a missing required attribute, an input
+    too many, an unknown attribute, opset 0, no opset import, two graph
+    inputs of one name."""
+    def build():
+        x = vi("x", [2, 2])
+        opset = 13
+        if kind == "concat_no_axis":
+            nodes, ins, out = [helper.make_node("Concat", ["x", "x"], ["y"], name="cat")], [x], [4, 2]
+        elif kind == "extra_input":
+            nodes, ins, out = [helper.make_node("Relu", ["x", "x"], ["y"], name="relu")], [x], [2, 2]
+        elif kind == "unknown_attr":
+            nodes, ins, out = [helper.make_node("Relu", ["x"], ["y"], name="relu", alpha=1.0)], [x], [2, 2]
+        elif kind == "duplicate_input":
+            nodes, ins, out = [helper.make_node("Add", ["x", "x"], ["y"], name="add")], [x, vi("x", [2, 2])], [2, 2]
+        else:
+            nodes, ins, out = [helper.make_node("Relu", ["x"], ["y"], name="relu")], [x], [2, 2]
+            opset = 0
+        m = model(nodes, ins, [vi("y", out)], opset=opset)
+        if kind == "no_opset":
+            del m.opset_import[:]
+        return m, None
+    return build
+
+
 def main():
     name, out = sys.argv[1], sys.argv[2]
     makers = {
@@ -237,6 +270,9 @@ def main():
         "dropout_inference": dropout(13, training=False), "dropout_training": dropout(13, training=True),
         "dropout_training_runtime": dropout(13, runtime=True),
         "dropout_is_test_default": dropout(6), "dropout_is_test": dropout(6, is_test=1),
+        "reshape_overflow": reshape_overflow,
+        **{f"invalid_{k}": invalid(k) for k in ["concat_no_axis", "extra_input", "unknown_attr",
+                                                 "duplicate_input", "opset0", "no_opset"]},
     }
     ext = {"external": external("weights.bin"), "external_escape": external("../weights.bin"),
            "external_sub": external("sub/weights.bin"), "external_long": external("weights.bin", length=32),
