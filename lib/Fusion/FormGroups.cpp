@@ -194,9 +194,17 @@ LogicalResult writeOutput(Operation *op, StringRef path, StringRef what,
   std::string error;
   std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
   if (!file)
-    return op->emitError() << "cannot write the fusion " << what << " to '"
-                           << path << "': " << error;
+    return emitError(op->getLoc()) << "cannot write the fusion " << what
+                                   << " to '" << path << "': " << error;
   write(file->os());
+  // A full disk or a device that refuses writes is reported with the file's
+  // name (left unchecked, the stream would end the process when closed).
+  file->os().flush();
+  if (std::error_code ec = file->os().error()) {
+    file->os().clear_error();
+    return emitError(op->getLoc()) << "cannot write the fusion " << what
+                                   << " to '" << path << "': " << ec.message();
+  }
   file->keep();
   return success();
 }

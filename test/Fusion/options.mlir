@@ -4,6 +4,10 @@
 // RUN: not fuse-opt %s --fuse-form-groups="disable-rules=fuse_everything" 2>&1 | FileCheck %s --check-prefix=RULE
 // RUN: not fuse-opt %s --fuse-form-groups="max-ops-per-group=0" 2>&1 | FileCheck %s --check-prefix=CAP
 // RUN: not fuse-opt %s --fuse-form-groups="report=/nonexistent-dir/r.json" 2>&1 | FileCheck %s --check-prefix=FILE
+// A write that fails (a full device) names the file, in one line.
+// RUN: not fuse-opt %s --fuse-form-groups="report=/dev/full" -o /dev/null 2>&1 | FileCheck %s --check-prefix=FULL
+// RUN: not fuse-opt %s --fuse-form-groups="graph=/dev/full" -o /dev/null 2>&1 | FileCheck %s --check-prefix=FULLDOT
+// RUN: not fuse-opt %s --fuse-form-groups="report=/dev/full" -o /dev/null 2>&1 | count 1
 // A preset and a full attribute both work.
 // RUN: fuse-opt %s --fuse-form-groups="target=jetson-nano" | FileCheck %s --check-prefix=OK
 // RUN: fuse-opt %s --fuse-form-groups='target={#fuse.target<"orin", launch_us = 8.0>}' | FileCheck %s --check-prefix=OK
@@ -16,6 +20,8 @@
 // RULE: error: fuse-form-groups: option 'disable-rules': unknown rule 'fuse_everything' (fuse-opt --fuse-list-rules lists them)
 // CAP: error: fuse-form-groups: options 'max-ops-per-group' and 'max-kernel-param-bytes' must be positive and 'max-reductions-per-group' non-negative, got 0, 4096 and 2
 // FILE: error: cannot write the fusion report to '/nonexistent-dir/r.json'
+// FULL: error: cannot write the fusion report to '/dev/full': No space left on device
+// FULLDOT: error: cannot write the fusion graph to '/dev/full': No space left on device
 // OK: fuse.group single
 
 // The module records the target it was fused for; fusing it again reads it,
