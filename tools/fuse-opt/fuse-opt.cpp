@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fuse/Dialect/Fuse/Utils/ToolFiles.h"
 #include "fuse/Fusion/FusionEngine.h"
 #include "fuse/InitAllDialects.h"
 #include "fuse/InitAllPasses.h"
@@ -17,10 +18,14 @@
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace mlir::fuse::test {
@@ -99,6 +104,43 @@ int main(int argc, char **argv) {
   mlir::registerAllGPUToLLVMIRTranslations(registry);
   mlir::fuse::registerAllDialects(registry);
 
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "fuse optimizer driver\n", registry));
+  llvm::InitLLVM init(argc, argv);
+  auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
+      argc, argv, "fuse optimizer driver\n", registry);
+  mlir::MlirOptMainConfig config =
+      mlir::MlirOptMainConfig::createFromCLOptions();
+  // What answers without input is upstream's.
+  if (config.shouldShowDialects() || config.shouldListPasses())
+    return mlir::asMainReturnCode(
+        mlir::MlirOptMain(argc, argv, inputFilename, outputFilename, registry));
+
+  // The input is read with a bound (an endless /dev/zero or pipe is an
+  // error naming it), and a failed write of the output (a full disk) is an
+  // error naming the file, not an abort when the stream closes.
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> input =
+      mlir::fuse::readToolInput(inputFilename, &error);
+  if (!input) {
+    llvm::errs() << "error: " << error << "\n";
+    return 1;
+  }
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      mlir::openOutputFile(outputFilename, &error);
+  if (!output) {
+    llvm::errs() << "error: " << error << "\n";
+    return 1;
+  }
+  bool ok = mlir::succeeded(
+      mlir::MlirOptMain(output->os(), std::move(input), registry, config));
+  output->os().flush();
+  if (std::error_code ec = output->os().error()) {
+    output->os().clear_error();
+    llvm::errs() << "error: cannot write '" << outputFilename
+                 << "': " << ec.message() << "\n";
+    return 1;
+  }
+  if (!ok)
+    return 1;
+  output->keep();
+  return 0;
 }
