@@ -108,6 +108,13 @@ def main():
     parser.add_argument("--threads", type=int, default=96,
                         help="emulated threads per tile in the tiled variant (0: tiles run on one thread)")
     args = parser.parse_args()
+    # Out-of-range values would make every graph fail on the option itself,
+    # and those failures would be written as "regressions".
+    if not 0 <= args.threads <= 1024:
+        parser.error(f"--threads must be 0 to 1024 (a GPU block's most threads), got {args.threads}")
+    for name in ("graphs", "ops", "jobs"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name} must be positive, got {getattr(args, name)}")
     THREADS = args.threads
     seeds = range(args.seed, args.seed + args.graphs)
     failed = []
