@@ -538,6 +538,12 @@ FailureOr<Shape> Importer::inputShape(const onnx::ValueInfoProto &v) {
   for (const onnx::TensorShapeProto::Dimension &d :
        type.tensor_type().shape().dim()) {
     int64_t value = -1;
+    if (d.has_dim_value() && d.dim_value() <= 0)
+      return error() << "graph input '" << v.name() << "' dimension " << k
+                     << " is " << d.dim_value()
+                     << "; dimensions must be positive (empty tensors are "
+                        "not compiled)",
+             failure();
     if (d.has_dim_value())
       value = d.dim_value();
     else if (d.has_dim_param() && opts.dims.count(d.dim_param()))
