@@ -78,10 +78,12 @@ struct Entry {
   Value otherLayout;
 };
 
-const char *typeName(int32_t t) {
+std::string typeName(int32_t t) {
+  // A data type this ONNX does not know has no name: say its number.
+  if (!onnx::TensorProto_DataType_IsValid(t))
+    return "unknown data type " + std::to_string(t);
   return onnx::TensorProto_DataType_Name(
-             static_cast<onnx::TensorProto_DataType>(t))
-      .c_str();
+      static_cast<onnx::TensorProto_DataType>(t));
 }
 
 std::string shapeStr(ArrayRef<int64_t> s) {

@@ -271,6 +271,8 @@ def main():
         "dropout_training_runtime": dropout(13, runtime=True),
         "dropout_is_test_default": dropout(6), "dropout_is_test": dropout(6, is_test=1),
         "reshape_overflow": reshape_overflow,
+        "unknown_dtype": lambda: (model([helper.make_node("Relu", ["x"], ["y"], name="relu")],
+                                        [vi("x", [2], 99)], [vi("y", [2])]), None),
         "zero_dim": lambda: (model([helper.make_node("Relu", ["x"], ["y"], name="relu")],
                                    [vi("x", [2, 0])], [vi("y", [2, 0])]), None),
         "negative_dim": lambda: (model([helper.make_node("Relu", ["x"], ["y"], name="relu")],
