@@ -1103,6 +1103,10 @@ LogicalResult Importer::importClip() {
       (k == 1 ? lo : hi) = float((*t)->at(0));
     }
   }
+  // ONNX (and numpy's clip): with min above max every element becomes max.
+  // TOSA's clamp requires min <= max, so that is clamp(max, max).
+  if (lo > hi)
+    lo = hi;
   Entry &x = *input(0);
   Value v = x.value ? x.value : logical(x);
   Value y =

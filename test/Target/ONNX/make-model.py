@@ -232,6 +232,16 @@ def reshape_overflow():
     return model(nodes, [vi("x", [2, 2])], [vi("y", [4])], inits), None
 
 
+def clip_inverted():
+    """Clip with min above max (constant bounds): every element becomes max,
+    as numpy's clip and ONNX define it."""
+    x = rand(2, 3)
+    nodes = [helper.make_node("Clip", ["x", "lo", "hi"], ["y"], name="clip")]
+    inits = [init("lo", np.array(0.5, dtype=np.float32)), init("hi", np.array(-0.25, dtype=np.float32))]
+    return (model(nodes, [vi("x", [2, 3])], [vi("y", [2, 3])], inits),
+            ([x], [np.clip(x, np.float32(0.5), np.float32(-0.25))]))
+
+
 def invalid(kind):
     """Models ONNX's checker refuses: a missing required attribute, an input
     too many, an unknown attribute, opset 0, no opset import, two graph
@@ -270,7 +280,7 @@ def main():
         "dropout_inference": dropout(13, training=False), "dropout_training": dropout(13, training=True),
         "dropout_training_runtime": dropout(13, runtime=True),
         "dropout_is_test_default": dropout(6), "dropout_is_test": dropout(6, is_test=1),
-        "reshape_overflow": reshape_overflow,
+        "reshape_overflow": reshape_overflow, "clip_inverted": clip_inverted,
         "unknown_dtype": lambda: (model([helper.make_node("Relu", ["x"], ["y"], name="relu")],
                                         [vi("x", [2], 99)], [vi("y", [2])]), None),
         "zero_dim": lambda: (model([helper.make_node("Relu", ["x"], ["y"], name="relu")],
