@@ -63,6 +63,8 @@ constexpr int64_t kAxisInNhwc[4] = {0, 3, 1, 2};
 constexpr int64_t kMaxWindowAttr = int64_t(1) << 30;
 /// Largest number of elements of any tensor the importer builds.
 constexpr int64_t kMaxElements = int64_t(1) << 34;
+/// The most dimensions a run-time tensor has (TOSA's limit).
+constexpr size_t kMaxRank = 6;
 
 struct Entry {
   /// Run-time value; null while the tensor is only known at import time.
@@ -340,6 +342,13 @@ LogicalResult Importer::define(int k, Entry e) {
   const std::string &name = node->output(k);
   if (env.count(name))
     return error() << "value '" << name << "' is defined twice", failure();
+  // TOSA holds at most 6 dimensions: say so here, with the node, rather
+  // than in TOSA's terms when the module is verified.
+  if (e.value && e.shape.size() > kMaxRank)
+    return error() << "output '" << name << "' has rank " << e.shape.size()
+                   << "; at most " << kMaxRank
+                   << " dimensions are supported (TOSA's limit)",
+           failure();
   env[name] = std::move(e);
   return success();
 }
@@ -562,6 +571,11 @@ FailureOr<Shape> Importer::inputShape(const onnx::ValueInfoProto &v) {
     shape.push_back(value);
     ++k;
   }
+  if (shape.size() > kMaxRank)
+    return error() << "graph input '" << v.name() << "' has rank "
+                   << shape.size() << "; at most " << kMaxRank
+                   << " dimensions are supported (TOSA's limit)",
+           failure();
   if (!numElements(shape) || *numElements(shape) > kMaxElements)
     return error() << "graph input '" << v.name() << "' shape "
                    << shapeStr(shape) << " is too large",
