@@ -80,9 +80,9 @@ LogicalResult mlir::fuse::checkNvptxPipelineOptions(
                                "[-1, {0}] (-1: each group's config, 0: the "
                                "cost model's, 1: never), got {1}",
                                kMaxSplitK, options.splitK.getValue()));
-  if (!options.chip.empty() && !StringRef(options.chip).starts_with("sm_"))
-    return error("fuse-to-nvptx: option 'chip' must be sm_XX, got '" +
-                 options.chip + "'");
+  if (!options.chip.empty() && !isNvvmChipName(options.chip))
+    return error("fuse-to-nvptx: option 'chip' " + kNvvmChipRule.str() +
+                 ", got '" + options.chip + "'");
   // A preset name is known without a context; a #fuse.target<...> is
   // parsed by fuse-attach-target when the pipeline starts.
   StringRef target = StringRef(options.target).trim();

@@ -9,6 +9,8 @@
 // RUN: not fuse-opt %s --fuse-to-nvptx="target=t4 shared-bytes=100000" 2>&1 | FileCheck %s --check-prefix=SMEMT4
 // RUN: not fuse-opt %s --fuse-to-nvptx="opt-level=7" 2>&1 | FileCheck %s --check-prefix=OPT
 // RUN: not fuse-opt %s --fuse-to-nvptx="chip=80" 2>&1 | FileCheck %s --check-prefix=BADCHIP
+// RUN: not fuse-opt %s --fuse-to-nvptx="chip=sm_nope" 2>&1 | FileCheck %s --check-prefix=BADCHIP2
+// RUN: not fuse-opt %s --fuse-to-nvptx="chip=sm_10" 2>&1 | FileCheck %s --check-prefix=BADCHIP3
 // RUN: not fuse-opt %s --fuse-to-nvptx="formt=isa" 2>&1 | FileCheck %s --check-prefix=TYPO
 // Each of them is one line.
 // RUN: not fuse-opt %s --fuse-to-nvptx="format=elf" 2>&1 | count 1
@@ -19,7 +21,9 @@
 // SMEM: error: fuse-to-nvptx: options 'block-size', 'shared-bytes' and 'max-tile-bytes' must be non-negative and 'opt-level' in [0, 3], got 0, -1, 1048576 and 3
 // SMEMT4: error: fuse-check-launch-limits: option 'shared-bytes' must be at most 65536 (shared memory per block of target 't4'), got 100000
 // OPT: error: fuse-to-nvptx: options {{.*}} got 0, 0, 1048576 and 7
-// BADCHIP: error: fuse-to-nvptx: option 'chip' must be sm_XX, got '80'
+// BADCHIP: error: fuse-to-nvptx: option 'chip' must be sm_NN with NN at least 20 (sm_80, sm_90, sm_90a), got '80'
+// BADCHIP2: error: fuse-to-nvptx: option 'chip' must be sm_NN with NN at least 20 (sm_80, sm_90, sm_90a), got 'sm_nope'
+// BADCHIP3: error: fuse-to-nvptx: option 'chip' must be sm_NN with NN at least 20 (sm_80, sm_90, sm_90a), got 'sm_10'
 // TARGET: error: fuse-to-nvptx: option 'target': unknown target 'h2000'; presets are t4, v100, a100, h100, h200, orin, jetson-nano
 // FORMAT: error: fuse-to-nvptx: option 'format' must be isa, bin or fatbin, got 'elf'
 // TYPO: no such option formt

@@ -20,6 +20,15 @@ namespace mlir::fuse {
 using namespace mlir;
 using namespace mlir::fuse;
 
+bool mlir::fuse::isNvvmChipName(StringRef chip) {
+  unsigned version = 0;
+  if (!chip.consume_front("sm_"))
+    return false;
+  if (chip.ends_with("a") || chip.ends_with("f"))
+    chip = chip.drop_back();
+  return !chip.getAsInteger(10, version) && version >= 20;
+}
+
 namespace {
 struct AttachNVVMTargetPass
     : public fuse::impl::FuseAttachNVVMTargetBase<AttachNVVMTargetPass> {
@@ -29,9 +38,9 @@ struct AttachNVVMTargetPass
     if (optLevel < 0 || optLevel > 3)
       return emitOptionError(context, getArgument())
              << "option 'O' must be in [0, 3], got " << optLevel.getValue();
-    if (!chip.empty() && !StringRef(chip).starts_with("sm_"))
+    if (!chip.empty() && !isNvvmChipName(chip))
       return emitOptionError(context, getArgument())
-             << "option 'chip' must be sm_XX, got '" << chip << "'";
+             << "option 'chip' " << kNvvmChipRule << ", got '" << chip << "'";
     return success();
   }
 

@@ -9,7 +9,7 @@
 // T4: gpu.module @kernels [#nvvm.target<O = 3, chip = "sm_75", features = "+ptx80">]
 // CHIP: gpu.module @kernels [#nvvm.target<O = 1, chip = "sm_80", features = "+ptx81">]
 // OPT: error: fuse-attach-nvvm-target: option 'O' must be in [0, 3], got 5
-// BADCHIP: error: fuse-attach-nvvm-target: option 'chip' must be sm_XX, got '80'
+// BADCHIP: error: fuse-attach-nvvm-target: option 'chip' must be sm_NN with NN at least 20 (sm_80, sm_90, sm_90a), got '80'
 module attributes {gpu.container_module} {
   gpu.module @kernels {
   }

@@ -25,6 +25,13 @@ LogicalResult checkLaunchLimits(MLIRContext *context, TargetAttr target,
                                 int64_t blockSize, int64_t sharedBytes,
                                 StringRef pass);
 
+/// Whether `chip` names an NVVM chip: sm_NN (NN at least 20, NVVM's oldest)
+/// with an optional architecture-specific suffix (sm_90a, sm_100f). The
+/// message every chip option gives when it does not.
+bool isNvvmChipName(StringRef chip);
+inline constexpr llvm::StringLiteral kNvvmChipRule =
+    "must be sm_NN with NN at least 20 (sm_80, sm_90, sm_90a)";
+
 } // namespace mlir::fuse
 
 #endif // FUSE_CODEGEN_GPU_PASSES_H
