@@ -7,6 +7,7 @@
 #include "fuse/Codegen/Tiling/LowerGroups.h"
 #include "fuse/Dialect/Fuse/IR/FuseInterfaces.h"
 #include "fuse/Dialect/Fuse/IR/FuseOps.h"
+#include "fuse/Dialect/Fuse/Utils/ToolFiles.h"
 #include "fuse/Fusion/FusionCheck.h"
 #include "fuse/Fusion/FusionEngine.h"
 #include "fuse/Fusion/FusionRemarks.h"
@@ -199,13 +200,9 @@ LogicalResult writeOutput(Operation *op, StringRef path, StringRef what,
   write(file->os());
   // A full disk or a device that refuses writes is reported with the file's
   // name (left unchecked, the stream would end the process when closed).
-  file->os().flush();
-  if (std::error_code ec = file->os().error()) {
-    file->os().clear_error();
+  if (std::error_code ec = keepToolOutput(*file))
     return emitError(op->getLoc()) << "cannot write the fusion " << what
                                    << " to '" << path << "': " << ec.message();
-  }
-  file->keep();
   return success();
 }
 

@@ -132,15 +132,10 @@ int main(int argc, char **argv) {
   }
   bool ok = mlir::succeeded(
       mlir::MlirOptMain(output->os(), std::move(input), registry, config));
-  output->os().flush();
-  if (std::error_code ec = output->os().error()) {
-    output->os().clear_error();
+  if (std::error_code ec = mlir::fuse::keepToolOutput(*output, ok)) {
     llvm::errs() << "error: cannot write '" << outputFilename
                  << "': " << ec.message() << "\n";
     return 1;
   }
-  if (!ok)
-    return 1;
-  output->keep();
-  return 0;
+  return ok ? 0 : 1;
 }

@@ -2579,6 +2579,7 @@ OwningOpRef<ModuleOp> Importer::run(StringRef bytes) {
     }
     return nullptr;
   }
+
   // Initializers.
   llvm::StringSet<> initNames;
   for (const onnx::TensorProto &t : graph.initializer()) {

@@ -14,6 +14,7 @@
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/ToolOutputFile.h"
 
 using namespace mlir;
 
@@ -23,7 +24,10 @@ static std::string tooLarge(llvm::StringRef path, uint64_t maxBytes) {
       .str();
 }
 
-std::string fuse::checkToolInput(llvm::StringRef path, uint64_t maxBytes) {
+/// checkToolInput's answer, and whether `path` is a regular file.
+static std::string checkInput(llvm::StringRef path, uint64_t maxBytes,
+                              bool &regular) {
+  regular = false;
   if (path == "-")
     return "";
   llvm::sys::fs::file_status status;
@@ -31,6 +35,7 @@ std::string fuse::checkToolInput(llvm::StringRef path, uint64_t maxBytes) {
     return ("cannot open '" + path + "': " + ec.message()).str();
   switch (status.type()) {
   case llvm::sys::fs::file_type::regular_file:
+    regular = true;
     return status.getSize() > maxBytes ? tooLarge(path, maxBytes) : "";
   case llvm::sys::fs::file_type::fifo_file:
     return "";
@@ -43,15 +48,19 @@ std::string fuse::checkToolInput(llvm::StringRef path, uint64_t maxBytes) {
   }
 }
 
+std::string fuse::checkToolInput(llvm::StringRef path, uint64_t maxBytes) {
+  bool regular;
+  return checkInput(path, maxBytes, regular);
+}
+
 std::unique_ptr<llvm::MemoryBuffer> fuse::readToolInput(llvm::StringRef path,
                                                         std::string *error,
                                                         uint64_t maxBytes) {
-  *error = checkToolInput(path, maxBytes);
+  bool regular;
+  *error = checkInput(path, maxBytes, regular);
   if (!error->empty())
     return nullptr;
-  llvm::sys::fs::file_status status;
-  if (path != "-" && !llvm::sys::fs::status(path, status) &&
-      status.type() == llvm::sys::fs::file_type::regular_file) {
+  if (regular) {
     auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                             /*RequiresNullTerminator=*/true);
     if (!file) {
@@ -97,4 +106,14 @@ std::unique_ptr<llvm::MemoryBuffer> fuse::readToolInput(llvm::StringRef path,
     return nullptr;
   return llvm::MemoryBuffer::getMemBufferCopy(data,
                                               path == "-" ? "<stdin>" : path);
+}
+
+std::error_code fuse::keepToolOutput(llvm::ToolOutputFile &file, bool keep) {
+  file.os().flush();
+  std::error_code ec = file.os().error();
+  if (ec)
+    file.os().clear_error();
+  else if (keep)
+    file.keep();
+  return ec;
 }

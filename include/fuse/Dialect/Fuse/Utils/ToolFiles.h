@@ -1,5 +1,4 @@
-//===- ToolFiles.h - how fuse's tools read inputs and write outputs -*- C++
-//-*-===//
+//===- ToolFiles.h - how fuse's tools read and write files -----*- C++ -*-===//
 //
 // Part of fuse, an MLIR-based operator-fusion compiler.
 //
@@ -13,9 +12,11 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <system_error>
 
 namespace llvm {
 class MemoryBuffer;
+class ToolOutputFile;
 } // namespace llvm
 
 namespace mlir::fuse {
@@ -36,6 +37,11 @@ std::string checkToolInput(llvm::StringRef path,
 std::unique_ptr<llvm::MemoryBuffer>
 readToolInput(llvm::StringRef path, std::string *error,
               uint64_t maxBytes = kMaxToolInputBytes);
+
+/// Flushes `file` and, when `keep`, keeps it. A write that failed (a full
+/// disk, /dev/full) is returned, with the stream's error cleared so that
+/// closing the file does not end the process; the file is then not kept.
+std::error_code keepToolOutput(llvm::ToolOutputFile &file, bool keep = true);
 
 } // namespace mlir::fuse
 
