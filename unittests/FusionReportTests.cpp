@@ -27,22 +27,27 @@ class FusionReportTest : public ::testing::Test {
 protected:
   FusionReportTest() { context.loadDialect<FuseDialect>(); }
 
+  // The builders' own helpers for exact-valued arguments.
   Arg intArg(StringRef key, int64_t value) {
-    Arg arg(key, value);
-    arg.attr = IntegerAttr::get(IntegerType::get(&context, 64), value);
-    return arg;
+    return makeIntArg(&context, key, value);
   }
   Arg floatArg(StringRef key, double value) {
-    Arg arg(key, value);
-    arg.attr = FloatAttr::get(Float64Type::get(&context), value);
+    return makeFloatArg(&context, key, value);
+  }
+  Arg listArg(StringRef key, ArrayRef<std::string> items) {
+    return makeListArg(&context, key, items);
+  }
+  /// A `lowering_config` argument.
+  Arg configArg(StringRef schedule, ArrayRef<int64_t> tile, int64_t threads) {
+    Arg arg("lowering_config", "");
+    arg.attr = LoweringConfigAttr::get(&context, schedule, tile, threads, "fma",
+                                       "fp32", 0, 0);
     return arg;
   }
-  Arg listArg(StringRef key, ArrayRef<StringRef> items) {
-    Arg arg(key, "");
-    SmallVector<Attribute> attrs;
-    for (StringRef item : items)
-      attrs.push_back(StringAttr::get(&context, item));
-    arg.attr = ArrayAttr::get(&context, attrs);
+  /// A `dataflow` argument of `nodes`.
+  Arg dataflowArg(ArrayRef<Attribute> nodes) {
+    Arg arg("dataflow", "");
+    arg.attr = ArrayAttr::get(&context, nodes);
     return arg;
   }
   DictionaryAttr node(int64_t number, StringRef op, ArrayRef<int64_t> inputs) {
@@ -82,17 +87,12 @@ protected:
     group.insert(intArg("flops", 4096));
     group.insert(floatArg("intensity", 4.096));
     group.insert(Arg("bound", "memory"));
-    Arg config("lowering_config", "");
-    config.attr = LoweringConfigAttr::get(&context, "contraction", {32, 32, 0},
-                                          128, "fma", "fp32", 0, 0);
-    group.insert(config);
+    group.insert(configArg("contraction", {32, 32, 0}, 128));
     group.insert(intArg("blocks", 7));
     group.insert(floatArg("predicted_us", 2.5));
     group.insert(Arg("predicted_bound", "dram"));
-    Arg dataflow("dataflow", "");
-    dataflow.attr = ArrayAttr::get(&context, {node(0, "linalg.matmul", {}),
-                                              node(1, "linalg.generic", {0})});
-    group.insert(dataflow);
+    group.insert(dataflowArg(
+        {node(0, "linalg.matmul", {}), node(1, "linalg.generic", {0})}));
     FusionRemark &merge = remarks.emplace_back(
         make(remark::RemarkKind::RemarkPassed, "merge", "f"));
     merge.insert(intArg("group", 0));
@@ -105,13 +105,8 @@ protected:
     alone.insert(listArg("ops", {"linalg.reduce@a.mlir:5:5"}));
     alone.insert(listArg("reasons", {"row_reduction refused by memory: big"}));
     alone.insert(floatArg("predicted_us", 1.0));
-    Arg aloneConfig("lowering_config", "");
-    aloneConfig.attr = LoweringConfigAttr::get(&context, "reduction", {1, 0},
-                                               256, "fma", "fp32", 0, 0);
-    alone.insert(aloneConfig);
-    Arg aloneFlow("dataflow", "");
-    aloneFlow.attr = ArrayAttr::get(&context, {node(2, "linalg.reduce", {1})});
-    alone.insert(aloneFlow);
+    alone.insert(configArg("reduction", {1, 0}, 256));
+    alone.insert(dataflowArg({node(2, "linalg.reduce", {1})}));
     FusionRemark &refused = remarks.emplace_back(
         make(remark::RemarkKind::RemarkMissed, "refused", "f"));
     refused.insert(Arg("rule", "row_reduction"));

@@ -258,20 +258,21 @@ static MemoryEstimate estimateMemory(const FusionPlan &plan,
 // Arguments whose attribute holds the exact value
 //===----------------------------------------------------------------------===//
 
-static Arg intArg(MLIRContext *context, StringRef key, int64_t value) {
+Arg mlir::fuse::makeIntArg(MLIRContext *context, StringRef key, int64_t value) {
   Arg arg(key, value);
   arg.attr = IntegerAttr::get(IntegerType::get(context, 64), value);
   return arg;
 }
 
-static Arg floatArg(MLIRContext *context, StringRef key, double value) {
+Arg mlir::fuse::makeFloatArg(MLIRContext *context, StringRef key,
+                             double value) {
   Arg arg(key, value);
   arg.attr = FloatAttr::get(Float64Type::get(context), value);
   return arg;
 }
 
-static Arg listArg(MLIRContext *context, StringRef key,
-                   ArrayRef<std::string> items) {
+Arg mlir::fuse::makeListArg(MLIRContext *context, StringRef key,
+                            ArrayRef<std::string> items) {
   Arg arg(key, llvm::join(items, ", "));
   SmallVector<Attribute> attrs;
   for (const std::string &item : items)
@@ -345,33 +346,36 @@ static void addGroupArgs(FusionRemark &remark, const PlannedGroup &group,
   SmallVector<std::string> ops;
   for (Operation *op : group.ops)
     ops.push_back(describeOp(op));
-  remark.insert(intArg(context, "group", group.id));
+  remark.insert(makeIntArg(context, "group", group.id));
   remark.insert(Arg("rule", group.rule));
   remark.insert(Arg("kind", stringifyFusionKind(group.kind)));
   remark.insert(Arg("anchor", describeOp(group.anchor)));
-  remark.insert(listArg(context, "ops", ops));
-  remark.insert(intArg(context, "bytes", group.bytes));
-  remark.insert(intArg(context, "bytes_saved", group.bytesSaved));
-  remark.insert(floatArg(context, "time_saved_us", group.timeSavedUs));
+  remark.insert(makeListArg(context, "ops", ops));
+  remark.insert(makeIntArg(context, "bytes", group.bytes));
+  remark.insert(makeIntArg(context, "bytes_saved", group.bytesSaved));
+  remark.insert(makeFloatArg(context, "time_saved_us", group.timeSavedUs));
   Roofline roofline = rooflineOf(group, target);
-  remark.insert(intArg(context, "flops", roofline.flops));
-  remark.insert(floatArg(context, "intensity", roofline.intensity));
+  remark.insert(makeIntArg(context, "flops", roofline.flops));
+  remark.insert(makeFloatArg(context, "intensity", roofline.intensity));
   remark.insert(Arg("bound", roofline.memoryBound ? "memory" : "compute"));
   if (auto schedule = fn.schedules.find(int64_t(group.id));
       schedule != fn.schedules.end()) {
     const KernelShape &shape = schedule->second.shape;
     remark.insert(Arg("lowering_config", Attribute(schedule->second.config)));
-    remark.insert(intArg(context, "blocks", shape.blocks));
-    remark.insert(intArg(context, "tile_input_bytes", shape.tileInputBytes));
-    remark.insert(intArg(context, "tile_shared_bytes", shape.tileSharedBytes));
-    remark.insert(intArg(context, "staging_bytes", shape.stagingBytes));
+    remark.insert(makeIntArg(context, "blocks", shape.blocks));
+    remark.insert(
+        makeIntArg(context, "tile_input_bytes", shape.tileInputBytes));
+    remark.insert(
+        makeIntArg(context, "tile_shared_bytes", shape.tileSharedBytes));
+    remark.insert(makeIntArg(context, "staging_bytes", shape.stagingBytes));
     KernelCost predicted = predictKernelCost(shape, target);
-    remark.insert(floatArg(context, "predicted_us", predicted.us));
+    remark.insert(makeFloatArg(context, "predicted_us", predicted.us));
     remark.insert(Arg("predicted_bound", predicted.bound));
-    remark.insert(intArg(context, "blocks_per_sm", predicted.blocksPerSM));
-    remark.insert(intArg(context, "warps_per_sm", predicted.warpsPerSM));
-    remark.insert(floatArg(context, "loads_per_mac", predicted.loadsPerMac));
-    remark.insert(intArg(context, "predicted_l2_bytes", predicted.l2Bytes));
+    remark.insert(makeIntArg(context, "blocks_per_sm", predicted.blocksPerSM));
+    remark.insert(makeIntArg(context, "warps_per_sm", predicted.warpsPerSM));
+    remark.insert(
+        makeFloatArg(context, "loads_per_mac", predicted.loadsPerMac));
+    remark.insert(makeIntArg(context, "predicted_l2_bytes", predicted.l2Bytes));
   }
   remark.insert(dataflowArg(context, group, ids));
 }
@@ -398,7 +402,7 @@ void mlir::fuse::buildFusionRemarks(const FunctionPlan &fn, TargetAttr target,
                                                group.id, describeOp(op))
                                      .str()));
       addGroupArgs(alone, group, fn, target, ids);
-      alone.insert(listArg(context, "reasons", reasonsLeftAlone(plan, op)));
+      alone.insert(makeListArg(context, "reasons", reasonsLeftAlone(plan, op)));
       continue;
     }
     FusionRemark &formed = out.emplace_back(
@@ -417,7 +421,7 @@ void mlir::fuse::buildFusionRemarks(const FunctionPlan &fn, TargetAttr target,
           group.anchor->getLoc(), opts("merge", rule));
       merge.insert(
           Arg("Remark", llvm::formatv("{0} took in {1}", rule, op).str()));
-      merge.insert(intArg(context, "group", group.id));
+      merge.insert(makeIntArg(context, "group", group.id));
       merge.insert(Arg("rule", rule));
       merge.insert(Arg("candidate", op));
     }
@@ -447,16 +451,16 @@ void mlir::fuse::buildFusionRemarks(const FunctionPlan &fn, TargetAttr target,
                                   plan.kernelsBefore, plan.kernelsAfter,
                                   plan.bytesBefore, plan.bytesAfter)
                         .str()));
-  summary.insert(intArg(context, "kernels_before", plan.kernelsBefore));
-  summary.insert(intArg(context, "kernels_after", plan.kernelsAfter));
-  summary.insert(intArg(context, "bytes_before", plan.bytesBefore));
-  summary.insert(intArg(context, "bytes_after", plan.bytesAfter));
-  summary.insert(intArg(context, "buffers", memory.buffers));
-  summary.insert(intArg(context, "unfused_naive", memory.unfusedNaive));
-  summary.insert(intArg(context, "naive", memory.naive));
-  summary.insert(intArg(context, "arena", memory.arena));
-  summary.insert(intArg(context, "max_live", memory.maxLive));
-  summary.insert(intArg(context, "in_place_bytes", memory.inPlaceBytes));
+  summary.insert(makeIntArg(context, "kernels_before", plan.kernelsBefore));
+  summary.insert(makeIntArg(context, "kernels_after", plan.kernelsAfter));
+  summary.insert(makeIntArg(context, "bytes_before", plan.bytesBefore));
+  summary.insert(makeIntArg(context, "bytes_after", plan.bytesAfter));
+  summary.insert(makeIntArg(context, "buffers", memory.buffers));
+  summary.insert(makeIntArg(context, "unfused_naive", memory.unfusedNaive));
+  summary.insert(makeIntArg(context, "naive", memory.naive));
+  summary.insert(makeIntArg(context, "arena", memory.arena));
+  summary.insert(makeIntArg(context, "max_live", memory.maxLive));
+  summary.insert(makeIntArg(context, "in_place_bytes", memory.inPlaceBytes));
   summary.insert(
       Arg("strategy", memory.strategy.empty() ? "none" : memory.strategy));
 }

@@ -43,6 +43,16 @@ namespace mlir::fuse {
 /// A fusion remark (a plain MLIR remark).
 using FusionRemark = remark::detail::Remark;
 
+/// Remark arguments whose attribute holds the exact value, printed as usual:
+/// an i64 IntegerAttr, an f64 FloatAttr, an ArrayAttr of strings (printed
+/// joined by ", "). The builders make them; FusionReportBuilder reads them.
+FusionRemark::Arg makeIntArg(MLIRContext *context, StringRef key,
+                             int64_t value);
+FusionRemark::Arg makeFloatArg(MLIRContext *context, StringRef key,
+                               double value);
+FusionRemark::Arg makeListArg(MLIRContext *context, StringRef key,
+                              ArrayRef<std::string> items);
+
 /// Appends the remarks of `plan` (see the file comment) to `out`. The remarks
 /// refer to `plan`'s strings (function, rule and check names): `plan` must
 /// outlive them.
