@@ -63,13 +63,13 @@ demo: build
 	  --fuse-fusion-pipeline="target=$(DEMO_TARGET) report=$(DEMO_DIR)/report.json graph=$(DEMO_DIR)/fused.dot" \
 	  -o $(DEMO_DIR)/fused.mlir
 	@echo "== fusion report ($(DEMO_DIR)/report.json)"
-	@python3 scripts/report-summary.py $(DEMO_DIR)/report.json
+	@/usr/bin/python3 scripts/report-summary.py $(DEMO_DIR)/report.json
 	@if command -v dot >/dev/null; then dot -Tsvg $(DEMO_DIR)/fused.dot -o $(DEMO_DIR)/fused.svg && \
 	  echo "fused graph: $(DEMO_DIR)/fused.svg"; fi
 	@echo "fused IR: $(DEMO_DIR)/fused.mlir"
 	@echo "== kernels: fuse-opt --fuse-to-nvptx (one kernel per group)"
 	$(FUSE_OPT) $(DEMO_DIR)/fused.mlir --fuse-to-nvptx="target=$(DEMO_TARGET)" -o $(DEMO_DIR)/kernels.mlir
-	@python3 scripts/ptx-stats.py $(DEMO_DIR)/kernels.mlir --out $(DEMO_DIR)/ptx --json $(DEMO_DIR)/ptx-stats.json \
+	@/usr/bin/python3 scripts/ptx-stats.py $(DEMO_DIR)/kernels.mlir --out $(DEMO_DIR)/ptx --json $(DEMO_DIR)/ptx-stats.json \
 	  --report $(DEMO_DIR)/report.json
 
 # The C++ sources formatted by .clang-format (LLVM style); make check fails
@@ -99,7 +99,7 @@ bench-gpu: build
 
 # The memory planner on the published Arm NN traces (docs/benchmarks/memtraces.md).
 bench-memory: build
-	python3 bench/memtraces.py
+	/usr/bin/python3 bench/memtraces.py
 
 # Differential testing on random graphs: N graphs from SEED; every check
 # strict (a group the lowering refuses fails too); failures are minimised
@@ -107,12 +107,12 @@ bench-memory: build
 N ?= 200
 SEED ?= 1
 soak: build
-	python3 scripts/soak.py --graphs $(N) --seed $(SEED)
+	/usr/bin/python3 scripts/soak.py --graphs $(N) --seed $(SEED)
 
 # Whole networks (ResNet-50, MobileNetV2, YOLOv5s backbone, BERT-base):
 # kernels, traffic and activation memory (docs/benchmarks/models.md).
 bench-models: build
-	python3 bench/models.py
+	/usr/bin/python3 bench/models.py
 
 install: build
 	cmake --install $(BUILD_DIR) --prefix $(or $(PREFIX),$(BUILD_DIR)/install)

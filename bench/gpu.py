@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """The GPU half of the benchmark suite: one script to run on a GPU machine.
 
 usage: bench/gpu.py [--models a,b] [--models-dir DIR] [--repeat N] [--out FILE]

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Runs fuse-plan-memory on the published Arm NN buffer traces
 (../shared/memtraces/armnn) and writes a Markdown table: buffers, naive sum,
 max-live bound, fuse's arena and ratio, the greedy-by-size ratio published

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Whole networks through the fusion pipeline: kernels, bytes between kernels
 and activation memory, unfused and fused, written to
 docs/benchmarks/models.md.

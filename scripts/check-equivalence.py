@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Fused ≡ unfused on the CPU.
 
 Compiles one function twice with fuse-opt: unfused (every fusion rule and

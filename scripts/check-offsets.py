@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Checks a memory plan (CSV start,end,size,offset, as fuse-plan-memory
 --offsets writes it) independently of the planner: no two buffers whose
 inclusive lifetimes intersect may overlap in memory. Prints the arena and

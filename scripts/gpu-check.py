@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Runs a fused model on the GPU and compares every output with the CPU.
 
 usage: gpu-check.py INPUT.mlir [--function F] [--target h200] [--block-size T]

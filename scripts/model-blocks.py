@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Runs the fusion pipeline on the hand-written model blocks in test/Models
 for one or more targets and prints a Markdown table: kernels and bytes
 between kernels, unfused (every rule off: each op of the graph its own

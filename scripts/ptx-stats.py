@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Extracts the PTX of every kernel from fuse-to-nvptx output (format=isa),
 writes it to a directory (one .ptx per kernel) and, when ptxas is available,
 compiles each for its chip with `ptxas -v` and prints registers, spill

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Seeded random TOSA graphs for differential testing of fusion.
 
 Each graph is one function on NHWC f32 tensors that mixes elementwise and

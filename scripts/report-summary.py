@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Prints a fuse fusion report (the JSON of fuse-form-groups report=...) as
 plain text: one line per group, the refused candidates, the ops left alone
 and the totals."""

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Differential testing of fusion on random graphs.
 
 For each seed, scripts/random-graphs.py makes a TOSA function; it must

@@ -40,14 +40,17 @@ config.substitutions.append(("%cpu_pipeline",
     "convert-func-to-llvm,convert-cf-to-llvm,reconcile-unrealized-casts)"))
 tools.append("mlir-runner")
 
+# Python scripts run under Debian's interpreter (NumPy, PyTorch and onnx
+# come from Debian); another python3 may come first on PATH.
+config.substitutions.append(("%python", "/usr/bin/python3"))
 config.substitutions.append(("%check_offsets",
-    "python3 " + os.path.join(config.fuse_src_root, "scripts", "check-offsets.py")))
+    "/usr/bin/python3 " + os.path.join(config.fuse_src_root, "scripts", "check-offsets.py")))
 config.substitutions.append(("%ptx_stats",
-    "python3 " + os.path.join(config.fuse_src_root, "scripts", "ptx-stats.py")))
+    "/usr/bin/python3 " + os.path.join(config.fuse_src_root, "scripts", "ptx-stats.py")))
 
 # Fused vs unfused on the CPU (scripts/check-equivalence.py).
 config.substitutions.append(("%check_equivalence",
-    "python3 " + os.path.join(config.fuse_src_root, "scripts", "check-equivalence.py")
+    "/usr/bin/python3 " + os.path.join(config.fuse_src_root, "scripts", "check-equivalence.py")
     + " --fuse-opt " + os.path.join(config.fuse_tools_dir, "fuse-opt")))
 llvm_config.add_tool_substitutions(["mlir-runner"], [config.llvm_tools_dir])
 
@@ -77,7 +80,7 @@ if config.cuda_runtime and os.path.exists(config.cuda_runtime):
     config.available_features.add("cuda-runtime")
     config.substitutions.append(("%cuda_runtime", config.cuda_runtime))
     config.substitutions.append(("%gpu_check",
-        "python3 " + os.path.join(config.fuse_src_root, "scripts", "gpu-check.py")
+        "/usr/bin/python3 " + os.path.join(config.fuse_src_root, "scripts", "gpu-check.py")
         + " --fuse-opt " + os.path.join(config.fuse_tools_dir, "fuse-opt")
         + " --runtime " + config.cuda_runtime))
     config.substitutions.append(("%fake_cuda_driver_dir",

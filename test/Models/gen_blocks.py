@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Writes the hand-written model blocks of test/Models (ResNet bottleneck,
 Inception block, YOLO C3 and SPPF) as TOSA, the way an ONNX importer emits
 them: convolutions with BatchNorm as per-channel subtract/multiply/add,

@@ -5,7 +5,7 @@
 // RUN: fuse-opt %fuse_src_root/test/Models/bert-layer.mlir --fuse-fusion-pipeline="report=%t.json" -o %t.fused.mlir
 // RUN: fuse-opt %t.fused.mlir --fuse-to-nvptx -o %t.kernels.mlir
 // RUN: %ptx_stats %t.kernels.mlir --out %t.ptx --report %t.json | FileCheck %s
-// RUN: python3 -c "import json; r = json.load(open('%t.json')); \
+// RUN: %python -c "import json; r = json.load(open('%t.json')); \
 // RUN:   print('\n'.join('group %%d %%s regs %%d spills %%d/%%d' %% (g['id'], g['ptxas']['kernel'], g['ptxas']['registers'], g['ptxas']['spill_stores'], g['ptxas']['spill_loads']) for g in r['functions'][0]['groups'])); \
 // RUN:   print('kernels', len(r['kernels']))" | FileCheck %s --check-prefix=REPORT
 // A report of another module is refused.

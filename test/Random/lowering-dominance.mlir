@@ -7,7 +7,7 @@
 // RUN: %check_equivalence %s --lower-groups --distribute-threads 96 | FileCheck %s
 // CHECK: PASS
 // RUN: fuse-opt %s --fuse-fusion-pipeline="target=h200 report=-" -o /dev/null \
-// RUN:   | python3 -c "import json, sys; [print(x['rule'], x['check'], x['candidate'].split('@')[0], '|', x['reason']) for f in json.load(sys.stdin)['functions'] for x in f['rejected'] if x['check'] == 'lowering']" \
+// RUN:   | %python -c "import json, sys; [print(x['rule'], x['check'], x['candidate'].split('@')[0], '|', x['reason']) for f in json.load(sys.stdin)['functions'] for x in f['rejected'] if x['check'] == 'lowering']" \
 // RUN:   | FileCheck %s --check-prefix=REPORT
 // (A branch the group also returns gets its own copy into the concat, so
 // the refusal now names the loops that cannot merge.)

@@ -7,7 +7,7 @@
 // RUN: %check_equivalence %s --lower-groups --distribute-threads 96 | FileCheck %s
 // CHECK: PASS
 // RUN: fuse-opt %s --fuse-fusion-pipeline="target=h200 report=-" -o /dev/null \
-// RUN:   | python3 -c "import json, sys; [print(x['rule'], x['check'], x['candidate'].split('@')[0], '|', x['reason']) for f in json.load(sys.stdin)['functions'] for x in f['rejected'] if x['check'] == 'lowering']" \
+// RUN:   | %python -c "import json, sys; [print(x['rule'], x['check'], x['candidate'].split('@')[0], '|', x['reason']) for f in json.load(sys.stdin)['functions'] for x in f['rejected'] if x['check'] == 'lowering']" \
 // RUN:   | FileCheck %s --check-prefix=REPORT
 // REPORT: concat_slices lowering {{.*}} | the group would not lower to one loop nest: group 0: 'linalg.generic' stays outside the tile loop of its roots ('linalg.generic'): the loop could not fuse it; the group would not be one kernel
 // RUN: fuse-opt %s --fuse-fusion-pipeline="target=h200 check-lowering=false" | not fuse-opt --fuse-lower-groups 2>&1 | FileCheck %s --check-prefix=LIMIT

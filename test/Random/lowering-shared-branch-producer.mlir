@@ -6,7 +6,7 @@
 // RUN: %check_equivalence %s --lower-groups --distribute-threads 96 | FileCheck %s
 // CHECK: PASS
 // RUN: fuse-opt %s --fuse-fusion-pipeline="target=h200 report=-" -o /dev/null \
-// RUN:   | python3 -c "import json, sys; [print(x['rule'], x['check'], x['candidate'].split('@')[0], '|', x['reason']) for f in json.load(sys.stdin)['functions'] for x in f['rejected'] if x['check'] == 'lowering']" \
+// RUN:   | %python -c "import json, sys; [print(x['rule'], x['check'], x['candidate'].split('@')[0], '|', x['reason']) for f in json.load(sys.stdin)['functions'] for x in f['rejected'] if x['check'] == 'lowering']" \
 // RUN:   | FileCheck %s --check-prefix=REPORT
 // REPORT: concat_slices lowering {{.*}} | the group would not lower to one loop nest: group 2: 'linalg.reduce' stays outside the tile loop of its roots ('linalg.copy')
 func.func @random(%x: tensor<1x5x2x8xf32>) -> (tensor<1x1x2x48xf32>) {

@@ -10,7 +10,7 @@
 // RUN: %check_equivalence %s --lower-groups --distribute-threads 96 | FileCheck %s --check-prefix=EQUIV
 // EQUIV: PASS
 // RUN: fuse-opt %s --fuse-fusion-pipeline="target=h200 report=-" -o /dev/null \
-// RUN:   | python3 -c "import json, sys; [print(x['rule'], x['check'], x['candidate'].split('@')[0], '|', x['reason']) for f in json.load(sys.stdin)['functions'] for x in f['rejected'] if x['check'] == 'lowering']" \
+// RUN:   | %python -c "import json, sys; [print(x['rule'], x['check'], x['candidate'].split('@')[0], '|', x['reason']) for f in json.load(sys.stdin)['functions'] for x in f['rejected'] if x['check'] == 'lowering']" \
 // RUN:   | FileCheck %s --check-prefix=REPORT
 // REPORT: contraction_epilogue lowering tensor.extract_slice | the group would not lower to one loop nest: group 0: its output 'linalg.generic' also feeds 'linalg.copy' through 'tensor.extract_slice' (a slice smaller than the value), so the tile loop would compute only part of it
 // Without that check the lowering's own diagnostic stops the group.

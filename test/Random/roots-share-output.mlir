@@ -9,7 +9,7 @@
 // RUN: %check_equivalence %s --lower-groups --distribute-threads 96 | FileCheck %s --check-prefix=EQUIV
 // EQUIV: PASS
 // RUN: fuse-opt %s --fuse-fusion-pipeline="target=h200 report=-" -o /dev/null \
-// RUN:   | python3 -c "import json, sys; [print(x['rule'], x['check'], x['candidate'].split('@')[0], '|', x['reason']) for f in json.load(sys.stdin)['functions'] for x in f['rejected'] if x['check'] == 'lowering']" \
+// RUN:   | %python -c "import json, sys; [print(x['rule'], x['check'], x['candidate'].split('@')[0], '|', x['reason']) for f in json.load(sys.stdin)['functions'] for x in f['rejected'] if x['check'] == 'lowering']" \
 // RUN:   | FileCheck %s --check-prefix=REPORT
 // REPORT: contraction_row_epilogue lowering {{.*}} | the group would not lower to one loop nest: group 2: the loop of one of its roots ('linalg.generic', 'linalg.generic') reads an output another root's loop computes, so they cannot share one loop nest
 // RUN: fuse-opt %s --fuse-fusion-pipeline="target=h200 check-lowering=false" | not fuse-opt --fuse-lower-groups 2>&1 | FileCheck %s

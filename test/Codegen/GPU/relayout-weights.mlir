@@ -13,7 +13,7 @@
 // RUN: fuse-opt %t.fused.mlir --fuse-to-nvptx="relayout-weights=false" | FileCheck %s --check-prefix=OFF
 // RUN: fuse-opt %t.fused.mlir --fuse-to-nvptx -o %t.kernels.mlir
 // RUN: %ptx_stats %t.kernels.mlir --out %t.ptx --report %t.json | FileCheck %s --check-prefix=STATS
-// RUN: python3 -c "import json; print(json.load(open('%t.json'))['relayouts'])" | FileCheck %s --check-prefix=REPORT
+// RUN: %python -c "import json; print(json.load(open('%t.json'))['relayouts'])" | FileCheck %s --check-prefix=REPORT
 // STATS: 3 weight re-layout(s), {{[0-9]+}} bytes: linalg.conv_2d_nhwc_fhwc@
 // REPORT: [{'function': 'resnet_bottleneck', 'op': 'linalg.conv_2d_nhwc_fhwc@{{.*}}', 'from': 'FHWC', 'to': 'HWCF', 'bytes': 20480, 'group': 0}
 // EQUIV: filters re-laid out
