@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
 # Resource bounds of the compiler (make stress):
+#   0. fuse-plan-memory on 10^5 buffers alive together, a 10^6 chain and
+#      10^7 random buffers (scripts/planner-traces.py): under 60 s and 2 GiB
+#      each;
 #   1. a generated ONNX model with a CHAIN-node chain (default 10^6) imports
 #      and goes through the fusion pipeline without a stack overflow (no
 #      input-controlled recursion): exit status, time and peak RSS;
@@ -16,6 +19,7 @@ mkdir -p "$OUT"
 status=0
 
 # step NAME LIMIT_KB CMD...: runs CMD, prints wall time and peak RSS.
+# LIMIT_S (environment, default none) bounds the wall time.
 step() {
   local name=$1 limit=$2; shift 2
   /usr/bin/time -f "%e %M" -o "$OUT/time" "$@" >"$OUT/$name.log" 2>&1
@@ -24,8 +28,17 @@ step() {
   local verdict=ok
   if [ "$rc" -ne 0 ]; then verdict="FAILED (exit $rc, see $OUT/$name.log)"; status=1; fi
   if [ "$limit" -gt 0 ] && [ "$kb" -gt "$limit" ]; then verdict="OVER $((limit / 1024)) MiB"; status=1; fi
+  if [ -n "${LIMIT_S:-}" ] && [ "${secs%.*}" -ge "$LIMIT_S" ]; then verdict="OVER $LIMIT_S s"; status=1; fi
   printf '%-28s %8.1f s %8d MiB peak RSS  %s\n' "$name" "$secs" "$((kb / 1024))" "$verdict"
 }
+
+PLAN_LIMIT=$((2 * 1024 * 1024))
+for trace in "identical 100000" "chain 1000000" "random 10000000"; do
+  set -- $trace
+  /usr/bin/python3 scripts/planner-traces.py "$1" "$2" "$OUT/trace-$1.csv"
+  LIMIT_S=60 step "plan-memory $1 $2" "$PLAN_LIMIT" "$BUILD/bin/fuse-plan-memory" "$OUT/trace-$1.csv"
+  rm -f "$OUT/trace-$1.csv"
+done
 
 /usr/bin/python3 scripts/models/chain.py "$CHAIN" "$OUT/chain.onnx"
 step "chain $CHAIN: import" 0 "$BUILD/bin/fuse-translate" --import-onnx "$OUT/chain.onnx" -o "$OUT/chain.mlir"

@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <random>
 #include <string>
 
@@ -89,6 +90,84 @@ TEST(PlannerTest, ValidationAndVerifierCatchBadInput) {
   bad.arena = 30;
   std::vector<Buffer> overlapping = {{0, 2, 10}, {1, 3, 20}, {4, 5, 30}};
   EXPECT_FALSE(verify(overlapping, bad, 1, &error)) << "an overlap";
+}
+
+/// Every pair, by brute force: the reference the verifier's sweep must
+/// agree with.
+bool overlapsByBruteForce(const std::vector<Buffer> &buffers,
+                          const std::vector<int64_t> &offsets) {
+  for (size_t i = 0; i < buffers.size(); ++i)
+    for (size_t j = i + 1; j < buffers.size(); ++j) {
+      const Buffer &a = buffers[i], &b = buffers[j];
+      if (a.start <= b.end && b.start <= a.end && a.size && b.size &&
+          offsets[i] < offsets[j] + b.size && offsets[j] < offsets[i] + a.size)
+        return true;
+    }
+  return false;
+}
+
+TEST(PlannerTest, VerifierAgreesWithBruteForce) {
+  std::mt19937_64 rng(20261202);
+  int invalid = 0;
+  for (int t = 0; t < 3000; ++t) {
+    auto buffers = randomTrace(rng, 1 + rng() % 30, 1 + rng() % 20, false);
+    for (Buffer &b : buffers)
+      if (rng() % 8 == 0)
+        b.size = 0;
+    // Random offsets: about half the plans overlap somewhere.
+    Plan p;
+    for (const Buffer &b : buffers) {
+      p.offsets.push_back(int64_t(rng() % 16) * 512);
+      p.arena = std::max(p.arena, p.offsets.back() + b.size);
+    }
+    bool overlap = overlapsByBruteForce(buffers, p.offsets);
+    invalid += overlap;
+    std::string error;
+    EXPECT_EQ(verify(buffers, p, 1, &error), !overlap) << "trace " << t;
+  }
+  EXPECT_GT(invalid, 300) << "the random plans exercise the failing side";
+  EXPECT_LT(invalid, 2700) << "the random plans exercise the passing side";
+}
+
+TEST(PlannerTest, LongLifetimesAndLargeSizes) {
+  constexpr int64_t kLast = std::numeric_limits<int64_t>::max();
+  // A lifetime to int64's last step: max-live must not overflow to 0.
+  EXPECT_EQ(computeMaxLive({{0, kLast, 100}}, 1), 100);
+  EXPECT_EQ(computeMaxLive({{0, kLast, 100}, {kLast, kLast, 7}}, 1), 107);
+  Plan p = plan({{0, kLast, 100}, {5, 6, 50}}, Options());
+  EXPECT_EQ(p.maxLive, 150);
+  EXPECT_EQ(p.arena, 150);
+  // Sizes whose aligned sum passes 2^63 - 1 are refused, naming the buffer.
+  std::string error;
+  size_t where = 99;
+  EXPECT_FALSE(validate({{0, 1, kLast - 10}, {3, 4, 11}}, &error, 1, &where));
+  EXPECT_EQ(where, 1u) << error;
+  EXPECT_FALSE(validate({{0, 1, kLast - 10}}, &error, 4096, &where));
+  EXPECT_EQ(where, 0u) << error;
+  EXPECT_TRUE(validate({{0, 1, kLast - 10}, {3, 4, 10}}, &error, 1));
+  EXPECT_FALSE(validate({{0, 1, 1}}, &error, 0, &where));
+  EXPECT_EQ(where, 1u) << "a bad alignment is no buffer's fault";
+}
+
+TEST(PlannerTest, DenseTracesBeyondThePairLimit) {
+  // 20,000 buffers over 400 steps: about 10^7 pairs alive together, more
+  // than the conflict lists hold, so only the sweeps plan them.
+  std::mt19937_64 rng(7);
+  auto buffers = randomTrace(rng, 20000, 400, false);
+  Options options;
+  options.alignment = 64;
+  Plan p = plan(buffers, options);
+  std::string error;
+  EXPECT_TRUE(verify(buffers, p, 64, &error)) << error;
+  ASSERT_EQ(p.strategies.size(), 1u);
+  EXPECT_EQ(p.strategies[0].name, "start");
+  EXPECT_GE(p.arena, p.maxLive);
+  EXPECT_LE(double(p.arena), 1.2 * double(p.maxLive));
+  // The same with equal sizes: colouring is still exact.
+  auto equal = randomTrace(rng, 20000, 400, true);
+  Plan q = plan(equal, Options());
+  EXPECT_EQ(q.arena, q.maxLive);
+  EXPECT_TRUE(verify(equal, q, 1, &error)) << error;
 }
 
 TEST(PlannerTest, InPlacePlacesAndNaiveSum) {

@@ -3,18 +3,20 @@
 // Part of fuse, an MLIR-based operator-fusion compiler.
 //
 // Reads a trace (CSV, header `start,end,size`, inclusive lifetimes, one
-// buffer per row), plans it, and prints the buffers, the naive sum, the
-// max-live bound, the arena of every strategy, the chosen arena and its
-// ratio to the bound.
+// buffer per row; at most 1 GiB and 2^24 rows), plans it, and prints the
+// buffers, the naive sum, the max-live bound, the arena of every strategy, the
+// chosen arena and its ratio to the bound.
 //
 //===----------------------------------------------------------------------===//
 
+#include "fuse/Dialect/Fuse/Utils/ToolFiles.h"
 #include "fuse/Memory/MemoryPlanner.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <string>
@@ -49,45 +51,75 @@ static int fail(const llvm::Twine &message) {
   return 1;
 }
 
+/// A trace is at most this large (a row is at least 6 bytes: "0,0,0\n").
+static constexpr uint64_t kMaxTraceBytes = uint64_t(1) << 30;
+
 int main(int argc, char **argv) {
   // --help shows the planner's options, not every option of the LLVM
   // libraries linked in (--help-hidden has them).
   llvm::cl::HideUnrelatedOptions(category);
   llvm::cl::ParseCommandLineOptions(argc, argv,
                                     "fuse static memory planner on traces\n");
-  auto file = llvm::MemoryBuffer::getFileOrSTDIN(input);
-  if (!file)
-    return fail("cannot read '" + input + "': " + file.getError().message());
   if (alignment < 1)
-    return fail("--alignment must be at least 1");
+    return fail("--alignment must be at least 1, not " +
+                llvm::Twine(int64_t(alignment)));
+  if (!(budget >= 0))
+    return fail("--time-budget-ms must be a number of milliseconds >= 0");
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> file =
+      mlir::fuse::readToolInput(input, &error, kMaxTraceBytes);
+  if (!file)
+    return fail(error);
 
+  // One pass over the text, no copy of its lines: a trace may have millions
+  // of rows.
   std::vector<Buffer> buffers;
-  llvm::SmallVector<llvm::StringRef> lines;
-  (*file)->getBuffer().split(lines, '\n', -1, /*KeepEmpty=*/false);
-  for (auto [number, line] : llvm::enumerate(lines)) {
+  std::vector<uint32_t> lineOf; // line number of each buffer
+  llvm::StringRef rest = file->getBuffer();
+  bool header = false;
+  for (uint64_t number = 1; !rest.empty(); ++number) {
+    auto [line, tail] = rest.split('\n');
+    rest = tail;
     line = line.trim();
     if (line.empty())
       continue;
-    if (number == 0) {
+    if (!header) {
       if (line != "start,end,size")
-        return fail("line 1: expected the header 'start,end,size', got '" +
-                    line + "'");
+        return fail("line " + llvm::Twine(number) +
+                    ": expected the header 'start,end,size', got '" +
+                    line.take_front(80) + "'");
+      header = true;
       continue;
     }
-    llvm::SmallVector<llvm::StringRef> fields;
-    line.split(fields, ',');
+    if (buffers.size() == kMaxBuffers)
+      return fail("line " + llvm::Twine(number) + ": the trace has more than " +
+                  llvm::Twine(uint64_t(kMaxBuffers)) +
+                  " buffers, the most the planner takes");
     Buffer b;
-    if (fields.size() != 3 || fields[0].trim().getAsInteger(10, b.start) ||
-        fields[1].trim().getAsInteger(10, b.end) ||
-        fields[2].trim().getAsInteger(10, b.size))
-      return fail("line " + llvm::Twine(number + 1) +
-                  ": expected three integers start,end,size, got '" + line +
-                  "'");
+    auto [first, afterFirst] = line.split(',');
+    auto [second, third] = afterFirst.split(',');
+    if (third.contains(',') || first.trim().getAsInteger(10, b.start) ||
+        second.trim().getAsInteger(10, b.end) ||
+        third.trim().getAsInteger(10, b.size))
+      return fail("line " + llvm::Twine(number) +
+                  ": expected three integers start,end,size, got '" +
+                  line.take_front(80) + "'");
     buffers.push_back(b);
+    lineOf.push_back(number > UINT32_MAX ? UINT32_MAX : uint32_t(number));
   }
-  std::string error;
-  if (!validate(buffers, &error))
+  if (!header)
+    return fail("'" + input +
+                "' is empty: expected the header "
+                "'start,end,size' and one row per buffer");
+  if (buffers.empty())
+    return fail("'" + input + "' has the header but no buffers");
+  size_t where = 0;
+  if (!validate(buffers, &error, alignment, &where)) {
+    if (where < buffers.size())
+      return fail("line " + llvm::Twine(lineOf[where]) + ": " + error);
     return fail(error);
+  }
+  lineOf = {};
 
   Options options;
   options.alignment = alignment;
@@ -100,12 +132,15 @@ int main(int argc, char **argv) {
 
   if (!offsetsFile.empty()) {
     std::error_code ec;
-    llvm::raw_fd_ostream os(offsetsFile, ec);
+    llvm::ToolOutputFile out(offsetsFile, ec, llvm::sys::fs::OF_None);
     if (ec)
       return fail("cannot write '" + offsetsFile + "': " + ec.message());
-    os << "start,end,size,offset\n";
+    out.os() << "start,end,size,offset\n";
     for (auto [b, offset] : llvm::zip(buffers, result.offsets))
-      os << b.start << "," << b.end << "," << b.size << "," << offset << "\n";
+      out.os() << b.start << "," << b.end << "," << b.size << "," << offset
+               << "\n";
+    if (std::error_code ec = mlir::fuse::keepToolOutput(out))
+      return fail("cannot write '" + offsetsFile + "': " + ec.message());
   }
 
   if (json) {
@@ -124,18 +159,25 @@ int main(int argc, char **argv) {
       });
     });
     llvm::outs() << "\n";
-    return 0;
+  } else {
+    llvm::outs() << "buffers:  " << buffers.size() << "\n"
+                 << "naive:    " << result.naive << " B\n"
+                 << "max-live: " << result.maxLive << " B\n";
+    for (const StrategyResult &s : result.strategies)
+      llvm::outs() << "  " << s.name << ": " << s.arena << " B\n";
+    llvm::outs() << "arena:    " << result.arena << " B (" << result.strategy
+                 << ")\n"
+                 << "ratio:    " << llvm::format("%.4f", ratio)
+                 << " of max-live\n"
+                 << "time:     " << llvm::format("%.1f", result.planMs)
+                 << " ms\n";
   }
-  llvm::outs() << "buffers:  " << buffers.size() << "\n"
-               << "naive:    " << result.naive << " B\n"
-               << "max-live: " << result.maxLive << " B\n";
-  for (const StrategyResult &s : result.strategies)
-    llvm::outs() << "  " << s.name << ": " << s.arena << " B\n";
-  llvm::outs() << "arena:    " << result.arena << " B (" << result.strategy
-               << ")\n"
-               << "ratio:    " << llvm::format("%.4f", ratio)
-               << " of max-live\n"
-               << "time:     " << llvm::format("%.1f", result.planMs)
-               << " ms\n";
+  // A failed write to standard output (a full disk, /dev/full) is an error
+  // that says so, not a fatal one at exit.
+  llvm::outs().flush();
+  if (std::error_code ec = llvm::outs().error()) {
+    llvm::outs().clear_error();
+    return fail("cannot write the result to standard output: " + ec.message());
+  }
   return 0;
 }

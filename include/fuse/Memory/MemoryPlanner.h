@@ -60,9 +60,17 @@ struct Plan {
   double planMs = 0;
 };
 
-/// Checks the input: non-negative sizes, start <= end. On failure returns
-/// false and says why.
-bool validate(const std::vector<Buffer> &buffers, std::string *error);
+/// The most buffers one plan takes (buffer indices are 32-bit).
+inline constexpr size_t kMaxBuffers = size_t(1) << 24;
+
+/// Checks the input: at most kMaxBuffers buffers, non-negative sizes and
+/// steps, start <= end, and the sizes, each rounded up to `alignment` (at
+/// least 1), adding up to at most 2^63 - 1 bytes, so that no offset or arena
+/// can overflow. On failure returns false and says why; `where`, if given,
+/// is set to the offending buffer's index (buffers.size() when the fault is
+/// not one buffer's).
+bool validate(const std::vector<Buffer> &buffers, std::string *error,
+              int64_t alignment = 1, size_t *where = nullptr);
 
 /// The max-live lower bound for `buffers` with sizes rounded up to
 /// `alignment`.
@@ -80,7 +88,11 @@ int64_t computeNaive(const std::vector<Buffer> &buffers, int64_t alignment);
 std::vector<Buffer> mergePlaces(const std::vector<Buffer> &buffers,
                                 std::vector<size_t> &place);
 
-/// Plans `buffers` (which must validate).
+/// Plans `buffers` (which must validate with the options' alignment).
+/// Near-linear in the number of buffers: interval colouring (equal sizes)
+/// and best fit in start order run as sweeps over time in O(n log n); the
+/// other orders and the local search need every pair of buffers alive
+/// together and run when there are at most 2^23 such pairs.
 Plan plan(const std::vector<Buffer> &buffers, const Options &options);
 
 /// An independent check of a plan: offsets aligned, every buffer inside the

@@ -12,9 +12,11 @@
 #include <limits>
 #include <map>
 #include <numeric>
+#include <queue>
 #include <random>
 #include <set>
 #include <sstream>
+#include <tuple>
 #include <utility>
 
 using namespace fuse::planner;
@@ -27,45 +29,122 @@ int64_t alignUp(int64_t value, int64_t alignment) {
   return (value + alignment - 1) / alignment * alignment;
 }
 
-bool overlapInTime(const Buffer &a, const Buffer &b) {
-  return a.start <= b.end && b.start <= a.end;
+/// The largest number of pairs of buffers alive together for which the
+/// planner keeps every buffer's conflict list (8 bytes a pair): above it,
+/// only the orders that a sweep over time places in O(n log n) run.
+constexpr int64_t kMaxConflictPairs = int64_t(1) << 23;
+
+/// Buffer indices sorted by (start, end, index). The keys are sorted in one
+/// contiguous array, not through the indices, which on millions of buffers
+/// is several times faster.
+std::vector<uint32_t> byStartTime(const std::vector<Buffer> &buffers) {
+  struct Key {
+    int64_t start, end;
+    uint32_t index;
+  };
+  std::vector<Key> keys;
+  keys.reserve(buffers.size());
+  for (size_t i = 0; i < buffers.size(); ++i)
+    keys.push_back({buffers[i].start, buffers[i].end, uint32_t(i)});
+  std::sort(keys.begin(), keys.end(), [](const Key &a, const Key &b) {
+    return std::tie(a.start, a.end, a.index) <
+           std::tie(b.start, b.end, b.index);
+  });
+  std::vector<uint32_t> order;
+  order.reserve(buffers.size());
+  for (const Key &k : keys)
+    order.push_back(k.index);
+  return order;
 }
 
-/// The problem with sizes aligned and, for each buffer, the buffers whose
-/// lifetimes intersect its own.
+/// The number of pairs of buffers whose lifetimes intersect, counted in
+/// O(n log n) without listing them: the buffer of rank r in start order
+/// meets each of the r buffers before it (all start at or before it) except
+/// those that ended before it starts.
+int64_t countConflictPairs(const std::vector<Buffer> &buffers) {
+  std::vector<int64_t> starts, ends;
+  starts.reserve(buffers.size());
+  ends.reserve(buffers.size());
+  for (const Buffer &b : buffers) {
+    starts.push_back(b.start);
+    ends.push_back(b.end);
+  }
+  std::sort(starts.begin(), starts.end());
+  std::sort(ends.begin(), ends.end());
+  int64_t pairs = 0;
+  size_t endedBefore = 0;
+  for (size_t rank = 0; rank < starts.size(); ++rank) {
+    while (endedBefore < ends.size() && ends[endedBefore] < starts[rank])
+      ++endedBefore;
+    pairs += int64_t(rank) - int64_t(std::min(endedBefore, rank));
+  }
+  return pairs;
+}
+
+/// The problem with sizes aligned and, when there are few enough pairs, for
+/// each buffer the buffers whose lifetimes intersect its own (in one flat
+/// array: conflicts of i are flat[first[i]] .. flat[first[i + 1]]).
 struct Problem {
   const std::vector<Buffer> &buffers;
   std::vector<int64_t> sizes;
-  std::vector<std::vector<uint32_t>> conflicts;
+  int64_t conflictPairs = 0;
+  bool hasConflictLists = false;
+  std::vector<uint64_t> first;
+  std::vector<uint32_t> flat;
 
   Problem(const std::vector<Buffer> &buffers, int64_t alignment)
-      : buffers(buffers), conflicts(buffers.size()) {
+      : buffers(buffers) {
+    sizes.reserve(buffers.size());
     for (const Buffer &b : buffers)
       sizes.push_back(alignUp(b.size, alignment));
-    // Sweep by start time: only buffers still alive can conflict.
-    std::vector<uint32_t> byStart(buffers.size());
-    std::iota(byStart.begin(), byStart.end(), 0);
-    std::sort(byStart.begin(), byStart.end(), [&](uint32_t a, uint32_t b) {
-      return buffers[a].start < buffers[b].start;
-    });
+    conflictPairs = countConflictPairs(buffers);
+    if (conflictPairs > kMaxConflictPairs)
+      return;
+    hasConflictLists = true;
+    // Sweep by start time: only buffers still alive can conflict. Each
+    // step of the walk over `active` either finds a pair or drops a buffer,
+    // so the sweep is linear in buffers plus pairs.
+    std::vector<std::pair<uint32_t, uint32_t>> pairs;
+    pairs.reserve(conflictPairs);
     std::vector<uint32_t> active;
-    for (uint32_t i : byStart) {
+    for (uint32_t i : byStartTime(buffers)) {
       active.erase(std::remove_if(active.begin(), active.end(),
                                   [&](uint32_t j) {
                                     return buffers[j].end < buffers[i].start;
                                   }),
                    active.end());
-      for (uint32_t j : active) {
-        conflicts[i].push_back(j);
-        conflicts[j].push_back(i);
-      }
+      for (uint32_t j : active)
+        pairs.push_back({i, j});
       active.push_back(i);
     }
+    first.assign(buffers.size() + 1, 0);
+    for (auto [a, b] : pairs) {
+      ++first[a + 1];
+      ++first[b + 1];
+    }
+    for (size_t i = 0; i < buffers.size(); ++i)
+      first[i + 1] += first[i];
+    flat.resize(first.back());
+    std::vector<uint64_t> next(first.begin(), first.end() - 1);
+    for (auto [a, b] : pairs) {
+      flat[next[a]++] = b;
+      flat[next[b]++] = a;
+    }
+  }
+
+  struct Range {
+    const uint32_t *first, *last;
+    const uint32_t *begin() const { return first; }
+    const uint32_t *end() const { return last; }
+  };
+  Range conflicts(uint32_t i) const {
+    return {flat.data() + first[i], flat.data() + first[i + 1]};
   }
 
   /// Best-fit placement in `order`: each buffer goes into the smallest gap
   /// between the buffers already placed that it conflicts with, or on top.
-  /// Gives up (returns kInfinity) once the arena exceeds `cutoff`.
+  /// Gives up (returns kInfinity) once the arena exceeds `cutoff`. Needs the
+  /// conflict lists.
   int64_t place(const std::vector<uint32_t> &order,
                 std::vector<int64_t> &offsets, int64_t cutoff) const {
     offsets.assign(buffers.size(), -1);
@@ -73,7 +152,7 @@ struct Problem {
     std::vector<std::pair<int64_t, int64_t>> used;
     for (uint32_t i : order) {
       used.clear();
-      for (uint32_t j : conflicts[i])
+      for (uint32_t j : conflicts(i))
         if (offsets[j] >= 0)
           used.push_back({offsets[j], offsets[j] + sizes[j]});
       std::sort(used.begin(), used.end());
@@ -94,16 +173,88 @@ struct Problem {
     return arena;
   }
 
+  /// Best fit in start order (larger first among equal starts) by a sweep
+  /// over time, in O(n log n) whatever the number of pairs: the buffers
+  /// placed before one that are still alive when it starts are exactly the
+  /// ones it conflicts with, and they are disjoint in memory, so the free
+  /// gaps between them are kept in a set ordered by (size, offset). The
+  /// placement is the one `place` makes in this order.
+  int64_t sweepPlace(std::vector<int64_t> &offsets) const {
+    // The key carries what the sweep reads, so that it walks memory in order.
+    struct Key {
+      int64_t start, negSize, end;
+      uint32_t index;
+    };
+    std::vector<Key> keys;
+    keys.reserve(buffers.size());
+    for (size_t i = 0; i < buffers.size(); ++i)
+      keys.push_back(
+          {buffers[i].start, -sizes[i], buffers[i].end, uint32_t(i)});
+    std::sort(keys.begin(), keys.end(), [](const Key &a, const Key &b) {
+      return std::tie(a.start, a.negSize, a.index) <
+             std::tie(b.start, b.negSize, b.index);
+    });
+    offsets.assign(buffers.size(), 0);
+    std::map<int64_t, int64_t> blocks;          // offset -> end offset
+    std::set<std::pair<int64_t, int64_t>> gaps; // (size, offset)
+    std::priority_queue<std::pair<int64_t, int64_t>,
+                        std::vector<std::pair<int64_t, int64_t>>,
+                        std::greater<>>
+        expiry; // (end step, offset) of each block
+    int64_t arena = 0;
+    auto gapBefore = [&](std::map<int64_t, int64_t>::iterator it) {
+      int64_t from = it == blocks.begin() ? 0 : std::prev(it)->second;
+      return std::make_pair(it->first - from, from);
+    };
+    for (const Key &key : keys) {
+      while (!expiry.empty() && expiry.top().first < key.start) {
+        auto it = blocks.find(expiry.top().second);
+        expiry.pop();
+        // The gap below the block and the one above it become one gap, or
+        // part of the free space on top.
+        auto below = gapBefore(it);
+        if (below.first > 0)
+          gaps.erase(below);
+        auto next = std::next(it);
+        if (next != blocks.end()) {
+          auto above = gapBefore(next);
+          if (above.first > 0)
+            gaps.erase(above);
+        }
+        blocks.erase(it);
+        if (next != blocks.end()) {
+          auto merged = gapBefore(next);
+          if (merged.first > 0)
+            gaps.insert(merged);
+        }
+      }
+      int64_t size = -key.negSize;
+      if (size == 0)
+        continue; // takes no memory; offset 0
+      int64_t offset;
+      auto fit = gaps.lower_bound({size, std::numeric_limits<int64_t>::min()});
+      if (fit != gaps.end()) {
+        auto [gap, from] = *fit;
+        gaps.erase(fit);
+        offset = from;
+        if (gap > size)
+          gaps.insert({gap - size, from + size});
+      } else {
+        offset = blocks.empty() ? 0 : std::prev(blocks.end())->second;
+      }
+      blocks.emplace(offset, offset + size);
+      expiry.push({key.end, offset});
+      offsets[key.index] = offset;
+      arena = std::max(arena, offset + size);
+    }
+    return arena;
+  }
+
   /// Interval-graph colouring for equal sizes: greedy by start time takes
   /// exactly as many slots as buffers alive at once, so the arena is the
   /// max-live bound.
   int64_t colour(std::vector<int64_t> &offsets) const {
-    std::vector<uint32_t> byStart(buffers.size());
-    std::iota(byStart.begin(), byStart.end(), 0);
-    std::sort(byStart.begin(), byStart.end(), [&](uint32_t a, uint32_t b) {
-      return std::make_pair(buffers[a].start, buffers[a].end) <
-             std::make_pair(buffers[b].start, buffers[b].end);
-    });
+    std::vector<uint32_t> byStart = byStartTime(buffers);
     std::set<int64_t> freeSlots;
     std::multiset<std::pair<int64_t, int64_t>> active; // (end, slot)
     int64_t slots = 0;
@@ -130,7 +281,25 @@ struct Problem {
 } // namespace
 
 bool fuse::planner::validate(const std::vector<Buffer> &buffers,
-                             std::string *error) {
+                             std::string *error, int64_t alignment,
+                             size_t *where) {
+  auto fail = [&](const std::string &why, size_t index) {
+    if (error)
+      *error = why;
+    if (where)
+      *where = index;
+    return false;
+  };
+  if (alignment < 1)
+    return fail("the alignment must be at least 1, not " +
+                    std::to_string(alignment),
+                buffers.size());
+  if (buffers.size() > kMaxBuffers)
+    return fail(std::to_string(buffers.size()) +
+                    " buffers are more than the planner takes (" +
+                    std::to_string(kMaxBuffers) + ")",
+                buffers.size());
+  int64_t total = 0;
   for (size_t i = 0; i < buffers.size(); ++i) {
     const Buffer &b = buffers[i];
     std::ostringstream os;
@@ -141,28 +310,39 @@ bool fuse::planner::validate(const std::vector<Buffer> &buffers,
          << b.start << ")";
     else if (b.start < 0)
       os << "buffer " << i << " starts at a negative step " << b.start;
-    if (!os.str().empty()) {
-      if (error)
-        *error = os.str();
-      return false;
-    }
+    else if (b.size > std::numeric_limits<int64_t>::max() - (alignment - 1) ||
+             __builtin_add_overflow(total, alignUp(b.size, alignment), &total))
+      os << "buffer " << i << " (" << b.size
+         << " B) brings the sizes, each rounded up to " << alignment
+         << " B, past 2^63 - 1 bytes, the largest arena the planner sizes";
+    if (!os.str().empty())
+      return fail(os.str(), i);
   }
   return true;
 }
 
 int64_t fuse::planner::computeMaxLive(const std::vector<Buffer> &buffers,
                                       int64_t alignment) {
-  std::vector<std::pair<int64_t, int64_t>> events; // (step, delta)
+  // Arrivals (start, size) and departures (last step, size), each sorted,
+  // merged: at one step, the buffers that start there are counted before
+  // those whose last step it is leave (lifetimes are inclusive). No end + 1,
+  // which would overflow at the last step int64 has.
+  std::vector<std::pair<int64_t, int64_t>> arrivals, departures;
+  arrivals.reserve(buffers.size());
+  departures.reserve(buffers.size());
   for (const Buffer &b : buffers) {
     int64_t size = alignUp(b.size, alignment);
-    events.push_back({b.start, size});
-    events.push_back({b.end + 1, -size});
+    arrivals.push_back({b.start, size});
+    departures.push_back({b.end, size});
   }
-  // At one step, buffers that ended before it leave before new ones come.
-  std::sort(events.begin(), events.end());
+  std::sort(arrivals.begin(), arrivals.end());
+  std::sort(departures.begin(), departures.end());
   int64_t live = 0, maxLive = 0;
-  for (auto [step, delta] : events) {
-    live += delta;
+  size_t left = 0;
+  for (auto [step, size] : arrivals) {
+    while (left < departures.size() && departures[left].first < step)
+      live -= departures[left++].second;
+    live += size;
     maxLive = std::max(maxLive, live);
   }
   return maxLive;
@@ -234,17 +414,30 @@ Plan fuse::planner::plan(const std::vector<Buffer> &buffers,
                   [&](int64_t s) { return s == problem.sizes[0]; });
   if (equalSizes)
     consider("interval-colouring", problem.colour(offsets));
+  // Best fit in start order by a sweep: near-linear on any input.
+  consider("start", problem.sweepPlace(offsets));
+  // With too many pairs alive together to list, the sweeps are the plan.
+  if (!problem.hasConflictLists || result.arena == result.maxLive) {
+    result.planMs = elapsedMs();
+    return result;
+  }
 
-  // The portfolio: best fit in several orders.
+  // The portfolio: best fit in several more orders.
   std::vector<int64_t> degree(n);
   for (size_t i = 0; i < n; ++i)
-    for (uint32_t j : problem.conflicts[i])
+    for (uint32_t j : problem.conflicts(i))
       degree[i] += problem.sizes[j];
+  // As long double: a lifetime may span all of int64's steps.
   auto length = [&](uint32_t i) {
-    return buffers[i].end - buffers[i].start + 1;
+    return (long double)buffers[i].end - buffers[i].start + 1;
   };
   using Key = std::function<bool(uint32_t, uint32_t)>;
   std::vector<std::pair<std::string, Key>> orders = {
+      {"start",
+       [&](uint32_t a, uint32_t b) {
+         return std::make_tuple(buffers[a].start, -problem.sizes[a], a) <
+                std::make_tuple(buffers[b].start, -problem.sizes[b], b);
+       }},
       {"size",
        [&](uint32_t a, uint32_t b) {
          return std::make_tuple(-problem.sizes[a], -length(a), a) <
@@ -260,11 +453,6 @@ Plan fuse::planner::plan(const std::vector<Buffer> &buffers,
          return std::make_tuple(-problem.sizes[a] * length(a), a) <
                 std::make_tuple(-problem.sizes[b] * length(b), b);
        }},
-      {"start",
-       [&](uint32_t a, uint32_t b) {
-         return std::make_tuple(buffers[a].start, -problem.sizes[a], a) <
-                std::make_tuple(buffers[b].start, -problem.sizes[b], b);
-       }},
       {"conflicts",
        [&](uint32_t a, uint32_t b) {
          return std::make_tuple(-degree[a], -problem.sizes[a], a) <
@@ -277,8 +465,14 @@ Plan fuse::planner::plan(const std::vector<Buffer> &buffers,
     std::vector<uint32_t> order(n);
     std::iota(order.begin(), order.end(), 0);
     std::sort(order.begin(), order.end(), key);
-    int64_t arena = problem.place(order, offsets, kInfinity);
-    consider(name, arena);
+    int64_t arena;
+    if (name == "start") {
+      // Already placed by the sweep; the order seeds the local search.
+      arena = result.strategies.back().arena;
+    } else {
+      arena = problem.place(order, offsets, kInfinity);
+      consider(name, arena);
+    }
     if (arena < bestOrderArena) {
       bestOrderArena = arena;
       bestOrder = order;
@@ -293,11 +487,7 @@ Plan fuse::planner::plan(const std::vector<Buffer> &buffers,
     int64_t current = bestOrderArena;
     std::vector<int64_t> bestOffsets;
     int64_t searchBest = kInfinity;
-    for (int64_t iteration = 0;; ++iteration) {
-      if ((iteration & 63) == 0 && elapsedMs() > options.timeBudgetMs)
-        break;
-      if (current == result.maxLive)
-        break;
+    while (current != result.maxLive && elapsedMs() <= options.timeBudgetMs) {
       std::vector<uint32_t> candidate = order;
       size_t i = rng() % n, j = rng() % n;
       if (rng() & 1) {
@@ -342,20 +532,52 @@ bool fuse::planner::verify(const std::vector<Buffer> &buffers, const Plan &plan,
       return fail("buffer " + std::to_string(i) + " has offset " +
                   std::to_string(plan.offsets[i]) + ", not a multiple of " +
                   std::to_string(alignment));
-    if (plan.offsets[i] + buffers[i].size > plan.arena)
+    if (buffers[i].size > plan.arena ||
+        plan.offsets[i] > plan.arena - buffers[i].size)
       return fail("buffer " + std::to_string(i) + " ends past the arena");
   }
-  // Every pair, by brute force: independent of the planner's sweep.
+  // A sweep over time with the live buffers ordered by offset: when a
+  // buffer starts, every buffer still alive must lie wholly below or above
+  // it. The live ones are disjoint (each was checked on arrival), so its two
+  // neighbours in offset order are the only ones to look at. Written apart
+  // from the planner's placement code, and O(n log n).
+  struct Arrival {
+    int64_t start, end, offset, size;
+    uint32_t index;
+  };
+  std::vector<Arrival> arrivals;
+  arrivals.reserve(buffers.size());
   for (size_t i = 0; i < buffers.size(); ++i)
-    for (size_t j = i + 1; j < buffers.size(); ++j) {
-      if (!overlapInTime(buffers[i], buffers[j]) || buffers[i].size == 0 ||
-          buffers[j].size == 0)
-        continue;
-      int64_t a0 = plan.offsets[i], a1 = a0 + buffers[i].size;
-      int64_t b0 = plan.offsets[j], b1 = b0 + buffers[j].size;
-      if (a0 < b1 && b0 < a1)
-        return fail("buffers " + std::to_string(i) + " and " +
-                    std::to_string(j) + " are alive together and overlap");
+    if (buffers[i].size > 0)
+      arrivals.push_back({buffers[i].start, buffers[i].end, plan.offsets[i],
+                          buffers[i].size, uint32_t(i)});
+  std::sort(arrivals.begin(), arrivals.end(),
+            [](const Arrival &a, const Arrival &b) {
+              return std::tie(a.start, a.index) < std::tie(b.start, b.index);
+            });
+  std::map<int64_t, std::pair<int64_t, uint32_t>> live; // offset -> end, buffer
+  std::priority_queue<std::pair<int64_t, int64_t>,
+                      std::vector<std::pair<int64_t, int64_t>>, std::greater<>>
+      ends; // (last step, offset)
+  for (const Arrival &b : arrivals) {
+    uint32_t i = b.index;
+    while (!ends.empty() && ends.top().first < b.start) {
+      live.erase(ends.top().second);
+      ends.pop();
     }
+    int64_t begin = b.offset, end = begin + b.size;
+    auto above = live.lower_bound(begin);
+    auto overlap = [&](uint32_t j) {
+      return fail("buffers " + std::to_string(std::min(i, j)) + " and " +
+                  std::to_string(std::max(i, j)) +
+                  " are alive together and overlap");
+    };
+    if (above != live.end() && above->first < end)
+      return overlap(above->second.second);
+    if (above != live.begin() && std::prev(above)->second.first > begin)
+      return overlap(std::prev(above)->second.second);
+    live.emplace(begin, std::make_pair(end, i));
+    ends.push({b.end, begin});
+  }
   return true;
 }
