@@ -78,6 +78,9 @@ struct Entry {
   /// The value in the other layout, once some op asked for it (so that all
   /// readers share one transpose: same-input siblings stay recognisable).
   Value otherLayout;
+  /// The ONNX element type where the model states it (graph inputs,
+  /// initializers, Constant, Shape); 0 where it is only derived.
+  int32_t onnxType = 0;
 };
 
 std::string typeName(int32_t t) {
@@ -146,6 +149,9 @@ private:
   /// The import-time contents of input k, or an error naming what it is.
   FailureOr<const HostTensor *> constInput(int k, StringRef what);
   LogicalResult define(int k, Entry e);
+  LogicalResult checkElementTypes();
+  LogicalResult checkDeclaredOutput(const onnx::ValueInfoProto &out,
+                                    const Entry &e);
   bool outputUsed(int k) const {
     return k < node->output_size() && !node->output(k).empty() &&
            usedNames.contains(node->output(k));
@@ -334,6 +340,132 @@ FailureOr<const HostTensor *> Importer::constInput(int k, StringRef what) {
                       "initializer)",
            failure();
   return &*e->host;
+}
+
+/// How an input's element type is named in a diagnostic.
+static std::string elementKind(const Entry &e) {
+  if (e.onnxType)
+    return typeName(e.onnxType);
+  if (e.value)
+    return "FLOAT";
+  return e.host->isFloat ? "a float type" : "an integer type";
+}
+
+/// Whether an input holds floats (run-time values are float32).
+static bool holdsFloats(const Entry &e) { return e.value || e.host->isFloat; }
+
+/// The element-type rules that ONNX's checker leaves to type inference, for
+/// the ops fuse imports: the inputs an op types with one `T` must agree (an
+/// INT8 or BOOL initializer is not silently added to float data), indices
+/// and shapes are integers, and a pad value is one element.
+LogicalResult Importer::checkElementTypes() {
+  StringRef opType = node->op_type();
+  SmallVector<int> sameType;
+  if (llvm::is_contained({"Add", "Sub", "Mul", "Div", "Max", "Min", "Sum",
+                          "Mean", "MatMul", "Concat", "Gemm", "Conv",
+                          "BatchNormalization", "LayerNormalization"},
+                         opType))
+    for (int k = 0; k < numInputs(); ++k)
+      sameType.push_back(k);
+  else if (opType == "Clip" && opset >= 11)
+    sameType = {0, 1, 2};
+  else if (opType == "Pad" && opset >= 11)
+    sameType = {0, 2};
+  // LayerNormalization's and BatchNormalization's statistics outputs aside,
+  // every listed input is one T (Gemm's C and Conv's B included).
+  int first = -1;
+  for (int k : sameType) {
+    if (!hasInput(k) || !input(k))
+      continue;
+    if (first < 0) {
+      first = k;
+      continue;
+    }
+    const Entry &a = *input(first), &c = *input(k);
+    if (holdsFloats(a) != holdsFloats(c))
+      return error() << "input " << k << " ('" << node->input(k) << "') is "
+                     << elementKind(c) << " and input " << first << " ('"
+                     << node->input(first) << "') is " << elementKind(a) << ": "
+                     << opType
+                     << " takes one element type for both; insert a Cast",
+             failure();
+  }
+  auto integerInput = [&](int k, StringRef what, bool oneDimensional,
+                          StringRef types = "int64") -> LogicalResult {
+    if (!hasInput(k) || !input(k) || !input(k)->host)
+      return success(); // a run-time one is refused where it is used
+    const Entry &e = *input(k);
+    if (e.host->isFloat)
+      return error() << what << " (input " << k << ", '" << node->input(k)
+                     << "') must be " << types << ", not " << elementKind(e),
+             failure();
+    if (oneDimensional && e.shape.size() != 1)
+      return error() << what << " (input " << k << ", '" << node->input(k)
+                     << "') must be 1-D, not of shape " << shapeStr(e.shape),
+             failure();
+    return success();
+  };
+  if (opType == "Gather")
+    return integerInput(1, "indices", false, "int32 or int64");
+  if (opType == "Reshape" && opset >= 5)
+    return integerInput(1, "shape", true);
+  if ((opType == "Squeeze" || opType == "Unsqueeze") && opset >= 13)
+    return integerInput(1, "axes", true);
+  if (opType == "Pad" && opset >= 11) {
+    if (failed(integerInput(1, "pads", true)))
+      return failure();
+    if (hasInput(2) && input(2) && input(2)->host &&
+        input(2)->host->size() != 1)
+      return error() << "constant_value (input 2, '" << node->input(2)
+                     << "') must be a scalar, not of shape "
+                     << shapeStr(input(2)->shape),
+             failure();
+  }
+  return success();
+}
+
+/// A graph output's declared type and shape, where the model gives them,
+/// must be what the graph computes: a disagreement means the model is not
+/// what its author meant (or fuse misread it), so it is an error, not a
+/// note. Symbolic dimensions (dim_param) match any size.
+LogicalResult Importer::checkDeclaredOutput(const onnx::ValueInfoProto &out,
+                                            const Entry &e) {
+  if (!holdsFloats(e))
+    return error() << "graph output '" << out.name() << "' holds "
+                   << elementKind(e)
+                   << " known at import time; fuse's outputs are float32 (a "
+                      "Cast to FLOAT in the model makes it one)",
+           failure();
+  if (!out.has_type() || !out.type().has_tensor_type())
+    return success();
+  const onnx::TypeProto::Tensor &declared = out.type().tensor_type();
+  int32_t type = declared.elem_type();
+  if (type != onnx::TensorProto::UNDEFINED && type != onnx::TensorProto::FLOAT)
+    return error() << "graph output '" << out.name() << "' is declared "
+                   << typeName(type) << " but the graph computes FLOAT",
+           failure();
+  if (!declared.has_shape())
+    return success();
+  const onnx::TensorShapeProto &shape = declared.shape();
+  bool agree = shape.dim_size() == int(e.shape.size());
+  for (int d = 0; agree && d < shape.dim_size(); ++d)
+    agree =
+        !shape.dim(d).has_dim_value() || shape.dim(d).dim_value() == e.shape[d];
+  if (agree)
+    return success();
+  std::string text = "[";
+  for (int d = 0; d < shape.dim_size(); ++d) {
+    text += d ? "," : "";
+    text += shape.dim(d).has_dim_value()
+                ? std::to_string(shape.dim(d).dim_value())
+                : (shape.dim(d).dim_param().empty() ? std::string("?")
+                                                    : shape.dim(d).dim_param());
+  }
+  return error() << "graph output '" << out.name()
+                 << "' is declared with shape " << text
+                 << "] but the graph computes " << shapeStr(e.shape)
+                 << " (check the model, or the sizes given with --onnx-dim)",
+         failure();
 }
 
 LogicalResult Importer::define(int k, Entry e) {
@@ -792,11 +924,13 @@ FailureOr<bool> Importer::tryFold() {
   StringRef opType = node->op_type();
   if (opType == "Constant") {
     Entry e;
+    e.onnxType = onnx::TensorProto::FLOAT;
     if (const onnx::AttributeProto *a = attr("value")) {
       FailureOr<HostTensor> t = parseTensor(a->t());
       if (failed(t))
         return failure();
       e.host = std::move(*t);
+      e.onnxType = a->t().data_type();
     } else if (const onnx::AttributeProto *a = attr("value_float")) {
       e.host = HostTensor::floats({}, {a->f()});
     } else if (const onnx::AttributeProto *a = attr("value_floats")) {
@@ -804,9 +938,11 @@ FailureOr<bool> Importer::tryFold() {
                                   {a->floats().begin(), a->floats().end()});
     } else if (const onnx::AttributeProto *a = attr("value_int")) {
       e.host = HostTensor::ints({}, {a->i()});
+      e.onnxType = onnx::TensorProto::INT64;
     } else if (const onnx::AttributeProto *a = attr("value_ints")) {
       e.host = HostTensor::ints({int64_t(a->ints_size())},
                                 {a->ints().begin(), a->ints().end()});
+      e.onnxType = onnx::TensorProto::INT64;
     } else {
       return error() << "needs one of the attributes value, value_float(s), "
                         "value_int(s)",
@@ -831,6 +967,7 @@ FailureOr<bool> Importer::tryFold() {
     Entry e;
     e.host = HostTensor::ints({int64_t(dims.size())}, dims);
     e.shape = e.host->shape;
+    e.onnxType = onnx::TensorProto::INT64;
     return succeeded(define(0, std::move(e)));
   }
   // Everything else folds only when all of its inputs are known.
@@ -972,7 +1109,9 @@ FailureOr<bool> Importer::tryFold() {
       return std::pow(float(a), float(c));
     };
     // Integer folding wraps (shape arithmetic on hostile values must not be
-    // undefined); whatever comes out is validated where it is used.
+    // undefined); whatever comes out is validated where it is used. A
+    // division ONNX leaves undefined (by zero, INT64_MIN / -1) is an error.
+    const char *undefinedDivision = nullptr;
     auto intFn = [&](int64_t a, int64_t c) -> int64_t {
       uint64_t ua = a, uc = c;
       if (opType == "Add")
@@ -981,10 +1120,13 @@ FailureOr<bool> Importer::tryFold() {
         return int64_t(ua - uc);
       if (opType == "Mul")
         return int64_t(ua * uc);
-      if (opType == "Div")
-        return c == 0 || (c == -1 && a == std::numeric_limits<int64_t>::min())
-                   ? 0
-                   : a / c;
+      if (opType == "Div") {
+        if (c == 0)
+          undefinedDivision = "an integer division by zero";
+        else if (c == -1 && a == std::numeric_limits<int64_t>::min())
+          undefinedDivision = "INT64_MIN / -1, which overflows int64";
+        return undefinedDivision ? 0 : a / c;
+      }
       if (opType == "Max")
         return std::max(a, c);
       if (opType == "Min")
@@ -995,6 +1137,10 @@ FailureOr<bool> Importer::tryFold() {
     if (!r)
       return error() << "shapes " << shapeStr(x->shape) << " and "
                      << shapeStr(y.shape) << " do not broadcast",
+             failure();
+    if (undefinedDivision)
+      return error() << "evaluating it at import time meets "
+                     << undefinedDivision << " (undefined in ONNX)",
              failure();
     return defineHost(std::move(*r));
   }
@@ -2490,7 +2636,7 @@ LogicalResult Importer::importNode() {
              failure();
   if (node->output_size() == 0 || node->output(0).empty())
     return error() << "has no output", failure();
-  if (failed(refuseTrainingMode()))
+  if (failed(refuseTrainingMode()) || failed(checkElementTypes()))
     return failure();
   FailureOr<bool> folded = tryFold();
   if (failed(folded))
@@ -2589,6 +2735,7 @@ OwningOpRef<ModuleOp> Importer::run(StringRef bytes) {
     Entry e;
     e.shape = h->shape;
     e.host = std::move(*h);
+    e.onnxType = t.data_type();
     env[t.name()] = std::move(e);
     initNames.insert(t.name());
   }
@@ -2618,9 +2765,12 @@ OwningOpRef<ModuleOp> Importer::run(StringRef bytes) {
   // The function: graph inputs that are not initializers.
   SmallVector<const onnx::ValueInfoProto *> inputs;
   SmallVector<Type> argTypes;
+  SmallVector<StringRef> overridable;
   for (const onnx::ValueInfoProto &v : graph.input()) {
-    if (initNames.contains(v.name()))
+    if (initNames.contains(v.name())) {
+      overridable.push_back(v.name());
       continue;
+    }
     FailureOr<Shape> s = inputShape(v);
     if (failed(s))
       return nullptr;
@@ -2630,6 +2780,21 @@ OwningOpRef<ModuleOp> Importer::run(StringRef bytes) {
   if (graph.output_size() == 0) {
     error() << "the graph has no outputs";
     return nullptr;
+  }
+  // From IR version 4 a graph input with an initializer is one a runtime may
+  // let its caller override; fuse compiles the initializer in. Said once.
+  // (Before version 4 every initializer had to be listed as an input.)
+  if (!overridable.empty() && model.ir_version() >= 4) {
+    InFlightDiagnostic w = mlir::emitWarning(fileLoc);
+    w << overridable.size() << " graph input"
+      << (overridable.size() > 1 ? "s have initializers"
+                                 : " has an initializer")
+      << " and " << (overridable.size() > 1 ? "are" : "is")
+      << " compiled as a constant, not an argument: " << overridable.front();
+    for (size_t k = 1; k < std::min<size_t>(overridable.size(), 3); ++k)
+      w << ", " << overridable[k];
+    if (overridable.size() > 3)
+      w << ", ...";
   }
 
   OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
@@ -2646,6 +2811,7 @@ OwningOpRef<ModuleOp> Importer::run(StringRef bytes) {
     Entry e;
     e.value = entryBlock->getArgument(k);
     e.shape.assign(shapeOf(e.value).begin(), shapeOf(e.value).end());
+    e.onnxType = onnx::TensorProto::FLOAT;
     env[v->name()] = std::move(e);
     func.setArgAttr(k, "onnx.name", b.getStringAttr(v->name()));
   }
@@ -2666,6 +2832,8 @@ OwningOpRef<ModuleOp> Importer::run(StringRef bytes) {
       error() << "graph output '" << out.name() << "' is never defined";
       return nullptr;
     }
+    if (failed(checkDeclaredOutput(out, it->second)))
+      return nullptr;
     results.push_back(logical(it->second));
   }
   func::ReturnOp::create(b, fileLoc, results);

@@ -267,6 +267,54 @@ def invalid(kind):
     return build
 
 
+def mistyped(kind):
+    """Models ONNX's checker passes but its type rules refuse (or whose
+    folding ONNX leaves undefined): an INT8 or BOOL initializer added to
+    float data, float Gather indices, a float or 2-D Reshape shape, a vector
+    Pad value, an integer division by zero or INT64_MIN / -1 at import time,
+    a graph output declared with another shape or type than it has, an
+    integer graph output."""
+    def build():
+        x = vi("x", [2, 2])
+        nodes, inits, out = [], [], vi("y", [2, 2])
+        if kind in ("add_int8", "add_bool"):
+            dtype = np.int8 if kind == "add_int8" else np.bool_
+            nodes = [helper.make_node("Add", ["x", "b"], ["y"], name="add")]
+            inits = [init("b", np.ones((2, 2), dtype=dtype))]
+        elif kind == "gather_float":
+            nodes = [helper.make_node("Gather", ["x", "i"], ["y"], name="gather")]
+            inits = [init("i", np.array([1.0, 0.0], dtype=np.float32))]
+        elif kind in ("reshape_float", "reshape_2d"):
+            shape = (np.array([4, 1], dtype=np.float32) if kind == "reshape_float"
+                     else np.array([[4], [1]], dtype=np.int64))
+            nodes = [helper.make_node("Reshape", ["x", "s"], ["y"], name="reshape")]
+            inits, out = [init("s", shape)], vi("y", [4, 1])
+        elif kind == "pad_vector":
+            nodes = [helper.make_node("Pad", ["x", "p", "v"], ["y"], name="pad")]
+            inits = [init("p", np.array([0, 0, 1, 1], dtype=np.int64)),
+                     init("v", np.array([1.0, 2.0, 3.0], dtype=np.float32))]
+            out = vi("y", [2, 4])
+        elif kind in ("div_zero", "div_overflow"):
+            a, c = (7, 0) if kind == "div_zero" else (-2**63, -1)
+            nodes = [helper.make_node("Div", ["a", "c"], ["q"], name="div"),
+                     helper.make_node("Reshape", ["x", "q"], ["y"], name="reshape")]
+            inits = [init("a", np.array([a], dtype=np.int64)), init("c", np.array([c], dtype=np.int64))]
+            out = vi("y", [4])
+        elif kind in ("output_shape", "output_type"):
+            nodes = [helper.make_node("Relu", ["x"], ["y"], name="relu")]
+            out = vi("y", [2, 3]) if kind == "output_shape" else vi("y", [2, 2], TensorProto.INT64)
+        elif kind == "input_initializer":
+            nodes = [helper.make_node("Add", ["x", "b"], ["y"], name="add")]
+            inits = [init("b", np.ones((2, 2), dtype=np.float32))]
+            m = model(nodes, [x, vi("b", [2, 2])], [out], inits)
+            return m, ([np.ones((2, 2), np.float32)], [np.full((2, 2), 2, np.float32)])
+        elif kind == "output_int":
+            nodes = [helper.make_node("Shape", ["x"], ["y"], name="shape")]
+            out = vi("y", [2], TensorProto.INT64)
+        return model(nodes, [x], [out], inits), None
+    return build
+
+
 def main():
     name, out = sys.argv[1], sys.argv[2]
     makers = {
@@ -294,6 +342,10 @@ def main():
                                        [vi("x", [-3, 2])], [vi("y", [3, 2])]), None),
         **{f"invalid_{k}": invalid(k) for k in ["concat_no_axis", "extra_input", "unknown_attr",
                                                  "duplicate_input", "opset0", "no_opset"]},
+        **{f"mistyped_{k}": mistyped(k) for k in ["add_int8", "add_bool", "gather_float", "reshape_float",
+                                                   "reshape_2d", "pad_vector", "div_zero", "div_overflow",
+                                                   "output_shape", "output_type", "output_int",
+                                                   "input_initializer"]},
     }
     ext = {"external": external("weights.bin"), "external_escape": external("../weights.bin"),
            "external_sub": external("sub/weights.bin"), "external_long": external("weights.bin", length=32),
