@@ -10,6 +10,8 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Interfaces/TilingInterface.h"
 #include "mlir/Transforms/RegionUtils.h"
 
 using namespace mlir;
@@ -102,6 +104,11 @@ FusionGraph::FusionGraph(Block &block) : block(block) {
   for (Operation &op : block) {
     if (isa<GroupOp>(op) || op.hasTrait<OpTrait::IsTerminator>() ||
         isCloneableIntoGroup(&op) || isWeightConstant(&op) || !isComputeOp(&op))
+      continue;
+    // A loop over tensors (scf.for with tensor iter_args, say) is no kernel:
+    // nothing tiles it, so no group may hold it; it stays host code, which
+    // the code generators refuse with its own message.
+    if (isa<LoopLikeOpInterface>(op) && !isa<TilingInterface>(op))
       continue;
     Node node;
     node.op = &op;

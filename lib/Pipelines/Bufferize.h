@@ -13,10 +13,14 @@
 namespace mlir::fuse::detail {
 
 /// One-shot bufferization of the whole module, function boundaries
-/// included, with identity layouts at the boundaries.
+/// included, with identity layouts at the boundaries. A loop over tensors
+/// in host code whose iterations yield new tensors gets a buffer per
+/// iteration (the CPU build runs it; fuse-to-nvptx refuses such loops
+/// before).
 inline std::unique_ptr<Pass> createModuleBufferizePass() {
   bufferization::OneShotBufferizePassOptions options;
   options.bufferizeFunctionBoundaries = true;
+  options.allowReturnAllocsFromLoops = true;
   options.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   return bufferization::createOneShotBufferizePass(options);

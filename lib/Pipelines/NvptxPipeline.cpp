@@ -102,6 +102,8 @@ void mlir::fuse::buildNvptxPipeline(OpPassManager &pm,
     attach.target = options.target;
     pm.addPass(createFuseAttachTarget(attach));
   }
+  // Fused IR only: TOSA, or compute outside the groups, named here.
+  pm.addPass(createFuseCheckKernelInput());
   FuseCheckLaunchLimitsOptions limits;
   limits.blockSize = options.blockSize;
   limits.sharedBytes = options.sharedBytes;
@@ -128,6 +130,9 @@ void mlir::fuse::buildNvptxPipeline(OpPassManager &pm,
       lower.splitK = options.splitK;
     lower.reconfigure = true;
   }
+  // Elementwise arith/math on whole tensors in a group (hand-written
+  // groups) become linalg.generic, which tiles like any other root.
+  pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addNestedPass<func::FuncOp>(createFuseLowerGroups(lower));
   pm.addPass(createFuseOutlineGroups());
 

@@ -27,6 +27,7 @@
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "llvm/Support/InterleavedRange.h"
 
 #include <limits>
 
@@ -425,9 +426,12 @@ SmallVector<int64_t> tileForRoots(const Roots &roots, int64_t threads,
   SmallVector<utils::IteratorType> iterators = root.getLoopIteratorTypes();
   SmallVector<int64_t> extents = staticDomain(root);
   if (!override.empty()) {
+    // A size past a loop's extent is the whole loop.
     SmallVector<int64_t> tile(iterators.size(), 0);
     for (size_t d = 0; d < tile.size() && d < override.size(); ++d)
-      tile[d] = override[d];
+      tile[d] = ShapedType::isDynamic(extents[d])
+                    ? override[d]
+                    : std::min(override[d], extents[d]);
     return tile;
   }
   bool reduces = llvm::any_of(roots.ops, [](Operation *op) {
@@ -452,6 +456,52 @@ SmallVector<int64_t> tileForRoots(const Roots &roots, int64_t threads,
       }
   }
   return tile;
+}
+
+/// Tile sizes given by the user (`tile-sizes`) for `group`'s root: each
+/// value for a parallel loop must divide its extent (a partial tile would
+/// need a buffer of dynamic shape inside the kernel) unless it covers the
+/// whole loop, and some parallel loop must be tiled. Values for reduction
+/// loops and past the root's loops are ignored.
+LogicalResult checkTileOverride(GroupOp group, const Roots &roots,
+                                ArrayRef<int64_t> override) {
+  if (override.empty())
+    return success();
+  auto root = cast<TilingInterface>(roots.ops.front());
+  SmallVector<utils::IteratorType> iterators = root.getLoopIteratorTypes();
+  SmallVector<int64_t> extents = staticDomain(root);
+  auto fail = [&]() {
+    return root->emitError()
+           << "fuse-lower-groups: " << groupName(group) << ": option "
+           << "'tile-sizes' (" << llvm::interleaved(override, ",") << ") ";
+  };
+  int64_t parallel = 0;
+  bool tiled = false;
+  for (auto [d, iterator] : llvm::enumerate(iterators)) {
+    if (iterator != utils::IteratorType::parallel)
+      continue;
+    ++parallel;
+    if (d >= override.size() || override[d] == 0)
+      continue;
+    tiled = true;
+    if (ShapedType::isDynamic(extents[d]) || override[d] >= extents[d])
+      continue;
+    if (extents[d] % override[d] != 0)
+      return fail() << "gives " << override[d] << " for loop " << d
+                    << " of its root '" << root->getName() << "', which has "
+                    << extents[d]
+                    << " iterations: a partial tile would need a buffer of "
+                       "dynamic shape in the kernel; give a divisor of "
+                    << extents[d] << " (or 0 to leave the loop whole)";
+  }
+  if (!tiled)
+    return fail() << "tiles none of the " << parallel
+                  << " parallel loops of its root '" << root->getName()
+                  << "' (0 leaves a loop whole); give a size for at least one"
+                  << (parallel ? ""
+                               : " (it has none: a full reduction to a "
+                                 "scalar is not supported yet)");
+  return success();
 }
 
 /// The schedule class of `group` (LoweringConfigAttr's `schedule`).
@@ -1085,6 +1135,8 @@ FailureOr<LoweringConfigAttr> configure(RewriterBase &rewriter, GroupOp group,
   int64_t threads =
       std::min<int64_t>(options.threads > 0 ? options.threads : kTileThreads,
                         target.getMaxThreadsPerBlock());
+  if (failed(checkTileOverride(group, *roots, options.tileSizes)))
+    return failure();
   SmallVector<int64_t> tile =
       tileForRoots(*roots, threads, target.getNumSMs(), options.tileSizes);
   if (llvm::all_of(tile, [](int64_t t) { return t == 0; }))

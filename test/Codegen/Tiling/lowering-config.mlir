@@ -20,9 +20,13 @@
 // RUN: fuse-opt %s --fuse-configure-groups="target=h200 tensor-cores=never" | FileCheck %s --check-prefix=H200
 // RUN: fuse-opt %s --fuse-configure-groups=target=t4 | FileCheck %s --check-prefix=T4
 // A config already there stays (the depthwise group's hand-written one),
-// unless `reconfigure`; `tile-sizes` replaces every group's tile.
+// unless `reconfigure`; `tile-sizes` replaces every group's tile, and a
+// size that does not divide a group's loop (4 for the conv's 7 rows) is an
+// error naming the group's root and the loop.
 // RUN: fuse-opt %s --fuse-configure-groups="target=h200 reconfigure=true tensor-cores=never" | FileCheck %s --check-prefix=AGAIN
-// RUN: fuse-opt %s --fuse-configure-groups="target=t4 tile-sizes=1,4" | FileCheck %s --check-prefix=SIZES
+// RUN: fuse-opt %s --fuse-configure-groups="target=t4 tile-sizes=1,1" | FileCheck %s --check-prefix=SIZES
+// RUN: not fuse-opt %s --fuse-configure-groups="target=t4 tile-sizes=1,4" 2>&1 | FileCheck %s --check-prefix=PARTIAL
+// PARTIAL: error: fuse-lower-groups: a group: option 'tile-sizes' (1,4) gives 4 for loop 1 of its root 'linalg.generic', which has 7 iterations
 // fuse-lower-groups tiles by the configs (the GEMM's 2x32 tiles on the
 // H200) and the CPU build computes the same results.
 // RUN: fuse-opt %s --fuse-configure-groups="target=h200 tensor-cores=never" --fuse-lower-groups | FileCheck %s --check-prefix=LOWER
@@ -61,9 +65,9 @@
 // AGAIN-LABEL: func @depthwise
 // AGAIN: #fuse.lowering_config<schedule = "depthwise", tile = [1, 1, 8, 32, 0, 0], threads = 256,
 // SIZES-LABEL: func @gemm
-// SIZES: tile = [1, 4], threads = 32
+// SIZES: tile = [1, 1], threads = 32
 // SIZES-LABEL: func @depthwise
-// SIZES: tile = [1, 4, 0, 0, 0, 0], threads = 512
+// SIZES: tile = [1, 1, 0, 0, 0, 0], threads = 128
 
 // LOWER-LABEL: func @gemm
 // LOWER: scf.forall ({{.*}}) = (0, 0) to (64, 256) step (2, 32)

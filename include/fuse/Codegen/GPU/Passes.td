@@ -324,4 +324,28 @@ def FuseCheckLaunchLimits : Pass<"fuse-check-launch-limits", "::mlir::ModuleOp">
   let dependentDialects = ["::mlir::fuse::FuseDialect"];
 }
 
+def FuseCheckKernelInput : Pass<"fuse-check-kernel-input", "::mlir::ModuleOp"> {
+  let summary = "Check that a module is fused IR that fuse-to-nvptx can compile";
+  let description = [{
+    The first step of `fuse-to-nvptx`: every kernel comes from a
+    `fuse.group`, so the input must be what the fusion pipeline produces.
+    Each of these is an error that names the op, the cause and the fix
+    (instead of a later "op was not bufferized" or "works on the host"):
+
+    - a TOSA op: the input has not been through `--fuse-fusion-pipeline`;
+    - an op that computes on tensors outside any `fuse.group` (a linalg op,
+      elementwise `arith`/`math` on whole tensors, a loop over tensors):
+      nothing would run it on the GPU;
+    - a loop or other op without `TilingInterface` inside a group, which no
+      kernel can be tiled from (elementwise `arith`/`math` on tensors are
+      fine: the pipeline turns them into `linalg.generic` first).
+
+    ```
+    $ fuse-opt model.tosa.mlir --fuse-to-nvptx
+    error: fuse-check-kernel-input: 'tosa.add' is a TOSA op: fuse-to-nvptx compiles fused IR; run --fuse-fusion-pipeline first
+    ```
+  }];
+  let dependentDialects = ["::mlir::fuse::FuseDialect"];
+}
+
 #endif // FUSE_CODEGEN_GPU_PASSES_TD

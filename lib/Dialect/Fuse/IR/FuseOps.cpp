@@ -162,6 +162,13 @@ ParseResult GroupOp::parse(OpAsmParser &parser, OperationState &result) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult GroupOp::verify() {
+  // A group is part of a function's body: directly in a module (a symbol
+  // table) nothing would call it, and it would vanish as dead code.
+  if (Operation *parent = (*this)->getParentOp();
+      parent && parent->hasTrait<OpTrait::SymbolTable>())
+    return emitOpError() << "is directly in '" << parent->getName()
+                         << "': a group belongs in a function's body (put "
+                            "it in a func.func)";
   Block &block = getBodyBlock();
   if (block.getNumArguments() != getInputs().size())
     return emitOpError() << "expects its body to take one argument per input ("
