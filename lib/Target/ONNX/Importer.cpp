@@ -65,6 +65,19 @@ constexpr int64_t kMaxWindowAttr = int64_t(1) << 30;
 constexpr int64_t kMaxElements = int64_t(1) << 34;
 /// The most dimensions a run-time tensor has (TOSA's limit).
 constexpr size_t kMaxRank = 6;
+/// The deepest message nesting parsed (a graph in an If in a graph ... is
+/// about 4 levels a subgraph).
+constexpr int kMaxNesting = 1000;
+/// The most bytes a run-time tensor has (TOSA's 8K level: under 2 GiB).
+constexpr int64_t kMaxTensorBytes = (int64_t(1) << 31) - 1;
+/// The most elements a tensor that ConstantOfShape fills at import time has.
+constexpr int64_t kMaxFilledElements = int64_t(1) << 26;
+
+/// Whether a float32 tensor of `shape` is past kMaxTensorBytes.
+bool tooManyBytes(ArrayRef<int64_t> shape) {
+  std::optional<int64_t> n = numElements(shape);
+  return !n || *n > kMaxTensorBytes / 4;
+}
 
 struct Entry {
   /// Run-time value; null while the tensor is only known at import time.
@@ -481,6 +494,11 @@ LogicalResult Importer::define(int k, Entry e) {
                    << "; at most " << kMaxRank
                    << " dimensions are supported (TOSA's limit)",
            failure();
+  if (e.value && tooManyBytes(e.shape))
+    return error() << "output '" << name << "' of shape " << shapeStr(e.shape)
+                   << " is 2 GiB or more; a tensor is at most 2^31 - 1 bytes "
+                      "(TOSA's limit)",
+           failure();
   env[name] = std::move(e);
   return success();
 }
@@ -508,6 +526,11 @@ FailureOr<HostTensor> Importer::parseTensor(const onnx::TensorProto &t) {
     return fail() << "invalid or too large shape " << shapeStr(shape),
            failure();
   int32_t dt = t.data_type();
+  if (dt == onnx::TensorProto::FLOAT && tooManyBytes(shape))
+    return fail() << "shape " << shapeStr(shape)
+                  << " is 2 GiB or more; a tensor is at most 2^31 - 1 bytes "
+                     "(TOSA's limit)",
+           failure();
   bool isFloat = dt == onnx::TensorProto::FLOAT;
   bool isInt = dt == onnx::TensorProto::INT64 ||
                dt == onnx::TensorProto::INT32 ||
@@ -708,9 +731,11 @@ FailureOr<Shape> Importer::inputShape(const onnx::ValueInfoProto &v) {
                    << shape.size() << "; at most " << kMaxRank
                    << " dimensions are supported (TOSA's limit)",
            failure();
-  if (!numElements(shape) || *numElements(shape) > kMaxElements)
-    return error() << "graph input '" << v.name() << "' shape "
-                   << shapeStr(shape) << " is too large",
+  if (tooManyBytes(shape))
+    return error() << "graph input '" << v.name() << "' of shape "
+                   << shapeStr(shape)
+                   << " is 2 GiB or more; a tensor is at most 2^31 - 1 bytes "
+                      "(TOSA's limit)",
            failure();
   return shape;
 }
@@ -994,9 +1019,23 @@ FailureOr<bool> Importer::tryFold() {
     return false;
   }
   if (opType == "ConstantOfShape") {
+    if (x->isFloat)
+      return error() << "the shape input must be int64, not float", failure();
+    if (x->shape.size() != 1)
+      return error() << "the shape input must be 1-D, not of shape "
+                     << shapeStr(x->shape),
+             failure();
+    if (llvm::any_of(x->i, [](int64_t d) { return d < 0; }))
+      return error() << "shape " << shapeStr(x->i)
+                     << " has a negative dimension",
+             failure();
     std::optional<int64_t> n = numElements(x->i);
-    if (x->isFloat || !n || *n > (int64_t(1) << 26))
-      return error() << "shape " << shapeStr(x->i) << " is invalid", failure();
+    if (!n || *n > kMaxFilledElements)
+      return error() << "shape " << shapeStr(x->i) << " has "
+                     << (n ? std::to_string(*n) : std::string("over 2^63"))
+                     << " elements; a tensor filled at import time has at "
+                        "most 2^26",
+             failure();
     HostTensor t = HostTensor::floats(Shape(x->i.begin(), x->i.end()),
                                       std::vector<float>(*n, 0.0f));
     if (const onnx::AttributeProto *a = attr("value")) {
@@ -2674,11 +2713,16 @@ OwningOpRef<ModuleOp> Importer::run(StringRef bytes) {
     google::protobuf::io::CodedInputStream stream(
         reinterpret_cast<const uint8_t *>(bytes.data()), bytes.size());
     stream.SetTotalBytesLimit(std::numeric_limits<int>::max());
+    // Subgraphs (If, Loop, Scan) nest messages; protobuf's default of 100
+    // levels refuses valid models with a few dozen nested Ifs.
+    stream.SetRecursionLimit(kMaxNesting);
     if (bytes.size() > size_t(std::numeric_limits<int>::max()) ||
         !model.ParseFromCodedStream(&stream) ||
         !stream.ConsumedEntireMessage()) {
       error() << "not a valid ONNX model: the file does not parse as an ONNX "
-                 "ModelProto (truncated, corrupt or another format)";
+                 "ModelProto (truncated, corrupt, another format, or "
+                 "messages nested more than "
+              << kMaxNesting << " deep)";
       return nullptr;
     }
   }

@@ -41,6 +41,12 @@ struct OnnxOptions {
                      "this many bytes become dense_resource blobs (default "
                      "256)"),
       llvm::cl::init(256)};
+  // Set by fuse-translate when it reads a pipe through a temporary file:
+  // the name messages give the input, and where external data is looked for.
+  llvm::cl::opt<std::string> inputName{
+      "onnx-input-name", llvm::cl::cat(mlir::fuse::getOnnxImportCategory()),
+      llvm::cl::desc("The input's name in messages (default: its path)"),
+      llvm::cl::Hidden};
   llvm::cl::opt<std::string> function{
       "onnx-function", llvm::cl::cat(mlir::fuse::getOnnxImportCategory()),
       llvm::cl::desc("Name of the imported function (default: the graph's "
@@ -61,7 +67,9 @@ void mlir::fuse::registerOnnxImportTranslation() {
         options.batchSize = onnxOptions->batch;
         options.resourceThreshold = onnxOptions->resourceThreshold;
         options.functionName = onnxOptions->function;
-        StringRef path = buffer->getBufferIdentifier();
+        StringRef path = onnxOptions->inputName.empty()
+                             ? buffer->getBufferIdentifier()
+                             : StringRef(onnxOptions->inputName);
         options.modelName = path.str();
         options.modelDir = llvm::sys::path::parent_path(path).str();
         for (const std::string &d : onnxOptions->dims) {

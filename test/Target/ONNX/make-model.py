@@ -315,6 +315,44 @@ def mistyped(kind):
     return build
 
 
+def nested_ifs(depth=60):
+    """A valid model whose If nests `depth` deep (then-branch in then-branch):
+    it parses (protobuf's default limit of 100 levels refused it) and is
+    refused as an unsupported op."""
+    def leaf(d):
+        return helper.make_graph([helper.make_node("Identity", ["x"], ["o%d" % d])], "l%d" % d, [],
+                                 [vi("o%d" % d, [2])])
+    def nest(d):
+        if d == 0:
+            return leaf(0)
+        return helper.make_graph([helper.make_node("If", ["c"], ["o%d" % d], then_branch=nest(d - 1),
+                                                   else_branch=leaf(d), name="if%d" % d)],
+                                 "g%d" % d, [], [vi("o%d" % d, [2])])
+    top = nest(depth)
+    return model(list(top.node), [vi("x", [2]), vi("c", [], TensorProto.BOOL)], [vi("o%d" % depth, [2])]), None
+
+
+def too_large(kind):
+    """Tensors past the limits, named at import: a graph input of 2 GiB
+    (TOSA's bound), a node output of 2 GiB, a ConstantOfShape fill of 2^40
+    elements and one with a negative dimension."""
+    def build():
+        if kind == "input":
+            x = vi("x", [1 << 29])
+            return model([helper.make_node("Relu", ["x"], ["y"], name="relu")], [x], [vi("y", [1 << 29])]), None
+        if kind == "output":
+            return model([helper.make_node("Reshape", ["x", "s"], ["r"], name="reshape"),
+                          helper.make_node("Concat", ["r", "r"], ["y"], name="concat", axis=0)],
+                         [vi("x", [1 << 28])], [vi("y", [1 << 29])],
+                         [init("s", np.array([1 << 28], dtype=np.int64))]), None
+        dims = [1 << 20, 1 << 20] if kind == "fill" else [4, -2]
+        nodes = [helper.make_node("ConstantOfShape", ["s"], ["c"], name="fill"),
+                 helper.make_node("Add", ["x", "c"], ["y"], name="add")]
+        return model(nodes, [vi("x", [1])], [vi("y", [1])],
+                     [init("s", np.array(dims, dtype=np.int64))]), None
+    return build
+
+
 def main():
     name, out = sys.argv[1], sys.argv[2]
     makers = {
@@ -346,6 +384,8 @@ def main():
                                                    "reshape_2d", "pad_vector", "div_zero", "div_overflow",
                                                    "output_shape", "output_type", "output_int",
                                                    "input_initializer"]},
+        "nested_ifs": nested_ifs,
+        **{f"too_large_{k}": too_large(k) for k in ["input", "output", "fill", "negative_fill"]},
     }
     ext = {"external": external("weights.bin"), "external_escape": external("../weights.bin"),
            "external_sub": external("sub/weights.bin"), "external_long": external("weights.bin", length=32),
