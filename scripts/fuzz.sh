@@ -27,6 +27,28 @@ if [ -z "$(ls -A "$BUILD/corpus/onnx")" ]; then
     done
   fi
 fi
+# Seeds whose external data names each entry of the fuzzer's hostile model
+# directory (onnx-import-fuzzer.cpp: a FIFO, links out of it, devices).
+if [ ! -e "$BUILD/corpus/onnx/external-weights-bin.onnx" ]; then
+  /usr/bin/python3 - "$BUILD/corpus/onnx" <<'PY'
+import sys
+from onnx import TensorProto, helper
+for location in ["weights.bin", "fifo", "sub", "passwd", "root/etc/passwd", "zero", "sub/zero",
+                 "loop", "dangling", "inside", "../weights.bin", "/etc/passwd"]:
+    t = TensorProto(name="w", data_type=TensorProto.FLOAT, dims=[4, 4])
+    t.data_location = TensorProto.EXTERNAL
+    for k, v in [("location", location), ("offset", "16"), ("length", "64")]:
+        e = t.external_data.add()
+        e.key, e.value = k, v
+    g = helper.make_graph([helper.make_node("MatMul", ["x", "w"], ["y"], name="mm")], "g",
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 4])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 4])], [t])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+    m.ir_version = 8
+    name = location.replace("/", "_").replace(".", "-")
+    open(f"{sys.argv[1]}/external-{name}.onnx", "wb").write(m.SerializeToString())
+PY
+fi
 if [ -z "$(ls -A "$BUILD/corpus/ir")" ]; then
   find test -name '*.mlir' | while read -r f; do
     cp "$f" "$BUILD/corpus/ir/$(echo "$f" | tr '/' '_')"
