@@ -398,6 +398,9 @@ def main():
                         help="with --lower-groups: the blocks every tensor-core kernel splits its "
                              "reduction over where its group allows (split-K; 1: never; default: "
                              "the cost model's choice)")
+    parser.add_argument("--tile-sizes",
+                        help="with --lower-groups: every group's tile sizes (fuse-lower-groups' "
+                             "tile-sizes, comma-separated), instead of its config's")
     parser.add_argument("--fused-options", default="",
                         help="extra fuse-fusion-pipeline options for the fused build")
     parser.add_argument("--seed", type=int, default=0)
@@ -425,13 +428,19 @@ def main():
     blobs = {}
     name, arg_types, result_types, unfused = compile_variant(args.fuse_opt, args.input, unfused_opts, "unfused",
                                                              args.function, blobs=blobs)
-    if (args.tensor_cores or args.precision or args.stages or args.split_k) and not args.lower_groups:
-        fail("--tensor-cores, --precision, --stages and --split-k need --lower-groups (they configure "
-             "the tiles)")
+    if (args.tensor_cores or args.precision or args.stages or args.split_k or args.tile_sizes) \
+            and not args.lower_groups:
+        fail("--tensor-cores, --precision, --stages, --split-k and --tile-sizes need --lower-groups "
+             "(they configure the tiles)")
     lower = args.lower_groups
     if lower and (args.tensor_cores or args.precision or args.stages or args.split_k):
         lower = {"tensor-cores": args.tensor_cores or "auto", "precision": args.precision or "fp32",
                  "stages": args.stages or 0, "split-k": args.split_k or 0}
+    if lower and args.tile_sizes:
+        if not re.fullmatch(r"\d+(,\d+)*", args.tile_sizes):
+            fail(f"--tile-sizes must be comma-separated sizes, got '{args.tile_sizes}'")
+        lower = dict(lower) if isinstance(lower, dict) else {}
+        lower["tile-sizes"] = args.tile_sizes
     _, _, _, fused = compile_variant(args.fuse_opt, args.input, fused_opts, "fused", args.function,
                                      lower, blobs=blobs, relayout=args.relayout_weights)
     for t in arg_types + result_types:
@@ -463,6 +472,8 @@ def main():
                          else f", {args.distribute_threads} threads per tile")
     if args.relayout_weights:
         lowered_note += ", filters re-laid out"
+    if args.tile_sizes:
+        lowered_note += f", tile sizes {args.tile_sizes}"
     print(f"{os.path.basename(args.input)} @{name}: fused ({fused_opts}{lowered_note}) vs unfused, seed {args.seed}, "
           f"rtol {args.rtol:g}, atol {args.atol:g}{tolerance_note}")
     memory = read_memory(lowered, f"{name}__fused")
