@@ -14,6 +14,8 @@ PACKAGES=(
   libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata
   # C++ unit tests
   libgtest-dev
+  # sanitizer and libFuzzer runtimes (make check-asan, make fuzz)
+  libclang-rt-22-dev
   # formatting (make format, the format check)
   clang-format-22
   python3-onnx python3-numpy python3-torch python3-torchvision
