@@ -37,7 +37,7 @@ def main():
         "# Memory planner on published buffer traces",
         "",
         f"Produced by `python3 bench/memtraces.py` on {datetime.date.today()} at commit {commit}"
-        " (2-core development machine, default 1 s search budget).",
+        " (2-core development machine, default search budget of 2^26 work units).",
         "",
         "| trace | buffers | naive B | max-live B | fuse arena B | fuse ratio | greedy-by-size ratio | strategy | plan ms |",
         "|---|---|---|---|---|---|---|---|---|",

@@ -13,9 +13,11 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <limits>
 #include <random>
 #include <string>
+#include <thread>
 
 using namespace fuse::planner;
 
@@ -40,7 +42,7 @@ TEST(PlannerTest, RandomTracesAreValidAndBounded) {
     auto buffers = randomTrace(rng, count, 1 + rng() % 60, false);
     Options options;
     options.alignment = int64_t(1) << (rng() % 9);
-    options.timeBudgetMs = 2;
+    options.searchBudget = 20000;
     options.seed = t;
     Plan p = plan(buffers, options);
     std::string error;
@@ -56,7 +58,7 @@ TEST(PlannerTest, EqualSizesReachTheBound) {
   for (int t = 0; t < 500; ++t) {
     auto buffers = randomTrace(rng, 1 + rng() % 60, 1 + rng() % 80, true);
     Options options;
-    options.timeBudgetMs = 0;
+    options.searchBudget = 0;
     Plan p = plan(buffers, options);
     std::string error;
     EXPECT_TRUE(verify(buffers, p, 1, &error))
@@ -168,6 +170,31 @@ TEST(PlannerTest, DenseTracesBeyondThePairLimit) {
   Plan q = plan(equal, Options());
   EXPECT_EQ(q.arena, q.maxLive);
   EXPECT_TRUE(verify(equal, q, 1, &error)) << error;
+}
+
+TEST(PlannerTest, SameInputSamePlanUnderLoad) {
+  // The search stops on a work count: a plan made while other threads keep
+  // the cores busy is the plan made on an idle machine.
+  std::mt19937_64 rng(99);
+  auto buffers = randomTrace(rng, 300, 120, false);
+  Options options;
+  options.searchBudget = int64_t(1) << 22;
+  Plan idle = plan(buffers, options);
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> busy;
+  for (int t = 0; t < 4; ++t)
+    busy.emplace_back([&] {
+      volatile uint64_t x = 0;
+      while (!stop.load(std::memory_order_relaxed))
+        x = x + 1;
+    });
+  Plan loaded = plan(buffers, options);
+  stop = true;
+  for (std::thread &t : busy)
+    t.join();
+  EXPECT_EQ(idle.offsets, loaded.offsets);
+  EXPECT_EQ(idle.arena, loaded.arena);
+  EXPECT_EQ(idle.strategy, loaded.strategy);
 }
 
 TEST(PlannerTest, InPlacePlacesAndNaiveSum) {

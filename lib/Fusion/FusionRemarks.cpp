@@ -243,7 +243,9 @@ static MemoryEstimate estimateMemory(const FusionPlan &plan,
   }
   ::fuse::planner::Options options;
   options.alignment = alignment;
-  options.timeBudgetMs = 200;
+  // The budget fuse-plan-buffers uses by default: the same buffers get
+  // the same plan in the report and in the compiled module.
+  options.searchBudget = ::fuse::planner::kDefaultSearchBudget;
   ::fuse::planner::Plan result = ::fuse::planner::plan(
       ::fuse::planner::mergePlaces(intervals, placeOf), options);
   estimate.naive = ::fuse::planner::computeNaive(intervals, alignment);

@@ -271,7 +271,7 @@ struct PlanBuffersPass
         ::fuse::planner::mergePlaces(intervals, placeOf);
     ::fuse::planner::Options options;
     options.alignment = alignment;
-    options.timeBudgetMs = timeBudgetMs;
+    options.searchBudget = searchBudget;
     ::fuse::planner::Plan plan = ::fuse::planner::plan(places, options);
     std::string error;
     if (!::fuse::planner::verify(places, plan, alignment, &error)) {

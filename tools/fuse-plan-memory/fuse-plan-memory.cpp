@@ -32,10 +32,12 @@ static llvm::cl::opt<std::string> input(llvm::cl::cat(category),
 static llvm::cl::opt<int64_t>
     alignment(llvm::cl::cat(category), "alignment",
               llvm::cl::desc("Offset alignment in bytes"), llvm::cl::init(1));
-static llvm::cl::opt<double>
-    budget(llvm::cl::cat(category), "time-budget-ms",
-           llvm::cl::desc("Local search budget in milliseconds"),
-           llvm::cl::init(1000.0));
+static llvm::cl::opt<int64_t> budget(
+    llvm::cl::cat(category), "search-budget",
+    llvm::cl::desc("Work budget of the local search (buffers placed plus "
+                   "conflicts looked at; a count, so plans do not depend on "
+                   "the machine; 0: no search)"),
+    llvm::cl::init(kDefaultSearchBudget));
 static llvm::cl::opt<uint64_t> seed(llvm::cl::cat(category), "seed",
                                     llvm::cl::desc("Search seed"),
                                     llvm::cl::init(0));
@@ -63,8 +65,9 @@ int main(int argc, char **argv) {
   if (alignment < 1)
     return fail("--alignment must be at least 1, not " +
                 llvm::Twine(int64_t(alignment)));
-  if (!(budget >= 0))
-    return fail("--time-budget-ms must be a number of milliseconds >= 0");
+  if (budget < 0)
+    return fail("--search-budget must be 0 or more, not " +
+                llvm::Twine(int64_t(budget)));
   std::string error;
   std::unique_ptr<llvm::MemoryBuffer> file =
       mlir::fuse::readToolInput(input, &error, kMaxTraceBytes);
@@ -123,7 +126,7 @@ int main(int argc, char **argv) {
 
   Options options;
   options.alignment = alignment;
-  options.timeBudgetMs = budget;
+  options.searchBudget = budget;
   options.seed = seed;
   Plan result = plan(buffers, options);
   if (!verify(buffers, result, alignment, &error))

@@ -7,6 +7,7 @@
 #ifndef FUSE_MEMORY_PASSES_H
 #define FUSE_MEMORY_PASSES_H
 
+#include "fuse/Memory/MemoryPlanner.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::fuse {

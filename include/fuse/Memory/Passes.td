@@ -55,8 +55,10 @@ def FusePlanBuffers : Pass<"fuse-plan-buffers", "::mlir::ModuleOp"> {
            "passes it">,
     Option<"inPlace", "in-place", "bool", /*default=*/"true",
            "Let elementwise groups write over an input they read last">,
-    Option<"timeBudgetMs", "time-budget-ms", "double", /*default=*/"1000.0",
-           "Local search budget of the planner">,
+    Option<"searchBudget", "search-budget", "int64_t",
+           /*default=*/"::fuse::planner::kDefaultSearchBudget",
+           "Work budget of the planner's local search (a count, so the plan "
+           "does not depend on the machine)">,
   ];
   let dependentDialects = ["::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect"];

@@ -487,7 +487,12 @@ Plan fuse::planner::plan(const std::vector<Buffer> &buffers,
     int64_t current = bestOrderArena;
     std::vector<int64_t> bestOffsets;
     int64_t searchBest = kInfinity;
-    while (current != result.maxLive && elapsedMs() <= options.timeBudgetMs) {
+    // Each candidate costs at most one unit per buffer and per conflict
+    // entry; the count of candidates follows from the budget alone.
+    int64_t perCandidate = int64_t(n + problem.flat.size());
+    int64_t candidates = std::max<int64_t>(0, options.searchBudget) /
+                         std::max<int64_t>(1, perCandidate);
+    for (int64_t c = 0; c < candidates && current != result.maxLive; ++c) {
       std::vector<uint32_t> candidate = order;
       size_t i = rng() % n, j = rng() % n;
       if (rng() & 1) {
