@@ -24,7 +24,7 @@ xml="$BUILD_DIR/test-results.xml"
 rm -f "$xml"
 "$LLVM_PREFIX/bin/lit" -sv "$BUILD_DIR/test" --xunit-xml-output "$xml"
 if [ -f "$xml" ]; then
-  read -r p f s < <(python3 - "$xml" <<'PY'
+  read -r p f s < <(/usr/bin/python3 - "$xml" <<'PY'
 import sys, xml.etree.ElementTree as ET
 root = ET.parse(sys.argv[1]).getroot()
 tests = fails = skips = 0
@@ -129,7 +129,7 @@ counted_check "the C++ sources are clang-formatted" format_check
 # tiled + spread over emulated threads; strict: a group the lowering
 # refuses fails too (the fusion pipeline only forms groups that lower) ---
 SOAK_GRAPHS=${SOAK_GRAPHS:-100}
-soak_out=$(python3 scripts/soak.py --graphs "$SOAK_GRAPHS" --seed 1 --no-minimise \
+soak_out=$(/usr/bin/python3 scripts/soak.py --graphs "$SOAK_GRAPHS" --seed 1 --no-minimise \
   --fuse-opt "$BUILD_DIR/bin/fuse-opt" 2>&1)
 soak_rc=$?
 echo "$soak_out" | tail -n 30
