@@ -21,12 +21,16 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/thread.h"
+
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
+#include <optional>
+#include <string>
 
 namespace mlir::fuse::test {
 void registerTestPasses();
@@ -70,6 +74,55 @@ static void printShortHelp() {
       << "  --mlir-print-ir-after-all      the IR after every pass\n"
       << "  --help-all                     every option, upstream passes "
          "and dialects included\n";
+}
+
+/// The deepest nesting of brackets fuse-opt reads, and the stack its work
+/// runs on (reserved, not committed: only the depth used is touched).
+static constexpr int64_t kMaxNesting = 100000;
+static constexpr unsigned kWorkerStackBytes = 1u << 30;
+
+/// "LINE:COL: error: ..." where `text` first nests (, [, { or < more than
+/// kMaxNesting deep, outside string literals and comments; nullopt if it
+/// never does. `->` is an arrow, not a closing bracket.
+static std::optional<std::string> findDeepNesting(llvm::StringRef text) {
+  int64_t depth = 0, line = 1, column = 0;
+  bool inString = false, inComment = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    ++column;
+    if (c == '\n') {
+      ++line;
+      column = 0;
+      inComment = false;
+      continue;
+    }
+    if (inComment)
+      continue;
+    if (inString) {
+      if (c == '\\')
+        ++i, ++column;
+      else if (c == '"')
+        inString = false;
+      continue;
+    }
+    if (c == '"') {
+      inString = true;
+    } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
+      inComment = true;
+    } else if (c == '(' || c == '[' || c == '{' || c == '<') {
+      if (++depth > kMaxNesting)
+        return std::to_string(line) + ":" + std::to_string(column) +
+               ": error: the input nests brackets more than " +
+               std::to_string(kMaxNesting) +
+               " levels deep; fuse-opt refuses it (MLIR's parser recurses "
+               "once per level)";
+    } else if ((c == ')' || c == ']' || c == '}' ||
+                (c == '>' && (i == 0 || text[i - 1] != '-'))) &&
+               depth > 0) {
+      --depth;
+    }
+  }
+  return std::nullopt;
 }
 
 int main(int argc, char **argv) {
@@ -130,8 +183,20 @@ int main(int argc, char **argv) {
     llvm::errs() << "error: " << error << "\n";
     return 1;
   }
-  bool ok = mlir::succeeded(
-      mlir::MlirOptMain(output->os(), std::move(input), registry, config));
+  // MLIR's parser, verifier and printer recurse once per level of nesting.
+  // Input nested deeper than kMaxNesting is refused with its place; up to
+  // that, the work runs on a thread whose stack holds it (the main thread's
+  // 8 MiB overflowed at a few thousand levels: a SIGSEGV, not an error).
+  if (std::optional<std::string> deep = findDeepNesting(input->getBuffer())) {
+    llvm::errs() << inputFilename << ":" << *deep << "\n";
+    return 1;
+  }
+  bool ok = false;
+  llvm::thread worker(std::optional<unsigned>(kWorkerStackBytes), [&] {
+    ok = mlir::succeeded(
+        mlir::MlirOptMain(output->os(), std::move(input), registry, config));
+  });
+  worker.join();
   if (std::error_code ec = mlir::fuse::keepToolOutput(*output, ok)) {
     llvm::errs() << "error: cannot write '" << outputFilename
                  << "': " << ec.message() << "\n";
