@@ -81,14 +81,12 @@ int64_t countConflictPairs(const std::vector<Buffer> &buffers) {
   return pairs;
 }
 
-/// The problem with sizes aligned and, when there are few enough pairs, for
-/// each buffer the buffers whose lifetimes intersect its own (in one flat
-/// array: conflicts of i are flat[first[i]] .. flat[first[i + 1]]).
+/// The problem with sizes aligned and, once buildConflictLists() has run,
+/// for each buffer the buffers whose lifetimes intersect its own (in one
+/// flat array: conflicts of i are flat[first[i]] .. flat[first[i + 1]]).
 struct Problem {
   const std::vector<Buffer> &buffers;
   std::vector<int64_t> sizes;
-  int64_t conflictPairs = 0;
-  bool hasConflictLists = false;
   std::vector<uint64_t> first;
   std::vector<uint32_t> flat;
 
@@ -97,10 +95,16 @@ struct Problem {
     sizes.reserve(buffers.size());
     for (const Buffer &b : buffers)
       sizes.push_back(alignUp(b.size, alignment));
-    conflictPairs = countConflictPairs(buffers);
+  }
+
+  /// Lists every buffer's conflicts, unless more than kMaxConflictPairs
+  /// pairs are alive together (then returns false and lists nothing). Only
+  /// the portfolio and the local search need the lists; a plan the sweeps
+  /// already made at the bound never builds them.
+  bool buildConflictLists() {
+    int64_t conflictPairs = countConflictPairs(buffers);
     if (conflictPairs > kMaxConflictPairs)
-      return;
-    hasConflictLists = true;
+      return false;
     // Sweep by start time: only buffers still alive can conflict. Each
     // step of the walk over `active` either finds a pair or drops a buffer,
     // so the sweep is linear in buffers plus pairs.
@@ -130,6 +134,7 @@ struct Problem {
       flat[next[a]++] = b;
       flat[next[b]++] = a;
     }
+    return true;
   }
 
   struct Range {
@@ -415,9 +420,11 @@ Plan fuse::planner::plan(const std::vector<Buffer> &buffers,
   if (equalSizes)
     consider("interval-colouring", problem.colour(offsets));
   // Best fit in start order by a sweep: near-linear on any input.
-  consider("start", problem.sweepPlace(offsets));
-  // With too many pairs alive together to list, the sweeps are the plan.
-  if (!problem.hasConflictLists || result.arena == result.maxLive) {
+  int64_t sweepArena = problem.sweepPlace(offsets);
+  consider("start", sweepArena);
+  // At the bound, or with too many pairs alive together to list, the
+  // sweeps are the plan.
+  if (result.arena == result.maxLive || !problem.buildConflictLists()) {
     result.planMs = elapsedMs();
     return result;
   }
@@ -468,7 +475,7 @@ Plan fuse::planner::plan(const std::vector<Buffer> &buffers,
     int64_t arena;
     if (name == "start") {
       // Already placed by the sweep; the order seeds the local search.
-      arena = result.strategies.back().arena;
+      arena = sweepArena;
     } else {
       arena = problem.place(order, offsets, kInfinity);
       consider(name, arena);
