@@ -200,6 +200,9 @@ void mlir::fuse::buildNvptxPipeline(OpPassManager &pm,
   }
   pm.addPass(createFuseVerifyKernels());
   pm.addPass(createFuseDropKnownBlockSize());
+  // Buffers a kernel only reads, and that no buffer it writes overlaps, go
+  // through the read-only data cache (ld.global.nc).
+  pm.addPass(createFuseKernelArgAttrs());
   // One stream per call: the group functions (each one launch, no host
   // work, checked above) inline into their caller, whose launches then
   // chain on one stream; the host waits before anything else touches
@@ -230,6 +233,7 @@ void mlir::fuse::buildNvptxPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(createConvertGpuOpsToNVVMOps());
+  kernels.addPass(createFuseKernelNoAlias());
   kernels.addPass(createCanonicalizerPass());
   kernels.addPass(createCSEPass());
   kernels.addPass(createReconcileUnrealizedCastsPass());

@@ -94,9 +94,26 @@
 // RUN: cat %t.bert/bert_layer__group2_kernel.ptx | FileCheck %s --check-prefix=V4
 // RUN: cat %t.bert/bert_layer__group4_kernel.ptx | FileCheck %s --check-prefix=V4
 // V4: .entry
-// V4-DAG: ld.global.v4.b32
+// V4-DAG: ld.global.nc.v4.b32
 // V4-DAG: st.{{global|shared}}.v4.b32
 // V4: ret;
+//
+// Buffers a kernel only reads, and that nothing the kernel writes overlaps
+// (fuse-kernel-arg-attrs: the arena's buffers live together lie apart,
+// weights are globals, the caller's inputs are never the arena), are read
+// through the non-coherent path: every global load of the BERT layer's
+// kernels is ld.global.nc (their inputs, weights and the arena buffers
+// between them).
+// RUN: cat %t.bert/bert_layer__group0_kernel.ptx | FileCheck %s --check-prefix=NC
+// RUN: cat %t.bert/bert_layer__group1_kernel.ptx | FileCheck %s --check-prefix=NC
+// RUN: cat %t.bert/bert_layer__group2_kernel.ptx | FileCheck %s --check-prefix=NC
+// RUN: cat %t.bert/bert_layer__group3_kernel.ptx | FileCheck %s --check-prefix=NC
+// RUN: cat %t.bert/bert_layer__group4_kernel.ptx | FileCheck %s --check-prefix=NC
+// NC: .entry
+// NC-NOT: {{ld\.global\.[^n]}}
+// NC: ld.global.nc
+// NC-NOT: {{ld\.global\.[^n]}}
+// NC: ret;
 //
 // Split-K (the configs' own: the bottleneck's 3x3 convolution has 32 tiles,
 // split 5 ways): the kernel stores its partials, fences device-wide
@@ -117,6 +134,14 @@
 // SPLITK: atom.global.exch.b32
 // SPLITK: membar.gl;
 // SPLITK: ret;
+// The split-K kernel's partials, which its blocks write and the tile's
+// last block reads back, are read with plain loads (never .nc); its
+// input and weights through the non-coherent path.
+// RUN: cat %t.split/resnet_bottleneck__group1_kernel.ptx | FileCheck %s --check-prefix=PARTIALS
+// PARTIALS: .entry
+// PARTIALS-DAG: ld.global.nc
+// PARTIALS-DAG: ld.global.b32
+// PARTIALS: ret;
 // NOSPLIT: .entry
 // NOSPLIT-NOT: membar.gl
 // NOSPLIT-NOT: atom.global

@@ -213,3 +213,24 @@ func.func @bad_memory() attributes {fuse.memory = {arena = 0 : i64}} {
 func.func @bad_no_plan() attributes {fuse.no_plan = 1 : i64} {
   return
 }
+
+// -----
+
+// The kernels' noalias record (fuse-kernel-arg-attrs): argument positions.
+// expected-error @+1 {{attribute 'fuse.noalias_args' must be an array of non-negative i64 argument positions, got array<i64: -1>}}
+llvm.func @negative_position(%a: !llvm.ptr) attributes {fuse.llvm_arg_count = 1 : i64, fuse.noalias_args = array<i64: -1>} {
+  llvm.return
+}
+
+// -----
+
+// expected-error @+1 {{attribute 'fuse.llvm_arg_count' must be a non-negative i64, got "ten"}}
+llvm.func @count_string(%a: !llvm.ptr) attributes {fuse.llvm_arg_count = "ten"} {
+  llvm.return
+}
+
+// -----
+
+// expected-error @+1 {{attribute 'fuse.noalias_args' belongs on a function}}
+module attributes {fuse.noalias_args = array<i64: 1>} {
+}

@@ -243,6 +243,63 @@ def FuseDropKnownBlockSize : Pass<"fuse-drop-known-block-size", "::mlir::ModuleO
   }];
 }
 
+def FuseKernelArgAttrs : Pass<"fuse-kernel-arg-attrs", "::mlir::ModuleOp"> {
+  let summary = "Mark kernel buffers read-only and unaliased where the launches prove it";
+  let description = [{
+    Runs after kernel outlining, on the module holding the launches and the
+    kernels. For each buffer argument of a kernel:
+
+    - `llvm.readonly` when the kernel only reads it (loads, vector loads and
+      reads, `cp.async` and `ldmatrix` sources, size and pointer queries,
+      and views of it that are themselves only read);
+    - unaliased when, at every launch, the memory it reaches overlaps no
+      other buffer argument that the kernel writes (and, where it is
+      written, no other buffer argument at all). The NVVM lowering expands a
+      buffer into its descriptor's fields and does not carry `llvm.noalias`
+      over, so the kernel records the LLVM arguments to mark
+      (`fuse.noalias_args`: the aligned pointers) and
+      `fuse-kernel-noalias` marks them after the lowering.
+
+    A launch operand is traced back through views (`memref.view` with a
+    constant byte shift; subviews, casts, reshapes), and through the
+    arguments of private functions to every call's operand, to the object
+    it lies in: an allocation (the arena), a global (weights), or an
+    argument of a public function (the caller's buffers, which may alias
+    each other); the bytes it reaches are taken from the first fully static
+    type on the way. Two buffers are disjoint when their objects differ (a
+    caller's buffer never is an allocation or a global of the module), or
+    when both lie in one object at byte ranges that do not overlap (the
+    arena's buffers that are live together). Anything else is taken to
+    overlap.
+
+    With both attributes on a global-memory pointer the NVPTX backend reads
+    it through the non-coherent path (`ld.global.nc`, the read-only data
+    cache); `noalias` also lets LLVM keep loaded values in registers across
+    the kernel's stores.
+
+    ```mlir
+    gpu.func @k(%in: memref<64xf32>, %out: memref<64xf32>) kernel
+    // becomes, when %in is only read and no launch passes an overlapping
+    // buffer as %out (aligned pointers: LLVM arguments 1 and 6):
+    gpu.func @k(%in: memref<64xf32> {llvm.readonly}, %out: memref<64xf32>)
+        kernel attributes {fuse.llvm_arg_count = 10 : i64,
+                           fuse.noalias_args = array<i64: 1, 6>}
+    ```
+  }];
+}
+
+def FuseKernelNoAlias : Pass<"fuse-kernel-noalias"> {
+  let summary = "Mark the aligned pointers fuse-kernel-arg-attrs recorded noalias";
+  let description = [{
+    Runs after the kernels' NVVM lowering. On every `llvm.func` with
+    `fuse.noalias_args` (the aligned pointers of the buffers
+    `fuse-kernel-arg-attrs` proved unaliased) and `fuse.llvm_arg_count`,
+    marks those arguments `llvm.noalias` when the function has that many
+    arguments and each is a pointer (a lowering that expanded the buffers
+    otherwise gets no mark), and drops both attributes.
+  }];
+}
+
 def FuseDeviceMemory : Pass<"fuse-device-memory", "::mlir::ModuleOp"> {
   let summary = "Host buffers and constants the GPU kernels can reach";
   let description = [{

@@ -110,6 +110,18 @@ LogicalResult FuseDialect::verifyOperationAttribute(Operation *op,
     return onlyOn(op->getName().getStringRef() == "memref.alloc",
                   "a memref.alloc");
   }
+  if (name == NoaliasArgsAttrHelper::getNameStr()) {
+    auto indices = dyn_cast<DenseI64ArrayAttr>(value);
+    if (!indices || llvm::any_of(indices.asArrayRef(),
+                                 [](int64_t index) { return index < 0; }))
+      return wrongType("an array of non-negative i64 argument positions");
+    return onlyOn(isFunction, "a function");
+  }
+  if (name == LlvmArgCountAttrHelper::getNameStr()) {
+    if (!nonNegative(value))
+      return wrongType("a non-negative i64");
+    return onlyOn(isFunction, "a function");
+  }
   if (name == CategoryAttrHelper::getNameStr()) {
     if (!isa<OpCategoryAttr>(value))
       return wrongType("a #fuse.category");
@@ -126,7 +138,8 @@ LogicalResult FuseDialect::verifyOperationAttribute(Operation *op,
                            << "' (the fuse dialect declares fuse.target, "
                               "fuse.id, fuse.kind, fuse.rule, fuse.no_plan, "
                               "fuse.memory, fuse.relayouts, "
-                              "fuse.split_k_buffer, fuse.category, "
+                              "fuse.split_k_buffer, fuse.noalias_args, "
+                              "fuse.llvm_arg_count, fuse.category, "
                               "fuse.flops, fuse.bytes_read, "
                               "fuse.bytes_written)";
 }

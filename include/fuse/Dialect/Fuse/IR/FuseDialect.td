@@ -54,6 +54,12 @@ def Fuse_Dialect : Dialect {
     // "partials" or arrival "counters", which fuse-split-k-buffers places
     // in module globals.
     "::mlir::StringAttr":$split_k_buffer,
+    // On a kernel (fuse-kernel-arg-attrs, until fuse-kernel-noalias after
+    // the NVVM lowering): the LLVM arguments to mark noalias (the aligned
+    // pointers of buffers no launch aliases) and the LLVM argument count
+    // that assumes.
+    "::mlir::DenseI64ArrayAttr":$noalias_args,
+    "::mlir::IntegerAttr":$llvm_arg_count,
     // On any op (fuse-test-classify): its classification.
     "::mlir::fuse::OpCategoryAttr":$category,
     "::mlir::IntegerAttr":$flops,
