@@ -43,6 +43,20 @@
 // RUN: not %check_equivalence %fuse_src_root/test/Models/resnet-bottleneck.mlir --lower-groups --distribute-threads config --tensor-cores always --precision tf32 | FileCheck %s --check-prefix=TF32
 // RUN: %check_equivalence %fuse_src_root/test/Models/resnet-bottleneck.mlir --lower-groups --distribute-threads config --tensor-cores always --precision tf32 --rtol 5e-3 --atol 1e-3 | FileCheck %s
 // RUN: not %check_equivalence %fuse_src_root/test/Models/resnet-bottleneck.mlir --tensor-cores always 2>&1 | FileCheck %s --check-prefix=NEEDS
+// Tiles of fewer than 16 output pixels (a 16-row accumulator tile with
+// rows past the tile's points): the stride-2 3x3 convolution with
+// asymmetric padding of Inputs/stride2-conv.mlir, by its config's own
+// choice (the 7x7 pixels and 16 channels a tile, 9-way split-K) and by 7
+// pixels a tile (one image row, as the 512-channel ResNet-50 layers take
+// it) and by 1 pixel. Random weights as arguments: outputs up to about 26
+// from 576-term sums, so 1e-4 absolute (4e-6 of the largest output) bounds
+// the three-product TF32 rounding and the order of the sums, and a lane
+// reading a wrong element (errors of order 1) fails.
+// RUN: %check_equivalence %S/Inputs/stride2-conv.mlir --lower-groups --distribute-threads config --atol 1e-4 | FileCheck %s --check-prefix=OWN
+// RUN: %check_equivalence %S/Inputs/stride2-conv.mlir --lower-groups --distribute-threads config --tensor-cores always --tile-sizes 1,1,7,16 --atol 1e-4 | FileCheck %s
+// RUN: %check_equivalence %S/Inputs/stride2-conv.mlir --lower-groups --distribute-threads config --tensor-cores always --tile-sizes 1,1,1,8 --split-k 1 --atol 1e-4 | FileCheck %s
+// OWN-NOT: FAIL
+// OWN: PASS
 // CHECK: tensor cores always, precision {{fp32|tf32}}
 // CHECK-NOT: FAIL
 // CHECK: PASS

@@ -71,21 +71,28 @@
 //
 // Row reductions fold by warp shuffles: the BERT layer's LayerNorm and
 // softmax kernels (groups 1, 2 and 4) fold each row statistic's lanes in
-// a warp with a butterfly of shfl.sync.bfly (..., 4, 2, 1 lanes apart, no
-// barrier between: 32 lanes from 16 apart, 16 from 8), not a barrier per
-// step through shared memory.
+// a warp with a butterfly of shfl.sync.bfly (..., 2, 1 lanes apart, no
+// barrier between), not a barrier per step through shared memory. The
+// GEMM + LayerNorm kernels (2 and 4) hold 8 rows a block on tensor cores,
+// 4 lanes a row; the attention kernel's softmax folds 16 lanes a row too
+// (8, 4, 2, 1 apart).
 // RUN: fuse-opt %fuse_src_root/test/Models/bert-layer.mlir --fuse-fusion-pipeline="target=h200" -o %t.bert.fused.mlir
 // RUN: fuse-opt %t.bert.fused.mlir --fuse-to-nvptx -o %t.bert.mlir
 // RUN: rm -rf %t.bert && %ptx_stats %t.bert.mlir --out %t.bert
-// RUN: cat %t.bert/bert_layer__group1_kernel.ptx | FileCheck %s --check-prefix=SHFL
+// RUN: cat %t.bert/bert_layer__group1_kernel.ptx | FileCheck %s --check-prefixes=SHFL,SHFL16
 // RUN: cat %t.bert/bert_layer__group2_kernel.ptx | FileCheck %s --check-prefix=SHFL
 // RUN: cat %t.bert/bert_layer__group4_kernel.ptx | FileCheck %s --check-prefix=SHFL
 // SHFL: .entry
-// SHFL: shfl.sync.bfly.b32 {{.*}}, 4, 31, -1;
-// SHFL-NOT: bar.sync
 // SHFL: shfl.sync.bfly.b32 {{.*}}, 2, 31, -1;
 // SHFL-NOT: bar.sync
 // SHFL: shfl.sync.bfly.b32 {{.*}}, 1, 31, -1;
+// SHFL16: shfl.sync.bfly.b32 {{.*}}, 8, 31, -1;
+// SHFL16-NOT: bar.sync
+// SHFL16: shfl.sync.bfly.b32 {{.*}}, 4, 31, -1;
+// SHFL16-NOT: bar.sync
+// SHFL16: shfl.sync.bfly.b32 {{.*}}, 2, 31, -1;
+// SHFL16-NOT: bar.sync
+// SHFL16: shfl.sync.bfly.b32 {{.*}}, 1, 31, -1;
 // SHFL: ret;
 //
 // Elementwise ops move four points a thread with 16-byte accesses where
@@ -103,12 +110,14 @@
 // weights are globals, the caller's inputs are never the arena), are read
 // through the non-coherent path: every global load of the BERT layer's
 // kernels is ld.global.nc (their inputs, weights and the arena buffers
-// between them).
+// between them), except the split-K kernel's (group 4, split_k = 8) reads
+// of its partials, which its blocks write (see PARTIALS below).
 // RUN: cat %t.bert/bert_layer__group0_kernel.ptx | FileCheck %s --check-prefix=NC
 // RUN: cat %t.bert/bert_layer__group1_kernel.ptx | FileCheck %s --check-prefix=NC
 // RUN: cat %t.bert/bert_layer__group2_kernel.ptx | FileCheck %s --check-prefix=NC
 // RUN: cat %t.bert/bert_layer__group3_kernel.ptx | FileCheck %s --check-prefix=NC
-// RUN: cat %t.bert/bert_layer__group4_kernel.ptx | FileCheck %s --check-prefix=NC
+// RUN: cat %t.bert/bert_layer__group4_kernel.ptx | FileCheck %s --check-prefix=PARTIALS
+// RUN: grep -c "split_k = 8" %t.bert.fused.mlir | FileCheck %s --check-prefix=SPLITCFG
 // NC: .entry
 // NC-NOT: {{ld\.global\.[^n]}}
 // NC: ld.global.nc
@@ -134,9 +143,9 @@
 // SPLITK: atom.global.exch.b32
 // SPLITK: membar.gl;
 // SPLITK: ret;
-// The split-K kernel's partials, which its blocks write and the tile's
+// A split-K kernel's partials, which its blocks write and the tile's
 // last block reads back, are read with plain loads (never .nc); its
-// input and weights through the non-coherent path.
+// other inputs through the non-coherent path.
 // RUN: cat %t.split/resnet_bottleneck__group1_kernel.ptx | FileCheck %s --check-prefix=PARTIALS
 // PARTIALS: .entry
 // PARTIALS-DAG: ld.global.nc

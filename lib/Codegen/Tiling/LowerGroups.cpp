@@ -581,7 +581,8 @@ constexpr int64_t kMmaTileN = 128, kMmaTileM = 128;
 /// runs on tensor cores may take: its contiguous (last parallel) loop, the
 /// N of the GEMM, by a divisor of its extent up to 128 and at least 8 (or
 /// the extent); the parallel loops outside it (the M) by divisors whose
-/// product is at most 128 and at least 16 (or all of M). Tiles divide the
+/// product is at most 128 (fewer than 16 points leave rows of the 16-row
+/// accumulator tiles empty, which the cost model counts). Tiles divide the
 /// loops (no partial tiles). With `wholeRows` (a reduction reads each row
 /// whole) N stays the whole row. Empty when a parallel loop is dynamic.
 SmallVector<SmallVector<int64_t>>
@@ -605,10 +606,6 @@ mmaTileCandidates(ArrayRef<utils::IteratorType> iterators,
   };
   unsigned inner = parallel.back();
   ArrayRef<unsigned> outer = ArrayRef(parallel).drop_back();
-  int64_t allM = 1;
-  for (unsigned d : outer)
-    allM *= extents[d];
-  int64_t mFloor = std::min<int64_t>(allM, 16);
   int64_t nFloor = std::min<int64_t>(extents[inner], 8);
   // The M tiles: every combination of the outer loops' divisors.
   SmallVector<SmallVector<int64_t>> mTiles = {{}};
@@ -632,11 +629,6 @@ mmaTileCandidates(ArrayRef<utils::IteratorType> iterators,
     if (n != 0 && n < nFloor)
       continue;
     for (const SmallVector<int64_t> &m : mTiles) {
-      int64_t points = 1;
-      for (int64_t t : m)
-        points *= t;
-      if (points < mFloor)
-        continue;
       SmallVector<int64_t> tile(iterators.size(), 0);
       for (auto [d, size] : llvm::zip(outer, m))
         tile[d] = size;

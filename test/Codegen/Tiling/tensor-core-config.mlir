@@ -16,7 +16,13 @@
 // little work to pay for the staging) unless tensor-cores=always, and its
 // one chunk leaves nothing to overlap (2 stages, the field absent); a
 // depthwise convolution has no N to put on tensor cores and stays SIMT;
-// the T4 (sm_75) has no TF32 tensor cores at all.
+// the T4 (sm_75) has no TF32 tensor cores at all. A tile may hold fewer
+// than 16 output pixels (its accumulator tiles' rows past them padded):
+// the stride-2 3x3 convolution over 512 channels with a 7x7 output
+// (ResNet-50's last stage transition) fits shared memory only with at
+// most 7 pixels a tile (7: its padded input rows, 3 x 15 pixels x 512
+// channels, twice), and takes tensor cores (7 pixels on the H200, 1 on the
+// A100's 164 KB; 16-way split-K by default) instead of SIMT.
 // RUN: fuse-opt %s --fuse-configure-groups="target=h200 split-k=1" | FileCheck %s --check-prefix=H200
 // RUN: fuse-opt %s --fuse-configure-groups="target=a100 split-k=1" | FileCheck %s --check-prefix=H200
 // RUN: fuse-opt %s --fuse-configure-groups=target=t4 | FileCheck %s --check-prefix=SIMT
@@ -47,6 +53,8 @@
 // SPLIT: #fuse.lowering_config<schedule = "convolution", tile = [1, 8, 8, 32], threads = 64, instruction = "mma_sync", precision = "fp32", split_k = 4>
 // SPLIT-LABEL: func @small
 // SPLIT: instruction = "simt", precision = "fp32">
+// SPLIT-LABEL: func @stride2
+// SPLIT: tile = [1, 1, 7, 32], threads = 32, instruction = "mma_sync", precision = "fp32", stages = 3, split_k = 16>
 // SPLIT3-LABEL: func @gemm
 // SPLIT3: tile = [128, 24], threads = 128, instruction = "mma_sync", precision = "fp32", stages = 3, split_k = 3>
 // SPLIT3-LABEL: func @conv
@@ -60,6 +68,8 @@
 // H200: #fuse.lowering_config<schedule = "convolution", tile = [1, 8, 8, 32], threads = 64, instruction = "mma_sync", precision = "fp32", stages = 3>
 // H200-LABEL: func @small
 // H200: instruction = "simt", precision = "fp32">
+// H200-LABEL: func @stride2
+// H200: #fuse.lowering_config<schedule = "convolution", tile = [1, 1, {{7|1}}, 32], threads = 32, instruction = "mma_sync", precision = "fp32", stages = 3>
 // H200-LABEL: func @depthwise
 // H200: #fuse.lowering_config<schedule = "depthwise", {{.*}} instruction = "simt", precision = "fp32">
 
@@ -68,6 +78,8 @@
 // SIMT-LABEL: func @conv
 // SIMT: #fuse.lowering_config<schedule = "convolution", tile = [1, 1, 8, 32], {{.*}} instruction = "simt", precision = "fp32">
 // SIMT-LABEL: func @small
+// SIMT: instruction = "simt"
+// SIMT-LABEL: func @stride2
 // SIMT: instruction = "simt"
 // SIMT-LABEL: func @depthwise
 // SIMT: instruction = "simt"
@@ -137,6 +149,26 @@ func.func @small(%x: tensor<16x32xf32>, %w: tensor<32x64xf32>) -> tensor<16x64xf
     fuse.yield %m : tensor<16x64xf32>
   }
   return %r : tensor<16x64xf32>
+}
+
+func.func @stride2(%x: tensor<1x14x14x512xf32>, %w: tensor<3x3x512x32xf32>) -> tensor<1x7x7x32xf32> {
+  %r = fuse.group vertical (%a = %x : tensor<1x14x14x512xf32>, %bw = %w : tensor<3x3x512x32xf32>) -> tensor<1x7x7x32xf32> {
+    %zero = arith.constant 0.0 : f32
+    %p = tensor.pad %a low[0, 1, 1, 0] high[0, 0, 0, 0] {
+    ^bb0(%i: index, %j: index, %k: index, %l: index):
+      tensor.yield %zero : f32
+    } : tensor<1x14x14x512xf32> to tensor<1x15x15x512xf32>
+    %e = tensor.empty() : tensor<1x7x7x32xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x7x7x32xf32>) -> tensor<1x7x7x32xf32>
+    %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%p, %bw : tensor<1x15x15x512xf32>, tensor<3x3x512x32xf32>) outs(%f : tensor<1x7x7x32xf32>) -> tensor<1x7x7x32xf32>
+    %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%c : tensor<1x7x7x32xf32>) outs(%e : tensor<1x7x7x32xf32>) {
+    ^bb0(%in: f32, %o: f32):
+      %t = arith.maximumf %in, %zero : f32
+      linalg.yield %t : f32
+    } -> tensor<1x7x7x32xf32>
+    fuse.yield %0 : tensor<1x7x7x32xf32>
+  }
+  return %r : tensor<1x7x7x32xf32>
 }
 
 func.func @depthwise(%x: tensor<1x58x58x32xf32>, %w: tensor<3x3x32xf32>) -> tensor<1x56x56x32xf32> {
