@@ -256,6 +256,10 @@ def read_comparison(output):
 # difference is a few units in the last place of that type (f16: 2^-10
 # relative, bf16: 2^-7), times the growth of a long sum.
 TOLERANCES = {"f32": (1e-5, 1e-6), "f16": (1e-2, 1e-3), "bf16": (8e-2, 1e-2)}
+# Default tolerances of an f32 module whose tensor-core products take
+# 16-bit operands (--precision): each operand rounded to 8 (bf16) or 11
+# (fp16) significant bits, the products' error grows with the sum.
+PRODUCT_TOLERANCES = {"bf16": (5e-2, 2e-2), "fp16": (1e-2, 3e-3)}
 
 
 def choose_tolerances(args):
@@ -274,6 +278,10 @@ def choose_tolerances(args):
     note = ""
     if kind != "f32" and (args.rtol is None or args.atol is None):
         note = f" ({kind} arithmetic in the module: {kind} tolerances)"
+    elif getattr(args, "precision", None) in PRODUCT_TOLERANCES and \
+            (args.rtol is None or args.atol is None):
+        rtol, atol = PRODUCT_TOLERANCES[args.precision]
+        note = f" ({args.precision} tensor-core products: {args.precision} tolerances)"
     if args.rtol is None:
         args.rtol = rtol
     if args.atol is None:
@@ -388,9 +396,11 @@ def main():
                         help="with --lower-groups: the groups configured anew with fuse-lower-groups' "
                              "tensor-cores option (always: every contraction the mma_sync schedule "
                              "computes runs on the emulated tensor cores)")
-    parser.add_argument("--precision", choices=["fp32", "tf32"],
+    parser.add_argument("--precision", choices=["fp32", "tf32", "bf16", "fp16"],
                         help="with --lower-groups: the precision of tensor-core products (fp32: three "
-                             "TF32 products; tf32: one, about 1e-3 relative: pass a --rtol to match)")
+                             "TF32 products; tf32: one, about 1e-3 relative: pass a --rtol to match; "
+                             "bf16, fp16: one product of operands rounded to 16 bits, checked at "
+                             "their own default tolerances)")
     parser.add_argument("--stages", type=int, choices=[2, 3, 4],
                         help="with --lower-groups: the K chunks every tensor-core kernel stages in "
                              "shared memory at once (default: the cost model's choice)")

@@ -70,10 +70,10 @@ LogicalResult mlir::fuse::checkNvptxPipelineOptions(
     return error("fuse-to-nvptx: option 'tensor-cores' must be 'keep', "
                  "'auto', 'always' or 'never', got '" +
                  options.tensorCores + "'");
-  if (!options.precision.empty() && options.precision != "fp32" &&
-      options.precision != "tf32")
-    return error("fuse-to-nvptx: option 'precision' must be 'fp32' or "
-                 "'tf32', got '" +
+  if (!options.precision.empty() &&
+      !llvm::is_contained({"fp32", "tf32", "bf16", "fp16"}, options.precision))
+    return error("fuse-to-nvptx: option 'precision' must be 'fp32', 'tf32', "
+                 "'bf16' or 'fp16', got '" +
                  options.precision + "'");
   if (options.splitK < -1 || options.splitK > kMaxSplitK)
     return error(llvm::formatv("fuse-to-nvptx: option 'split-k' must be in "

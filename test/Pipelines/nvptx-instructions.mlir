@@ -64,10 +64,29 @@
 // RUN: rm -rf %t.tf32 && %ptx_stats %t.tf32.mlir --out %t.tf32
 // RUN: cat %t.tf32/resnet_bottleneck__group1_kernel.ptx | FileCheck %s --check-prefix=TF32
 // TF32: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+// With 16-bit operands every convolution kernel is mma.sync m16n8k16 with
+// bf16 (fp16) operands, f32 accumulators, and no m16n8k8.
+// RUN: fuse-opt %t.fused.mlir --fuse-to-nvptx="tensor-cores=always precision=bf16" -o %t.bf16.mlir
+// RUN: rm -rf %t.bf16 && %ptx_stats %t.bf16.mlir --out %t.bf16
+// RUN: cat %t.bf16/resnet_bottleneck__group0_kernel.ptx | FileCheck %s --check-prefix=BF16
+// RUN: cat %t.bf16/resnet_bottleneck__group1_kernel.ptx | FileCheck %s --check-prefix=BF16
+// RUN: cat %t.bf16/resnet_bottleneck__group2_kernel.ptx | FileCheck %s --check-prefix=BF16
+// BF16: .entry
+// BF16-NOT: m16n8k8
+// BF16: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// BF16-NOT: m16n8k8
+// BF16: ret;
+// RUN: fuse-opt %t.fused.mlir --fuse-to-nvptx="tensor-cores=always precision=fp16" -o %t.fp16.mlir
+// RUN: rm -rf %t.fp16 && %ptx_stats %t.fp16.mlir --out %t.fp16
+// RUN: cat %t.fp16/resnet_bottleneck__group1_kernel.ptx | FileCheck %s --check-prefix=FP16
+// FP16: .entry
+// FP16-NOT: m16n8k8
+// FP16: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// FP16: ret;
 // RUN: not fuse-opt %t.fused.mlir --fuse-to-nvptx="tensor-cores=sometimes" 2>&1 | FileCheck %s --check-prefix=BADTC
 // BADTC: fuse-to-nvptx: option 'tensor-cores' must be 'keep', 'auto', 'always' or 'never', got 'sometimes'
-// RUN: not fuse-opt %t.fused.mlir --fuse-to-nvptx="precision=fp16" 2>&1 | FileCheck %s --check-prefix=BADP
-// BADP: fuse-to-nvptx: option 'precision' must be 'fp32' or 'tf32', got 'fp16'
+// RUN: not fuse-opt %t.fused.mlir --fuse-to-nvptx="precision=fp8" 2>&1 | FileCheck %s --check-prefix=BADP
+// BADP: fuse-to-nvptx: option 'precision' must be 'fp32', 'tf32', 'bf16' or 'fp16', got 'fp8'
 //
 // Row reductions fold by warp shuffles: the BERT layer's LayerNorm and
 // softmax kernels (groups 1, 2 and 4) fold each row statistic's lanes in

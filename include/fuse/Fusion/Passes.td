@@ -75,7 +75,7 @@ def FuseFormGroups : Pass<"fuse-form-groups", "::mlir::ModuleOp"> {
            "schedule computes them (always) or never">,
     Option<"precision", "precision", "std::string", /*default=*/"\"fp32\"",
            "Precision of tensor-core products in the lowering configs: fp32 "
-           "or tf32">,
+           "(three TF32 products, fp32 accuracy), tf32, bf16 or fp16">,
     Option<"stages", "stages", "int64_t", /*default=*/"0",
            "K chunks a tensor-core kernel stages in shared memory at once "
            "(2 to 4); 0: the cost model's choice">,

@@ -78,7 +78,8 @@ struct FusionPipelineOptions
   PassOptions::Option<std::string> precision{
       *this, "precision",
       llvm::cl::desc("Precision of tensor-core products: fp32 (three TF32 "
-                     "products, fp32 accuracy) or tf32 (one)"),
+                     "products, fp32 accuracy), tf32 (one), bf16 or fp16 "
+                     "(one mma.sync.m16n8k16 of 16-bit operands)"),
       llvm::cl::init(FuseFormGroupsOptions().precision)};
   PassOptions::Option<int64_t> stages{
       *this, "stages",
@@ -214,8 +215,10 @@ struct NvptxPipelineOptions : public PassPipelineOptions<NvptxPipelineOptions> {
       *this, "precision",
       llvm::cl::desc("Precision of tensor-core products, chosen anew for "
                      "every group when given: fp32 (three TF32 products, "
-                     "fp32 accuracy) or tf32 (one, about 1e-3 relative); "
-                     "empty: each group's lowering config"),
+                     "fp32 accuracy), tf32 (one, about 1e-3 relative), "
+                     "bf16 or fp16 (one mma.sync.m16n8k16 of 16-bit "
+                     "operands, about 1e-2 and 1e-3 relative); empty: each "
+                     "group's lowering config"),
       llvm::cl::init("")};
   PassOptions::Option<int64_t> splitK{
       *this, "split-k",

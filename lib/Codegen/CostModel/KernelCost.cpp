@@ -111,8 +111,8 @@ int64_t mlir::fuse::tf32MmaMacsPerSM(StringRef arch) {
   return 512;
 }
 
-int64_t mlir::fuse::mmaChunk(int64_t k) {
-  return std::min<int64_t>(32, llvm::alignTo(std::max<int64_t>(k, 1), 8));
+int64_t mlir::fuse::mmaChunk(int64_t k, int64_t step) {
+  return std::min<int64_t>(32, llvm::alignTo(std::max<int64_t>(k, 1), step));
 }
 
 SmallVector<int64_t>
@@ -124,8 +124,8 @@ mlir::fuse::mmaBlockTileShape(int64_t points, int64_t chunk, bool kFastest) {
 
 int64_t mlir::fuse::mmaStagingBytes(int64_t m, int64_t n, int64_t k,
                                     bool aKFastest, bool bKFastest,
-                                    int64_t stages) {
-  int64_t chunk = mmaChunk(k);
+                                    int64_t stages, int64_t step) {
+  int64_t chunk = mmaChunk(k, step);
   auto bytes = [&](int64_t points, int64_t tile, bool kFastest) {
     int64_t elements = 1;
     for (int64_t size :
@@ -219,7 +219,8 @@ KernelCost predictPhasedCost(const KernelShape &shape, TargetAttr target) {
                      shape.tileSharedBytes + shape.stagingBytes, target);
   int64_t lanes = fp32LanesPerSM(arch);
   double clockHz = smClockHz(target);
-  int64_t tensorRate = tf32MmaMacsPerSM(arch);
+  // 16-bit operands: twice TF32's multiply-adds per instruction.
+  int64_t tensorRate = tf32MmaMacsPerSM(arch) * (shape.mmaK / 8);
   bool mma = shape.instruction == "mma_sync" && tensorRate > 0;
   int64_t products = mma ? std::max<int64_t>(shape.products, 1) : 1;
 
@@ -243,7 +244,9 @@ KernelCost predictPhasedCost(const KernelShape &shape, TargetAttr target) {
                     double(products) / double(tensorRate);
       phaseLoads = (fragmentLanes + copyLanes) / double(kLoadLanesPerSM);
       phaseFma = fragmentLanes * (products > 1 ? 5.0 : 2.0) / double(lanes);
-      latency += batch * steps * double(products) * kMmaCycles;
+      // One instruction per K step of mmaK (8 or 16).
+      latency += batch * std::ceil(k / double(shape.mmaK)) * double(products) *
+                 kMmaCycles;
       if (p.staged)
         latency += kGlobalLoadCycles;
     } else {
@@ -335,7 +338,7 @@ KernelCost mlir::fuse::predictKernelCost(const KernelShape &shape,
   double fmaSeconds = perSM / (double(lanes) * clockHz);
   double lsuSeconds =
       perSM * cost.loadsPerMac / (double(kLoadLanesPerSM) * clockHz);
-  int64_t tensorRate = tf32MmaMacsPerSM(target.getArch());
+  int64_t tensorRate = tf32MmaMacsPerSM(target.getArch()) * (shape.mmaK / 8);
   double tensorSeconds = 0, chunkSeconds = 0;
   int64_t splitBytes = 0;
   bool mma = shape.instruction == "mma_sync" && tensorRate > 0 && macs > 0;
@@ -353,7 +356,7 @@ KernelCost mlir::fuse::predictKernelCost(const KernelShape &shape,
     double k = shape.reductionPoints > 0 ? double(shape.reductionPoints)
                                          : macs / double(points * tiles);
     // A block's K: whole chunks of its slice.
-    int64_t chunk = mmaChunk(int64_t(k));
+    int64_t chunk = mmaChunk(int64_t(k), shape.mmaK);
     if (slices > 1)
       k = double(llvm::divideCeil(llvm::divideCeil(int64_t(k), chunk), slices) *
                  chunk);
@@ -379,7 +382,7 @@ KernelCost mlir::fuse::predictKernelCost(const KernelShape &shape,
     // products, so each later chunk takes the longer of its products and
     // its share of the load latency.
     double inFlight = double(std::max<int64_t>(shape.stages, 2) - 1);
-    double productCycles = kMmaCycles * double(chunk / 8) *
+    double productCycles = kMmaCycles * double(chunk / shape.mmaK) *
                            double(std::max<int64_t>(shape.products, 1));
     double blockCycles =
         kGlobalLoadCycles + productCycles +

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "WarpMma.h"
+#include "llvm/ADT/StringSwitch.h"
 
 #include "fuse/Codegen/CostModel/KernelCost.h"
 #include "fuse/Codegen/GPU/Passes.h"
@@ -1241,8 +1242,11 @@ struct DistributeThreadsPass
     if (!config || config.getInstruction() != "mma_sync")
       return std::nullopt;
     MmaChoice choice;
-    choice.precision = config.getPrecision() == "tf32" ? MmaPrecision::tf32
-                                                       : MmaPrecision::fp32;
+    choice.precision = llvm::StringSwitch<MmaPrecision>(config.getPrecision())
+                           .Case("tf32", MmaPrecision::tf32)
+                           .Case("bf16", MmaPrecision::bf16)
+                           .Case("fp16", MmaPrecision::fp16)
+                           .Default(MmaPrecision::fp32);
     choice.stages = config.getPipelineStages();
     choice.splitK = config.getSplitSlices();
     return choice;

@@ -4,10 +4,11 @@
 //
 // See WarpMma.h. The code a lane runs (its share of each copy into shared
 // memory, the fragments it loads, the accumulators it stores) is the same
-// on the GPU and emulated; only the instruction differs: nvgpu.mma.sync on
-// the GPU, and emulated, a loop that gathers the 32 lanes' fragments into
-// the instruction's A (16x8) and B (8x8) by the PTX ISA's fragment layouts
-// and adds A * B to the lanes' accumulators by the same layouts.
+// on the GPU and emulated; only the instruction differs: nvgpu.mma.sync
+// (TF32, m16n8k8) or nvvm.mma.sync (bf16/fp16, m16n8k16) on the GPU, and
+// emulated, a loop that gathers the 32 lanes' fragments into the
+// instruction's A (16xK) and B (Kx8) by the PTX ISA's fragment layouts and
+// adds A * B to the lanes' accumulators by the same layouts.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,7 +20,9 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -118,6 +121,99 @@ std::pair<Value, Value> Fragment::c(OpBuilder &b, Location loc, Value lane,
                                     int64_t r) {
   return {add(b, loc, groupId(b, loc, lane), (r & 2) ? 8 : 0),
           add(b, loc, mul(b, loc, inGroup(b, loc, lane), 2), r & 1)};
+}
+
+/// Fragments of mma.sync.m16n8k16 with .bf16 or .f16 A and B (PTX ISA,
+/// "Matrix Fragments for mma.m16n8k16 with floating point type"): A's 4
+/// registers and B's 2 hold two elements each; element i (of 8 for A, 4
+/// for B) is register i / 2's half i % 2:
+///  A (16x16) a0..a7: row groupID, + 8 for (i / 2) odd; column
+///    threadID_in_group * 2 + (i & 1), + 8 for i >= 4;
+///  B (16x8) b0..b3: row threadID_in_group * 2 + (i & 1), + 8 for i >= 2,
+///    column groupID.
+std::pair<Value, Value> halfFragmentA(OpBuilder &b, Location loc, Value lane,
+                                      int64_t i) {
+  int64_t r = i / 2;
+  return {add(b, loc, groupId(b, loc, lane), (r & 1) ? 8 : 0),
+          add(b, loc, mul(b, loc, inGroup(b, loc, lane), 2),
+              (i & 1) + ((r & 2) ? 8 : 0))};
+}
+
+std::pair<Value, Value> halfFragmentB(OpBuilder &b, Location loc, Value lane,
+                                      int64_t i) {
+  return {add(b, loc, mul(b, loc, inGroup(b, loc, lane), 2),
+              (i & 1) + (i >= 2 ? 8 : 0)),
+          groupId(b, loc, lane)};
+}
+
+/// `x` rounded to bfloat16 (7 explicit mantissa bits, to nearest with ties
+/// to even, as cvt.rn.bf16.f32; past the largest finite value to
+/// infinity), as an f32 whose low 16 bits are 0. The same integer code on
+/// the GPU and emulated, so both round alike; the GPU then converts the
+/// (exactly representable) value to bf16.
+Value roundToBf16(OpBuilder &b, Location loc, Value x) {
+  Type i32 = b.getI32Type();
+  Value bits = arith::BitcastOp::create(b, loc, i32, x);
+  Value lsb = arith::AndIOp::create(
+      b, loc,
+      arith::ShRUIOp::create(b, loc, bits,
+                             arith::ConstantIntOp::create(b, loc, 16, 32)),
+      arith::ConstantIntOp::create(b, loc, 1, 32));
+  bits = arith::AddIOp::create(
+      b, loc, bits,
+      arith::AddIOp::create(
+          b, loc, arith::ConstantIntOp::create(b, loc, 0x7FFF, 32), lsb));
+  bits = arith::AndIOp::create(
+      b, loc, bits,
+      arith::ConstantIntOp::create(b, loc, int64_t(0xFFFF0000u), 32));
+  return arith::BitcastOp::create(b, loc, b.getF32Type(), bits);
+}
+
+/// `x` rounded to IEEE half (to nearest, ties to even, as cvt.rn.f16.f32):
+/// 10 explicit mantissa bits from 2^-14 up (past 65504 to infinity),
+/// multiples of 2^-24 below, as an f32. Integer and exact float code, the
+/// same on the GPU and emulated.
+Value roundToF16(OpBuilder &b, Location loc, Value x) {
+  Type i32 = b.getI32Type(), f32 = b.getF32Type();
+  auto i32c = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, v, 32);
+  };
+  auto f32c = [&](double v) {
+    return arith::ConstantFloatOp::create(b, loc, cast<FloatType>(f32),
+                                          APFloat(float(v)));
+  };
+  // Normal range: the mantissa to 10 bits.
+  Value bits = arith::BitcastOp::create(b, loc, i32, x);
+  Value lsb = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, bits, i32c(13)), i32c(1));
+  Value normalBits = arith::AndIOp::create(
+      b, loc,
+      arith::AddIOp::create(b, loc, bits,
+                            arith::AddIOp::create(b, loc, i32c(0xFFF), lsb)),
+      i32c(int64_t(0xFFFFE000u)));
+  Value normal = arith::BitcastOp::create(b, loc, f32, normalBits);
+  Value magnitude = math::AbsFOp::create(b, loc, normal);
+  Value infinity = arith::SelectOp::create(
+      b, loc,
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, f32c(0.0)),
+      f32c(-INFINITY), f32c(INFINITY));
+  normal = arith::SelectOp::create(
+      b, loc,
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, magnitude,
+                            f32c(65504.0)),
+      infinity, normal);
+  // Below 2^-14: multiples of 2^-24 (scaled by 2^24, rounded to an integer
+  // by adding and subtracting 1.5 * 2^23, scaled back; all exact).
+  Value scaled = arith::MulFOp::create(b, loc, x, f32c(16777216.0));
+  Value magic = f32c(12582912.0);
+  Value rounded = arith::SubFOp::create(
+      b, loc, arith::AddFOp::create(b, loc, scaled, magic), magic);
+  Value subnormal =
+      arith::MulFOp::create(b, loc, rounded, f32c(1.0 / 16777216.0));
+  Value small = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT,
+                                      math::AbsFOp::create(b, loc, x),
+                                      f32c(1.0 / 16384.0));
+  return arith::SelectOp::create(b, loc, small, subnormal, normal);
 }
 
 /// `x` rounded to TF32 (10 explicit mantissa bits, to nearest with ties
@@ -322,7 +418,7 @@ std::optional<WarpMma> WarpMma::plan(const MmaContraction &c, int64_t threads,
   };
   s.directA = direct(c.a);
   s.directB = direct(c.b);
-  s.chunk = mmaChunk(c.kPoints);
+  s.chunk = mmaChunk(c.kPoints, mmaKStep(precision));
   // Each slice takes the same whole number of chunks (the last may reach
   // past K, whose points read as 0.0).
   int64_t chunks = llvm::divideCeil(c.kPoints, s.chunk);
@@ -404,11 +500,13 @@ void WarpMma::allocate(OpBuilder &b, Operation *end) {
     return;
   }
   int64_t parts = precision == MmaPrecision::fp32 ? 2 : 1;
+  int64_t kStep = mmaKStep(precision);
+  int64_t perRegister = isHalfPrecision(precision) ? 2 : 1;
   accs = make({threads, warpTilesM * warpTilesN, 4}, false);
-  fragA = make({threads, warpTilesM, parts, 4}, false);
-  fragB = make({threads, warpTilesN, parts, 2}, false);
-  tileA = make({16, 8}, false);
-  tileB = make({8, 8}, false);
+  fragA = make({threads, warpTilesM, parts, 4 * perRegister}, false);
+  fragB = make({threads, warpTilesN, parts, 2 * perRegister}, false);
+  tileA = make({16, kStep}, false);
+  tileB = make({kStep, 8}, false);
 }
 
 void WarpMma::drop() {
@@ -478,13 +576,18 @@ private:
                      llvm::function_ref<void(int64_t, Value, Value, Value)> fn);
   void storeAccumulators(OpBuilder &b, Value lane, Value i, Value j,
                          ArrayRef<Value> values, ArrayRef<Value> batchIvs);
+  /// Elements of a lane's A or B fragment per instruction: 4 and 2
+  /// registers of one TF32 element, or of two 16-bit elements.
+  int64_t fragmentElements(bool isA) const {
+    return (isA ? 4 : 2) * (isHalfPrecision(s.precision) ? 2 : 1);
+  }
   /// The (one or two) parts each product is formed from: {value} (tf32,
-  /// rounded) or {big, small} (fp32).
+  /// bf16, fp16: rounded) or {big, small} (fp32).
   SmallVector<Value> split(OpBuilder &b, Value x);
   /// The (a part, b part) pairs whose products are accumulated, smallest
   /// first.
   SmallVector<std::pair<int, int>> products() const {
-    if (s.precision == MmaPrecision::tf32)
+    if (s.precision != MmaPrecision::fp32)
       return {{0, 0}};
     return {{1, 0}, {0, 1}, {0, 0}};
   }
@@ -504,6 +607,13 @@ private:
   copyNextChunk(OpBuilder &kb, Value kc, int64_t kEnd,
                 llvm::function_ref<void(OpBuilder &, Value, Value)> copyChunk);
   void emitGpu(OpBuilder &b, Value tid, ArrayRef<Value> batchIvs);
+  /// On the GPU, one K step of 16 of the warp's tiles with 16-bit operands:
+  /// each lane's fragments rounded (split), packed two to a register and
+  /// multiplied into `accs` (warp tile order) by mma.sync.m16n8k16.
+  void emitHalfStep(OpBuilder &b, Value lane, Value step,
+                    SmallVectorImpl<Value> &accs,
+                    llvm::function_ref<Value(OpBuilder &, int64_t)> tileRow,
+                    llvm::function_ref<Value(OpBuilder &, int64_t)> tileCol);
   void emitEmulated(OpBuilder &b, ArrayRef<Value> batchIvs);
   /// The K point of chunk offset `kc` within the block's slice.
   Value sliceToK(OpBuilder &b, Value kc) {
@@ -696,6 +806,10 @@ Value WarpMmaEmitter::loadShared(OpBuilder &b, Value tile, bool kFastest,
 }
 
 SmallVector<Value> WarpMmaEmitter::split(OpBuilder &b, Value x) {
+  if (s.precision == MmaPrecision::bf16)
+    return {roundToBf16(b, loc, x)};
+  if (s.precision == MmaPrecision::fp16)
+    return {roundToF16(b, loc, x)};
   Value big = roundToTf32(b, loc, x);
   if (s.precision == MmaPrecision::tf32)
     return {big};
@@ -706,15 +820,18 @@ SmallVector<Value> WarpMmaEmitter::split(OpBuilder &b, Value x) {
 SmallVector<Value> WarpMmaEmitter::fragment(OpBuilder &b, bool isA, Value lane,
                                             Value tile, Value step) {
   SmallVector<Value> values;
-  for (int64_t r = 0; r < (isA ? 4 : 2); ++r) {
-    // The register's point of its side (A's row, B's column) and its K.
+  bool half = isHalfPrecision(s.precision);
+  for (int64_t r = 0, e = fragmentElements(isA); r < e; ++r) {
+    // The element's point of its side (A's row, B's column) and its K.
     Value p, k;
     if (isA)
-      std::tie(p, k) = Fragment::a(b, loc, lane, r);
+      std::tie(p, k) =
+          half ? halfFragmentA(b, loc, lane, r) : Fragment::a(b, loc, lane, r);
     else
-      std::tie(k, p) = Fragment::bRowCol(b, loc, lane, r);
+      std::tie(k, p) = half ? halfFragmentB(b, loc, lane, r)
+                            : Fragment::bRowCol(b, loc, lane, r);
     Value point = add(b, loc, mul(b, loc, tile, isA ? 16 : 8), p);
-    Value kk = add(b, loc, mul(b, loc, step, 8), k);
+    Value kk = add(b, loc, mul(b, loc, step, mmaKStep(s.precision)), k);
     if (isA ? s.directA : s.directB) {
       // From the tile buffer itself: the chunk's K point, 0.0 outside the
       // operand (padding rows, K past its end).
@@ -1041,10 +1158,12 @@ void WarpMmaEmitter::emitGpu(OpBuilder &b, Value tid,
   SmallVector<Value> carried(kLoop.getRegionIterArgs());
   SmallVector<Value> next = ifActive(kb, carried, [&](OpBuilder &ob) {
     SmallVector<Value> accs = carried;
-    for (int64_t step = 0; step < s.chunk / 8; ++step) {
+    for (int64_t step = 0; step < s.chunk / mmaKStep(s.precision); ++step) {
       Value stepV = cst(ob, loc, step);
-      // parts[ii][part] / [jj][part]: the fragments, as the instruction
-      // takes them.
+      if (isHalfPrecision(s.precision)) {
+        emitHalfStep(ob, lane, stepV, accs, tileRow, tileCol);
+        continue;
+      }
       // parts[tile][part]: a tile's fragment as the instruction takes it,
       // one vector per product part.
       auto fragments = [&](bool isA, int64_t tiles, auto tileOf) {
@@ -1142,6 +1261,58 @@ void WarpMmaEmitter::emitGpu(OpBuilder &b, Value tid,
   });
 }
 
+void WarpMmaEmitter::emitHalfStep(
+    OpBuilder &b, Value lane, Value step, SmallVectorImpl<Value> &accs,
+    llvm::function_ref<Value(OpBuilder &, int64_t)> tileRow,
+    llvm::function_ref<Value(OpBuilder &, int64_t)> tileCol) {
+  bool bf16 = s.precision == MmaPrecision::bf16;
+  Type half = bf16 ? Type(b.getBF16Type()) : Type(b.getF16Type());
+  Type f32 = b.getF32Type(), i32 = b.getI32Type();
+  auto pairType = VectorType::get({2}, half);
+  // A tile's registers: its elements rounded (exactly representable now),
+  // converted and packed two to a register (bf16 pairs as i32, which the
+  // instruction takes for .bf16).
+  auto registers = [&](bool isA, Value tile) {
+    SmallVector<Value> elements;
+    for (Value v : fragment(b, isA, lane, tile, step))
+      elements.push_back(
+          arith::TruncFOp::create(b, loc, half, split(b, v).front()));
+    SmallVector<Value> regs;
+    for (size_t i = 0; i < elements.size(); i += 2) {
+      Value pair = vector::FromElementsOp::create(
+          b, loc, pairType, ValueRange{elements[i], elements[i + 1]});
+      regs.push_back(bf16 ? LLVM::BitcastOp::create(b, loc, i32, pair) : pair);
+    }
+    return regs;
+  };
+  SmallVector<SmallVector<Value>> regsA, regsB;
+  for (int64_t ii = 0; ii < s.warpTilesM; ++ii)
+    regsA.push_back(registers(true, tileRow(b, ii)));
+  for (int64_t jj = 0; jj < s.warpTilesN; ++jj)
+    regsB.push_back(registers(false, tileCol(b, jj)));
+  auto result = LLVM::LLVMStructType::getLiteral(b.getContext(),
+                                                 SmallVector<Type>(4, f32));
+  NVVM::MMATypes type = bf16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+  for (int64_t ii = 0; ii < s.warpTilesM; ++ii)
+    for (int64_t jj = 0; jj < s.warpTilesN; ++jj) {
+      Value &acc = accs[ii * s.warpTilesN + jj];
+      SmallVector<Value> c;
+      for (int64_t r = 0; r < 4; ++r)
+        c.push_back(vector::ExtractOp::create(b, loc, acc,
+                                              ArrayRef<int64_t>{r / 2, r % 2}));
+      auto mma = NVVM::MmaOp::create(
+          b, loc, result, regsA[ii], regsB[jj], c, ArrayRef<int64_t>{16, 8, 16},
+          std::nullopt, std::nullopt, std::array<NVVM::MMATypes, 2>{type, type},
+          std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                         NVVM::MMALayout::col});
+      SmallVector<Value> d;
+      for (int64_t r = 0; r < 4; ++r)
+        d.push_back(LLVM::ExtractValueOp::create(b, loc, mma.getResult(), r));
+      acc = vector::FromElementsOp::create(b, loc, VectorType::get({2, 2}, f32),
+                                           d);
+    }
+}
+
 void WarpMmaEmitter::emulateInstruction(OpBuilder &b, Value warp, Value ii,
                                         Value jj, int pa, int pb) {
   Value base = mul(b, loc, warp, 32);
@@ -1154,12 +1325,16 @@ void WarpMmaEmitter::emulateInstruction(OpBuilder &b, Value warp, Value ii,
   };
   Value tile = add(b, loc, mul(b, loc, ii, s.warpTilesN), jj);
   // The instruction's A and B from the 32 lanes' fragments.
+  bool half = isHalfPrecision(s.precision);
   lanes([&](OpBuilder &lb, Value lane, Value thread) {
     for (bool isA : {true, false})
-      for (int64_t r = 0; r < (isA ? 4 : 2); ++r) {
-        // A's (row, column) or B's (K row, column) of the register.
-        std::pair<Value, Value> at = isA ? Fragment::a(lb, loc, lane, r)
-                                         : Fragment::bRowCol(lb, loc, lane, r);
+      for (int64_t r = 0, e = fragmentElements(isA); r < e; ++r) {
+        // A's (row, column) or B's (K row, column) of the element.
+        std::pair<Value, Value> at =
+            isA ? (half ? halfFragmentA(lb, loc, lane, r)
+                        : Fragment::a(lb, loc, lane, r))
+                : (half ? halfFragmentB(lb, loc, lane, r)
+                        : Fragment::bRowCol(lb, loc, lane, r));
         Value v = memref::LoadOp::create(lb, loc, isA ? s.fragA : s.fragB,
                                          ValueRange{thread, isA ? ii : jj,
                                                     cst(lb, loc, isA ? pa : pb),
@@ -1176,8 +1351,8 @@ void WarpMmaEmitter::emulateInstruction(OpBuilder &b, Value warp, Value ii,
       SmallVector<Value> at = {thread, tile, cst(lb, loc, r)};
       Value start = memref::LoadOp::create(lb, loc, s.accs, at);
       auto kLoop = scf::ForOp::create(
-          lb, loc, cst(lb, loc, 0), cst(lb, loc, 8), cst(lb, loc, 1),
-          ValueRange{start},
+          lb, loc, cst(lb, loc, 0), cst(lb, loc, mmaKStep(s.precision)),
+          cst(lb, loc, 1), ValueRange{start},
           [&](OpBuilder &kb, Location, Value k, ValueRange sum) {
             Value x =
                 memref::LoadOp::create(kb, loc, s.tileA, ValueRange{row, k});
@@ -1264,7 +1439,8 @@ void WarpMmaEmitter::emitEmulated(OpBuilder &b, ArrayRef<Value> batchIvs) {
   if (staged)
     copyNextChunk(kb, kc, kEnd, copyChunk);
   auto stepLoop = scf::ForOp::create(
-      kb, loc, cst(kb, loc, 0), cst(kb, loc, s.chunk / 8), cst(kb, loc, 1));
+      kb, loc, cst(kb, loc, 0), cst(kb, loc, s.chunk / mmaKStep(s.precision)),
+      cst(kb, loc, 1));
   OpBuilder sb = OpBuilder::atBlockBegin(stepLoop.getBody());
   Value step = stepLoop.getInductionVar();
   // Each lane's fragments (the GPU's registers) into memory.

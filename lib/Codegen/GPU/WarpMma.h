@@ -5,8 +5,9 @@
 // The `mma_sync` schedule of a tile's contraction (fuse-distribute-threads):
 // block tiles of both operands staged in shared memory K-chunk by K-chunk,
 // each warp computing its warp tile of 16x8 accumulator tiles with the
-// sm_80 tensor-core instruction mma.sync.m16n8k8 (tf32 operands, f32
-// accumulators), the accumulators in registers across the reduction and
+// sm_80 tensor-core instruction mma.sync.m16n8k8 (tf32 operands) or
+// m16n8k16 (bf16/fp16 operands), f32 accumulators, in registers across the
+// reduction and
 // stored once. Emulated on the CPU with the same per-lane code: each lane's
 // fragments land in memory and the instruction itself is computed from the
 // PTX ISA's fragment layouts.
@@ -78,8 +79,22 @@ SplitKBuffers createSplitKBuffers(OpBuilder &b, OpBuilder &after, Location loc,
 
 /// How the products are formed: `fp32` splits every operand into a TF32
 /// value and a TF32 remainder and accumulates three products (fp32
-/// accuracy); `tf32` one product of the operands rounded to TF32.
-enum class MmaPrecision { fp32, tf32 };
+/// accuracy) of mma.sync.m16n8k8; `tf32` one product of the operands
+/// rounded to TF32; `bf16` and `fp16` one product of mma.sync.m16n8k16 of
+/// the operands rounded to bfloat16 or IEEE half (to nearest, ties to
+/// even), twice the multiply-adds per instruction. Accumulators are f32
+/// in every case.
+enum class MmaPrecision { fp32, tf32, bf16, fp16 };
+
+/// Whether `precision` takes 16-bit operands (mma.sync.m16n8k16).
+inline bool isHalfPrecision(MmaPrecision precision) {
+  return precision == MmaPrecision::bf16 || precision == MmaPrecision::fp16;
+}
+
+/// The K points of one mma.sync at `precision`: 8 (TF32), 16 (16-bit).
+inline int64_t mmaKStep(MmaPrecision precision) {
+  return isHalfPrecision(precision) ? 16 : 8;
+}
 
 /// The mma_sync schedule of one contraction over a block of `threads`
 /// threads (emulated: loops over the threads).

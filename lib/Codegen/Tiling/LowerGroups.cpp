@@ -669,6 +669,18 @@ int64_t mmaThreads(const KernelShape &shape) {
   return 0;
 }
 
+/// The K points of one tensor-core instruction at the options' precision:
+/// 16 for 16-bit operands (mma.sync.m16n8k16), else 8 (m16n8k8, TF32).
+int64_t mmaKFor(const GroupConfigOptions &options) {
+  return options.precision == "bf16" || options.precision == "fp16" ? 16 : 8;
+}
+
+/// Tensor-core products per multiply-add at the options' precision: 3 for
+/// fp32 (TF32 splits), 1 otherwise.
+int64_t mmaProductsFor(const GroupConfigOptions &options) {
+  return options.precision == "fp32" || options.precision.empty() ? 3 : 1;
+}
+
 /// `shape` (a tile of `contraction`'s group) as the mma_sync schedule runs
 /// it with `stages` K chunks staged: its products per multiply-add,
 /// reduction, threads (options' when a multiple of 32), staging and
@@ -688,7 +700,7 @@ bool onTensorCores(KernelShape &shape, const MmaContraction &contraction,
   shape.splitK = slices;
   shape.stagingBytes =
       mmaStagingBytes(m, n, contraction.kPoints, contraction.aKFastest,
-                      contraction.bKFastest, stages);
+                      contraction.bKFastest, stages, mmaKFor(options));
   // Split-K adds the block's last-to-arrive flag.
   int64_t flagBytes = slices > 1 ? 16 : 0;
   // The A prologue's tile buffers and the epilogue's intermediate tiles
@@ -699,7 +711,8 @@ bool onTensorCores(KernelShape &shape, const MmaContraction &contraction,
     return false;
   shape.tileSharedBytes = std::max(shape.tileSharedBytes, tileBytes);
   shape.instruction = "mma_sync";
-  shape.products = options.precision == "tf32" ? 1 : 3;
+  shape.products = mmaProductsFor(options);
+  shape.mmaK = mmaKFor(options);
   shape.reductionPoints = contraction.kPoints;
   shape.threads = options.threads > 0 && options.threads % 32 == 0
                       ? options.threads
@@ -820,8 +833,8 @@ SmallVector<int64_t> splitCountsFor(const GroupConfigOptions &options,
                                     bool alone, TargetAttr target) {
   if (options.splitK == 1 || !alone || contraction.batchPoints != 1)
     return {1};
-  int64_t chunks =
-      llvm::divideCeil(contraction.kPoints, mmaChunk(contraction.kPoints));
+  int64_t chunks = llvm::divideCeil(
+      contraction.kPoints, mmaChunk(contraction.kPoints, mmaKFor(options)));
   auto even = [&](int64_t slices) {
     return slices <= chunks &&
            int64_t(llvm::divideCeil(
@@ -1032,7 +1045,8 @@ bestAttentionSchedule(RewriterBase &rewriter, GroupOp group,
         shape.threads = threads;
         shape.instruction = instruction;
         shape.products =
-            instruction == "mma_sync" && options.precision != "tf32" ? 3 : 1;
+            instruction == "mma_sync" ? mmaProductsFor(options) : 1;
+        shape.mmaK = instruction == "mma_sync" ? mmaKFor(options) : 8;
         bool fits = true;
         if (instruction == "mma_sync") {
           // Each product a whole number of warps with at most 16
@@ -1044,8 +1058,8 @@ bestAttentionSchedule(RewriterBase &rewriter, GroupOp group,
                                llvm::divideCeil(p.n, 8), threads / 32);
             fits &= grid.tilesM * grid.tilesN <= 16;
             if (p.staged)
-              shape.stagingBytes +=
-                  mmaStagingBytes(p.m, p.n, p.k, true, false, 2);
+              shape.stagingBytes += mmaStagingBytes(p.m, p.n, p.k, true, false,
+                                                    2, mmaKFor(options));
           }
         }
         if (shape.tileSharedBytes + shape.stagingBytes >
@@ -1174,8 +1188,8 @@ FailureOr<LoweringConfigAttr> configure(RewriterBase &rewriter, GroupOp group,
       shape = best->second;
       threads = shape.threads;
       instruction = shape.instruction;
-      if (instruction == "mma_sync" && options.precision == "tf32")
-        precision = "tf32";
+      if (instruction == "mma_sync" && !options.precision.empty())
+        precision = options.precision;
       // Measured again by whoever lowers the group (fuse-form-groups).
       shape.tileInputBytes = 0;
       shape.tileSharedBytes = 0;
@@ -1269,9 +1283,9 @@ FailureOr<LoweringConfigAttr> configure(RewriterBase &rewriter, GroupOp group,
       int64_t others = 0;
       for (auto &mn : tiled)
         if (&mn != &*largest)
-          others += mmaStagingBytes(mn.first, mn.second, contraction->kPoints,
-                                    contraction->aKFastest,
-                                    contraction->bKFastest, f.shape.stages);
+          others += mmaStagingBytes(
+              mn.first, mn.second, contraction->kPoints, contraction->aKFastest,
+              contraction->bKFastest, f.shape.stages, mmaKFor(options));
       KernelShape own = kernelShapeOf(group, root, f.tile);
       own.pointsPerBlock = largest->first * largest->second;
       own.innerPoints = largest->second;
@@ -1290,7 +1304,8 @@ FailureOr<LoweringConfigAttr> configure(RewriterBase &rewriter, GroupOp group,
       shape.tileInputBytes = 0; // measured by the lowering, if at all
       threads = shape.threads;
       instruction = "mma_sync";
-      precision = options.precision == "tf32" ? "tf32" : "fp32";
+      precision = options.precision.empty() ? StringRef("fp32")
+                                            : StringRef(options.precision);
     }
   }
   if (shapeOut)
@@ -1576,10 +1591,11 @@ LogicalResult
 mlir::fuse::checkGroupConfigOptions(MLIRContext *context, StringRef pass,
                                     StringRef precision, StringRef tensorCores,
                                     int64_t stages, int64_t splitK) {
-  if (precision != "fp32" && precision != "tf32")
+  if (!llvm::is_contained({"fp32", "tf32", "bf16", "fp16"}, precision))
     return emitOptionError(context, pass)
-           << "option 'precision' must be 'fp32' or 'tf32', got '" << precision
-           << "'";
+           << "option 'precision' must be 'fp32', 'tf32', 'bf16' or 'fp16', "
+              "got '"
+           << precision << "'";
   if (!llvm::is_contained({"auto", "always", "never"}, tensorCores))
     return emitOptionError(context, pass)
            << "option 'tensor-cores' must be 'auto', 'always' or 'never', "

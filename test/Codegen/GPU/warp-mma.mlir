@@ -305,3 +305,47 @@ func.func @padded_conv(%arg0: memref<1x8x8x16xf32>, %arg1: memref<16x3x3x16xf32>
   }
   return
 }
+
+// -----
+
+// precision = "bf16": each K step of 16 one mma.sync.m16n8k16 per
+// accumulator tile (the K chunk of 32 is 2 steps: 2 x 2 instructions for a
+// warp's 2 tiles), the fragments' elements rounded to bfloat16 (to
+// nearest even by integer code, as emulated), converted, packed two to a
+// register (bf16 pairs as i32), the f32 accumulators in and out of the
+// instruction's struct.
+// CHECK-LABEL: func.func @gemm_bf16
+// CHECK: scf.for %{{.*}} = %c0{{.*}} to %c64{{.*}} step %c32{{.*}} iter_args
+// CHECK: arith.shrui %{{.*}}, %c16_i32 : i32
+// CHECK: arith.andi %{{.*}}, %c-65536_i32 : i32
+// CHECK: arith.truncf %{{.*}} : f32 to bf16
+// CHECK: vector.from_elements %{{.*}}, %{{.*}} : vector<2xbf16>
+// CHECK: llvm.bitcast %{{.*}} : vector<2xbf16> to i32
+// CHECK-COUNT-4: nvvm.mma.sync A[{{.*}}]  B[{{.*}}]  C[{{.*}}]  {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+// CHECK-NOT: nvvm.mma.sync
+// CHECK-NOT: nvgpu.mma.sync
+// CHECK: scf.yield
+
+func.func @gemm_bf16(%arg0: memref<32x64xf32>, %arg1: memref<64x48xf32>, %arg2: memref<48xf32>, %arg3: memref<32x48xf32>) attributes {fuse.lowering_config = #fuse.lowering_config<schedule = "contraction", tile = [32, 24], threads = 128, instruction = "mma_sync", precision = "bf16">} {
+  %cst = arith.constant 0.000000e+00 : f32
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c24 = arith.constant 24 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c2, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %n = arith.muli %by, %c24 : index
+    %w = memref.subview %arg1[0, %n] [64, 24] [1, 1] : memref<64x48xf32> to memref<64x24xf32, strided<[48, 1], offset: ?>>
+    %tile = memref.alloca() {alignment = 64 : i64} : memref<32x24xf32>
+    linalg.fill ins(%cst : f32) outs(%tile : memref<32x24xf32>)
+    linalg.matmul ins(%arg0, %w : memref<32x64xf32>, memref<64x24xf32, strided<[48, 1], offset: ?>>) outs(%tile : memref<32x24xf32>)
+    %b = memref.subview %arg2[%n] [24] [1] : memref<48xf32> to memref<24xf32, strided<[1], offset: ?>>
+    %out = memref.subview %arg3[0, %n] [32, 24] [1, 1] : memref<32x48xf32> to memref<32x24xf32, strided<[48, 1], offset: ?>>
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%tile, %b : memref<32x24xf32>, memref<24xf32, strided<[1], offset: ?>>) outs(%out : memref<32x24xf32, strided<[48, 1], offset: ?>>) {
+    ^bb0(%in: f32, %in_4: f32, %o: f32):
+      %4 = arith.addf %in, %in_4 : f32
+      linalg.yield %4 : f32
+    }
+    gpu.terminator
+  }
+  return
+}
+

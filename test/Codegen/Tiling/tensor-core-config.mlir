@@ -32,7 +32,10 @@
 // RUN: fuse-opt %s --fuse-configure-groups="target=h200 tensor-cores=always split-k=1" | FileCheck %s --check-prefix=ALWAYS
 // RUN: fuse-opt %s --fuse-configure-groups="target=h200 stages=2 split-k=1" | FileCheck %s --check-prefix=STAGES2
 // RUN: fuse-opt %s --fuse-configure-groups="target=h200 stages=4 split-k=1" | FileCheck %s --check-prefix=STAGES4
-// RUN: not fuse-opt %s --fuse-configure-groups="precision=bf16" 2>&1 | FileCheck %s --check-prefix=BADP
+// RUN: not fuse-opt %s --fuse-configure-groups="precision=fp8" 2>&1 | FileCheck %s --check-prefix=BADP
+// RUN: fuse-opt %s --fuse-configure-groups="target=h200 precision=bf16 split-k=1" | FileCheck %s --check-prefix=BF16
+// RUN: fuse-opt %s --fuse-configure-groups="target=h200 precision=fp16 split-k=1" | FileCheck %s --check-prefix=FP16
+// RUN: fuse-opt %s --fuse-configure-groups="target=t4 precision=bf16" | FileCheck %s --check-prefix=SIMT
 // RUN: not fuse-opt %s --fuse-configure-groups="stages=5" 2>&1 | FileCheck %s --check-prefix=BADS
 // RUN: not fuse-opt %s --fuse-fusion-pipeline="stages=1" 2>&1 | FileCheck %s --check-prefix=BADSF
 // RUN: not fuse-opt %s --fuse-lower-groups="tensor-cores=maybe" 2>&1 | FileCheck %s --check-prefix=BADTC
@@ -91,6 +94,21 @@
 // TF32-LABEL: func @small
 // TF32: instruction = "simt", precision = "fp32">
 
+// With 16-bit operands (precision=bf16 or fp16: one mma.sync.m16n8k16 a
+// K step of 16, twice TF32's multiply-adds per instruction and a third of
+// fp32's products) the GEMM and the convolution take 4 stages, the GEMM
+// 32x32 tiles; the T4 has no sm_80 tensor cores and stays SIMT (above).
+// BF16-LABEL: func @gemm
+// BF16: tile = [32, 32], threads = 32, instruction = "mma_sync", precision = "bf16", stages = 4>
+// BF16-LABEL: func @conv
+// BF16: tile = [1, 8, 8, 32], threads = 64, instruction = "mma_sync", precision = "bf16", stages = 4>
+// BF16-LABEL: func @small
+// BF16: instruction = "simt", precision = "fp32">
+// BF16-LABEL: func @depthwise
+// BF16: instruction = "simt", precision = "fp32">
+// FP16-LABEL: func @gemm
+// FP16: tile = [32, 32], threads = 32, instruction = "mma_sync", precision = "fp16", stages = 4>
+
 // ALWAYS-LABEL: func @small
 // ALWAYS: #fuse.lowering_config<schedule = "contraction", tile = [16, 32, 0], threads = 32, instruction = "mma_sync", precision = "fp32">
 // ALWAYS-LABEL: func @depthwise
@@ -105,7 +123,7 @@
 
 // BADS: fuse-configure-groups: option 'stages' must be 2, 3 or 4 (0: the cost model chooses), got 5
 // BADSF: fuse-form-groups: option 'stages' must be 2, 3 or 4 (0: the cost model chooses), got 1
-// BADP: fuse-configure-groups: option 'precision' must be 'fp32' or 'tf32', got 'bf16'
+// BADP: fuse-configure-groups: option 'precision' must be 'fp32', 'tf32', 'bf16' or 'fp16', got 'fp8'
 // BADTC: fuse-lower-groups: option 'tensor-cores' must be 'auto', 'always' or 'never', got 'maybe'
 
 func.func @gemm(%x: tensor<128x768xf32>, %w: tensor<768x768xf32>, %b: tensor<768xf32>) -> tensor<128x768xf32> {

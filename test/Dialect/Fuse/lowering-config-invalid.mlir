@@ -12,8 +12,8 @@ func.func @f() attributes {c = #fuse.lowering_config<schedule = "contraction", t
 
 // -----
 
-// expected-error @+1 {{#fuse.lowering_config: 'precision' must be one of 'fp32', 'tf32', got 'bf16'}}
-func.func @f() attributes {c = #fuse.lowering_config<schedule = "contraction", tile = [8, 32], threads = 128, instruction = "mma_sync", precision = "bf16">}
+// expected-error @+1 {{#fuse.lowering_config: 'precision' must be one of 'fp32', 'tf32', 'bf16', 'fp16', got 'fp8'}}
+func.func @f() attributes {c = #fuse.lowering_config<schedule = "contraction", tile = [8, 32], threads = 128, instruction = "mma_sync", precision = "fp8">}
 
 // -----
 
@@ -30,6 +30,11 @@ func.func @f() attributes {c = #fuse.lowering_config<schedule = "convolution", t
 
 // expected-error @+1 {{#fuse.lowering_config: precision = "tf32" needs instruction = "mma_sync" (SIMT kernels compute in fp32)}}
 func.func @f() attributes {c = #fuse.lowering_config<schedule = "contraction", tile = [8, 32], threads = 128, instruction = "simt", precision = "tf32">}
+
+// -----
+
+// expected-error @+1 {{#fuse.lowering_config: precision = "bf16" needs instruction = "mma_sync" (SIMT kernels compute in fp32)}}
+func.func @f() attributes {c = #fuse.lowering_config<schedule = "contraction", tile = [8, 32], threads = 128, instruction = "simt", precision = "bf16">}
 
 // -----
 

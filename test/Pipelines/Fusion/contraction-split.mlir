@@ -24,7 +24,7 @@
 // RUN: not fuse-opt %s --fuse-fusion-pipeline="tensor-cores=sometimes" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADTC
 // BADTC: fuse-form-groups: option 'tensor-cores' must be 'auto', 'always' or 'never', got 'sometimes'
 // RUN: not fuse-opt %s --fuse-fusion-pipeline="precision=int8" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADP
-// BADP: fuse-form-groups: option 'precision' must be 'fp32' or 'tf32', got 'int8'
+// BADP: fuse-form-groups: option 'precision' must be 'fp32', 'tf32', 'bf16' or 'fp16', got 'int8'
 // Fused (split) vs unfused, the GEMM on emulated tensor cores: the
 // LayerNorm divides by each row's deviation, so the reordered sums of the
 // TF32 products show as up to ~3e-6 absolute on outputs near zero (about

@@ -54,6 +54,9 @@ struct KernelShape {
   /// The contraction's reduction points (K; 0: from the multiply-adds per
   /// output point).
   int64_t reductionPoints = 0;
+  /// On tensor cores, the K points of one mma.sync: 8 (TF32 operands) or
+  /// 16 (bf16/fp16 operands: twice the multiply-adds per instruction).
+  int64_t mmaK = 8;
   /// On tensor cores: the K chunks of the block tiles staged at once, and
   /// the shared memory they take (mmaStagingBytes).
   int64_t stages = 2;
@@ -119,8 +122,9 @@ struct MmaWarpGrid {
 MmaWarpGrid chooseMmaWarps(int64_t tilesM, int64_t tilesN, int64_t warps);
 
 /// The K chunk the mma_sync schedule stages at a time: 32, or K rounded up
-/// to a whole K step (8) where K is smaller.
-int64_t mmaChunk(int64_t k);
+/// to a whole K step (`step`: 8 for TF32 operands, 16 for 16-bit ones)
+/// where K is smaller.
+int64_t mmaChunk(int64_t k, int64_t step = 8);
 
 /// The shape of one stage of a block tile of the mma_sync schedule in
 /// shared memory, for `points` rows (padded to whole accumulator tiles)
@@ -134,7 +138,7 @@ SmallVector<int64_t> mmaBlockTileShape(int64_t points, int64_t chunk,
 /// Bytes of shared memory the mma_sync schedule stages for an `m` x `n`
 /// tile with reduction `k`: `stages` block tiles of each operand.
 int64_t mmaStagingBytes(int64_t m, int64_t n, int64_t k, bool aKFastest,
-                        bool bKFastest, int64_t stages);
+                        bool bKFastest, int64_t stages, int64_t step = 8);
 
 /// Multiply-adds one SM does per cycle on TF32 tensor cores with
 /// mma.sync (0: the architecture has none; sm_80 and newer do).

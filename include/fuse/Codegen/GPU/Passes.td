@@ -139,7 +139,11 @@ def FuseDistributeThreads : Pass<"fuse-distribute-threads"> {
     each warp's accumulators in registers across the reduction, each K step
     `mma.sync.m16n8k8` with TF32 operands (`precision = "fp32"`: every
     operand split into a TF32 value and a TF32 remainder, three products;
-    `"tf32"`: one), the accumulators stored once. It needs sm_80 or newer.
+    `"tf32"`: one) or, with `"bf16"` and `"fp16"`, each K step of 16
+    `mma.sync.m16n8k16` with the operands rounded to bfloat16 or IEEE half
+    (to nearest even, by the same integer code on the GPU and emulated)
+    and packed two to a register; the accumulators f32 and stored once.
+    It needs sm_80 or newer.
     Emulated, each lane's fragments go to memory and the instruction is
     computed from the PTX ISA's fragment layouts, so the CPU build runs
     the same lane code.

@@ -66,8 +66,10 @@ def FuseConfigureGroups : Pass<"fuse-configure-groups"> {
            "the group's contraction) or never">,
     Option<"precision", "precision", "std::string", /*default=*/"\"fp32\"",
            "Precision of tensor-core products: fp32 (three TF32 products "
-           "per multiply-add, fp32 accuracy) or tf32 (one, about 1e-3 "
-           "relative)">,
+           "per multiply-add, fp32 accuracy), tf32 (one, about 1e-3 "
+           "relative), bf16 or fp16 (one mma.sync.m16n8k16 of operands "
+           "rounded to 16 bits: twice the multiply-adds per instruction, "
+           "about 1e-2 and 1e-3 relative)">,
     Option<"stages", "stages", "int64_t", /*default=*/"0",
            "K chunks a tensor-core kernel stages in shared memory at once "
            "(2 to 4); 0: the count the cost model predicts fastest that "
@@ -146,8 +148,10 @@ def FuseLowerGroups : Pass<"fuse-lower-groups"> {
            "the group's contraction) or never">,
     Option<"precision", "precision", "std::string", /*default=*/"\"fp32\"",
            "Precision of tensor-core products: fp32 (three TF32 products "
-           "per multiply-add, fp32 accuracy) or tf32 (one, about 1e-3 "
-           "relative)">,
+           "per multiply-add, fp32 accuracy), tf32 (one, about 1e-3 "
+           "relative), bf16 or fp16 (one mma.sync.m16n8k16 of operands "
+           "rounded to 16 bits: twice the multiply-adds per instruction, "
+           "about 1e-2 and 1e-3 relative)">,
     Option<"stages", "stages", "int64_t", /*default=*/"0",
            "K chunks a tensor-core kernel stages in shared memory at once "
            "(2 to 4); 0: the count the cost model predicts fastest that "

@@ -537,7 +537,7 @@ ArrayRef<StringRef> LoweringConfigAttr::getInstructions() {
 }
 
 ArrayRef<StringRef> LoweringConfigAttr::getPrecisions() {
-  static const StringRef precisions[] = {"fp32", "tf32"};
+  static const StringRef precisions[] = {"fp32", "tf32", "bf16", "fp16"};
   return precisions;
 }
 
@@ -644,9 +644,9 @@ LogicalResult LoweringConfigAttr::verify(
                             "multiple of 32), got "
                          << threads;
   }
-  if (precision == "tf32" && instruction != "mma_sync")
-    return emitError() << "#fuse.lowering_config: precision = \"tf32\" "
-                          "needs instruction = \"mma_sync\" (SIMT "
+  if (precision != "fp32" && instruction != "mma_sync")
+    return emitError() << "#fuse.lowering_config: precision = \"" << precision
+                       << "\" needs instruction = \"mma_sync\" (SIMT "
                           "kernels compute in fp32)";
   if (stages != 0 && instruction != "mma_sync")
     return emitError() << "#fuse.lowering_config: 'stages' needs "
