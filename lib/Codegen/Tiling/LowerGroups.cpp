@@ -418,10 +418,39 @@ FailureOr<Roots> analyzeRoots(GroupOp group) {
   return roots;
 }
 
+/// Whether `group`'s one root computes matrix-vector products through an
+/// elementwise epilogue: the root does not reduce, and a contraction of
+/// the group (out + a * b) has one point on its M or N side and as many
+/// output points as the root (a classifier's GEMV + bias at batch 1).
+/// Each of its points is then a long dot product that several lanes share,
+/// as in a root that reduces.
+bool matrixVectorRoot(GroupOp group, const Roots &roots) {
+  if (roots.ops.size() != 1)
+    return false;
+  auto root = dyn_cast<linalg::LinalgOp>(roots.ops.front());
+  if (!root || root.getNumReductionLoops() != 0)
+    return false;
+  int64_t rootPoints = 1;
+  for (int64_t extent : root.getStaticLoopRanges()) {
+    if (ShapedType::isDynamic(extent))
+      return false;
+    rootPoints *= extent;
+  }
+  for (Operation *op : group.getComputeOps())
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+      if (std::optional<MmaContraction> c = matchMmaContraction(linalgOp))
+        if ((c->mPoints == 1 || c->nPoints == 1) &&
+            c->batchPoints * c->mPoints * c->nPoints == rootPoints)
+          return true;
+  return false;
+}
+
 /// The tile of `roots` (see chooseTile), shared by all of them; `override`
-/// (tile-sizes) replaces it.
+/// (tile-sizes) replaces it. `reduces`: whether the tile's points are
+/// reductions (a root that reduces, or a matrix-vector product behind it).
 SmallVector<int64_t> tileForRoots(const Roots &roots, int64_t threads,
-                                  int64_t sms, ArrayRef<int64_t> override) {
+                                  int64_t sms, ArrayRef<int64_t> override,
+                                  bool matrixVector) {
   auto root = cast<TilingInterface>(roots.ops.front());
   SmallVector<utils::IteratorType> iterators = root.getLoopIteratorTypes();
   SmallVector<int64_t> extents = staticDomain(root);
@@ -434,10 +463,10 @@ SmallVector<int64_t> tileForRoots(const Roots &roots, int64_t threads,
                     : std::min(override[d], extents[d]);
     return tile;
   }
-  bool reduces = llvm::any_of(roots.ops, [](Operation *op) {
-    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-    return linalgOp && linalgOp.getNumReductionLoops() > 0;
-  });
+  bool reduces = matrixVector || llvm::any_of(roots.ops, [](Operation *op) {
+                   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+                   return linalgOp && linalgOp.getNumReductionLoops() > 0;
+                 });
   // Several roots share one loop nest: their tiles stay the plain defaults,
   // which the roots have in common.
   SmallVector<int64_t> tile = chooseTile(iterators, extents, roots.keepRows,
@@ -1143,8 +1172,9 @@ FailureOr<LoweringConfigAttr> configure(RewriterBase &rewriter, GroupOp group,
                         target.getMaxThreadsPerBlock());
   if (failed(checkTileOverride(group, *roots, options.tileSizes)))
     return failure();
-  SmallVector<int64_t> tile =
-      tileForRoots(*roots, threads, target.getNumSMs(), options.tileSizes);
+  bool matrixVector = matrixVectorRoot(group, *roots);
+  SmallVector<int64_t> tile = tileForRoots(*roots, threads, target.getNumSMs(),
+                                           options.tileSizes, matrixVector);
   if (llvm::all_of(tile, [](int64_t t) { return t == 0; }))
     return roots->ops.front()->emitError()
            << "fuse-lower-groups: " << groupName(group) << ": its root '"
@@ -1152,14 +1182,15 @@ FailureOr<LoweringConfigAttr> configure(RewriterBase &rewriter, GroupOp group,
            << "' has no parallel loop to tile (a full reduction to a "
               "scalar needs a split reduction, not supported yet)";
   // A block as large as the tile: fewer threads (a multiple of 32) when the
-  // root's tile has fewer points, unless the root reduces and several lanes
-  // can share each point's reduction.
+  // root's tile has fewer points, unless the root reduces (or computes
+  // matrix-vector products) and several lanes can share each point's
+  // reduction.
   auto root = cast<TilingInterface>(roots->ops.front());
   KernelShape shape = kernelShapeOf(group, root, tile);
   int64_t points = shape.pointsPerBlock;
   auto linalgRoot = dyn_cast<linalg::LinalgOp>(root.getOperation());
   bool lanesShare = roots->ops.size() == 1 && linalgRoot &&
-                    linalgRoot.getNumReductionLoops() > 0 &&
+                    (linalgRoot.getNumReductionLoops() > 0 || matrixVector) &&
                     points * 2 <= threads;
   if (!lanesShare && points < threads)
     threads = std::min<int64_t>(
