@@ -487,17 +487,33 @@ FUSE_EXPORT void fuseDeviceFree(void *pointer) {
   mgpuMemFree(pointer, nullptr);
 }
 
-/// A constant (weights) the kernels read: copied into managed memory on
-/// first use; later calls with the same host address get the same copy.
-FUSE_EXPORT void *fuseDeviceConstant(void *host, uint64_t sizeBytes) {
+namespace {
+/// The copy of constant `host` (made on first use, kept for the process;
+/// later calls with the same host address get the same copy): in managed
+/// memory when `shared`, else in device memory.
+void *constantCopy(void *host, uint64_t sizeBytes, bool shared) {
   static std::mutex lock;
-  static std::unordered_map<void *, void *> copies;
+  static std::unordered_map<void *, void *> copies[2];
   std::lock_guard<std::mutex> guard(lock);
-  void *&copy = copies[host];
-  if (!copy) {
-    copy = fuseDeviceMalloc(sizeBytes);
+  void *&copy = copies[shared][host];
+  if (!copy && sizeBytes > 0) {
+    copy = shared ? fuseDeviceMalloc(sizeBytes)
+                  : mgpuMemAlloc(sizeBytes, nullptr, /*isHostShared=*/false);
     CHECK_CU(
         cuMemcpyHtoD(reinterpret_cast<CUdeviceptr>(copy), host, sizeBytes));
   }
   return copy;
+}
+} // namespace
+
+/// A constant (weights) only the kernels read: copied into device memory
+/// (no page migration, nothing the host can touch).
+FUSE_EXPORT void *fuseDeviceConstant(void *host, uint64_t sizeBytes) {
+  return constantCopy(host, sizeBytes, /*shared=*/false);
+}
+
+/// A constant the host may read too (one the program returns): copied into
+/// managed memory.
+FUSE_EXPORT void *fuseSharedConstant(void *host, uint64_t sizeBytes) {
+  return constantCopy(host, sizeBytes, /*shared=*/true);
 }

@@ -11,10 +11,14 @@
 //                                                  host reads results too)
 //   free(p)              -> fuseDeviceFree(p)
 //   addressof @global    -> fuseDeviceConstant(@global, bytes)
-//                           (a copy in managed memory, made once per
-//                            global and process: constant weights, and
-//                            the split-K kernels' partials and counters,
-//                            which only kernels read and write)
+//                           (a copy in device memory, made once per
+//                            global and process, where only kernels reach
+//                            it: constant weights, and the split-K
+//                            kernels' partials and counters)
+//                        -> fuseSharedConstant(@global, bytes)
+//                           (the same in managed memory, where the host
+//                            may read it too: a constant the function
+//                            returns or hands to another function)
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +29,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace mlir::fuse {
 #define GEN_PASS_DEF_FUSEDEVICEMEMORY
@@ -42,6 +47,50 @@ LLVM::LLVMFuncOp declare(ModuleOp module, StringRef name,
     return existing;
   OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
   return LLVM::LLVMFuncOp::create(b, module.getLoc(), name, type);
+}
+
+/// Whether the pointer `value` reaches only kernels: every use, through
+/// address arithmetic and the memref descriptors built from it, is a
+/// kernel operand of a gpu.launch_func. Descriptor fields that are not
+/// pointers (offsets, sizes, strides) carry no address and are not
+/// followed; anything else (a return, a call, a store, a load, ptrtoint)
+/// may let the host read the memory.
+bool onlyKernelsReach(Value value) {
+  auto carriesPointer = [](Type type) {
+    if (isa<LLVM::LLVMPointerType>(type))
+      return true;
+    if (auto structType = dyn_cast<LLVM::LLVMStructType>(type))
+      return llvm::any_of(structType.getBody(), [](Type field) {
+        return isa<LLVM::LLVMPointerType>(field);
+      });
+    return false;
+  };
+  SmallVector<Value> work{value};
+  llvm::DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (!seen.insert(v).second)
+      continue;
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto launch = dyn_cast<gpu::LaunchFuncOp>(user)) {
+        unsigned first = launch.getKernelOperands().getBeginOperandIndex();
+        if (use.getOperandNumber() >= first &&
+            use.getOperandNumber() < first + launch.getNumKernelOperands())
+          continue;
+        return false;
+      }
+      if (isa<LLVM::GEPOp, LLVM::InsertValueOp, LLVM::ExtractValueOp,
+              LLVM::AddrSpaceCastOp>(user)) {
+        Value result = user->getResult(0);
+        if (carriesPointer(result.getType()))
+          work.push_back(result);
+        continue;
+      }
+      return false;
+    }
+  }
+  return true;
 }
 
 struct DeviceMemoryPass
@@ -99,7 +148,9 @@ struct DeviceMemoryPass
     }
     for (LLVM::AddressOfOp address : constants) {
       LLVM::LLVMFuncOp deviceConstant =
-          declare(module, "fuseDeviceConstant",
+          declare(module,
+                  onlyKernelsReach(address.getResult()) ? "fuseDeviceConstant"
+                                                        : "fuseSharedConstant",
                   LLVM::LLVMFunctionType::get(ptr, {ptr, i64}));
       auto global = cast<LLVM::GlobalOp>(
           module.lookupSymbol(address.getGlobalNameAttr()));

@@ -11,6 +11,7 @@
  * through the runtime (launches, streams, events, the kernel profile) with
  * times that are known in advance. Results are not computed. */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -146,15 +147,26 @@ CUresult cuEventElapsedTime_v2(float *ms, void *start, void *stop) {
   return kSuccess;
 }
 
-/* Memory: the host's. */
-CUresult cuMemAllocManaged(CUdeviceptr *pointer, size_t bytes, unsigned flags) {
-  (void)flags;
+/* Memory: the host's. With FUSE_FAKE_CUDA_TRACE=1 each allocation is
+ * written to stderr with its kind (device or managed) and size. */
+static void traceAllocation(const char *kind, size_t bytes) {
+  const char *v = getenv("FUSE_FAKE_CUDA_TRACE");
+  if (v && strcmp(v, "1") == 0)
+    fprintf(stderr, "fake-cuda: %s %zu bytes\n", kind, bytes);
+}
+static CUresult allocate(CUdeviceptr *pointer, size_t bytes) {
   void *p = calloc(1, bytes);
   *pointer = (CUdeviceptr)(uintptr_t)p;
   return p ? kSuccess : kInvalidValue;
 }
+CUresult cuMemAllocManaged(CUdeviceptr *pointer, size_t bytes, unsigned flags) {
+  (void)flags;
+  traceAllocation("managed", bytes);
+  return allocate(pointer, bytes);
+}
 CUresult cuMemAlloc_v2(CUdeviceptr *pointer, size_t bytes) {
-  return cuMemAllocManaged(pointer, bytes, 0);
+  traceAllocation("device", bytes);
+  return allocate(pointer, bytes);
 }
 CUresult cuMemFree_v2(CUdeviceptr pointer) {
   free((void *)(uintptr_t)pointer);

@@ -316,10 +316,15 @@ def FuseDeviceMemory : Pass<"fuse-device-memory", "::mlir::ModuleOp"> {
       results);
     - `free(p)` becomes `fuseDeviceFree(p)`;
     - the address of a constant global (weights passed to a kernel) becomes
-      `fuseDeviceConstant(address, bytes)`: a managed copy, made on first
-      use and kept for the process.
+      `fuseDeviceConstant(address, bytes)`: a copy in device memory, made on
+      first use and kept for the process, where every use of the address
+      (through address arithmetic and the memref descriptors built from it;
+      their integer fields are not followed) is a kernel operand of a
+      `gpu.launch_func`; otherwise (the address is returned, handed to a
+      function, stored or read: the host may see it)
+      `fuseSharedConstant(address, bytes)`, the same in managed memory.
 
-    The three functions are in fuse's CUDA runtime library
+    The functions are in fuse's CUDA runtime library
     (`libfuse_cuda_runtime.so`). The caller's own arguments must already be
     device-accessible (device or managed memory).
   }];
