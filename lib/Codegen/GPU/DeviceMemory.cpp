@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TransitiveUses.h"
 #include "fuse/Codegen/GPU/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -29,7 +30,6 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
-#include "llvm/ADT/DenseSet.h"
 
 namespace mlir::fuse {
 #define GEN_PASS_DEF_FUSEDEVICEMEMORY
@@ -56,41 +56,29 @@ LLVM::LLVMFuncOp declare(ModuleOp module, StringRef name,
 /// followed; anything else (a return, a call, a store, a load, ptrtoint)
 /// may let the host read the memory.
 bool onlyKernelsReach(Value value) {
-  auto carriesPointer = [](Type type) {
-    if (isa<LLVM::LLVMPointerType>(type))
-      return true;
+  using fuse::detail::UseVerdict;
+  return fuse::detail::allUsesAccepted(value, [](OpOperand &use) {
+    Operation *user = use.getOwner();
+    if (auto launch = dyn_cast<gpu::LaunchFuncOp>(user)) {
+      unsigned first = launch.getKernelOperands().getBeginOperandIndex();
+      return use.getOperandNumber() >= first &&
+                     use.getOperandNumber() <
+                         first + launch.getNumKernelOperands()
+                 ? UseVerdict::accept
+                 : UseVerdict::reject;
+    }
+    if (!isa<LLVM::GEPOp, LLVM::InsertValueOp, LLVM::ExtractValueOp,
+             LLVM::AddrSpaceCastOp>(user))
+      return UseVerdict::reject;
+    // A descriptor field that is no pointer carries no address.
+    Type type = user->getResult(0).getType();
+    bool carriesPointer = isa<LLVM::LLVMPointerType>(type);
     if (auto structType = dyn_cast<LLVM::LLVMStructType>(type))
-      return llvm::any_of(structType.getBody(), [](Type field) {
+      carriesPointer = llvm::any_of(structType.getBody(), [](Type field) {
         return isa<LLVM::LLVMPointerType>(field);
       });
-    return false;
-  };
-  SmallVector<Value> work{value};
-  llvm::DenseSet<Value> seen;
-  while (!work.empty()) {
-    Value v = work.pop_back_val();
-    if (!seen.insert(v).second)
-      continue;
-    for (OpOperand &use : v.getUses()) {
-      Operation *user = use.getOwner();
-      if (auto launch = dyn_cast<gpu::LaunchFuncOp>(user)) {
-        unsigned first = launch.getKernelOperands().getBeginOperandIndex();
-        if (use.getOperandNumber() >= first &&
-            use.getOperandNumber() < first + launch.getNumKernelOperands())
-          continue;
-        return false;
-      }
-      if (isa<LLVM::GEPOp, LLVM::InsertValueOp, LLVM::ExtractValueOp,
-              LLVM::AddrSpaceCastOp>(user)) {
-        Value result = user->getResult(0);
-        if (carriesPointer(result.getType()))
-          work.push_back(result);
-        continue;
-      }
-      return false;
-    }
-  }
-  return true;
+    return carriesPointer ? UseVerdict::follow : UseVerdict::accept;
+  });
 }
 
 struct DeviceMemoryPass

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TransitiveUses.h"
 #include "fuse/Codegen/GPU/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -35,43 +36,30 @@ namespace {
 /// Whether a kernel only reads `arg`: every use (through views) is a read
 /// or a query of its size or address.
 bool onlyRead(Value arg) {
-  SmallVector<Value> work{arg};
-  llvm::DenseSet<Value> seen;
-  while (!work.empty()) {
-    Value v = work.pop_back_val();
-    if (!seen.insert(v).second)
-      continue;
-    for (OpOperand &use : v.getUses()) {
-      Operation *user = use.getOwner();
-      if (isa<memref::LoadOp, vector::LoadOp, vector::TransferReadOp,
-              vector::MaskedLoadOp, vector::GatherOp, memref::DimOp,
-              memref::ExtractAlignedPointerAsIndexOp,
-              memref::ExtractStridedMetadataOp>(user))
-        continue;
-      if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(user)) {
-        if (use.getOperandNumber() == copy.getSrcMutable().getOperandNumber())
-          continue;
-        return false;
-      }
-      if (isa<nvgpu::LdMatrixOp>(user))
-        continue;
-      if (auto copy = dyn_cast<memref::CopyOp>(user)) {
-        if (use.getOperandNumber() ==
-            copy.getSourceMutable().getOperandNumber())
-          continue;
-        return false;
-      }
-      if (isa<memref::SubViewOp, memref::ViewOp, memref::CastOp,
-              memref::ReinterpretCastOp, memref::ExpandShapeOp,
-              memref::CollapseShapeOp, memref::TransposeOp,
-              memref::MemorySpaceCastOp>(user)) {
-        work.push_back(user->getResult(0));
-        continue;
-      }
-      return false;
-    }
-  }
-  return true;
+  using fuse::detail::UseVerdict;
+  return fuse::detail::allUsesAccepted(arg, [](OpOperand &use) {
+    Operation *user = use.getOwner();
+    if (isa<memref::LoadOp, vector::LoadOp, vector::TransferReadOp,
+            vector::MaskedLoadOp, vector::GatherOp, memref::DimOp,
+            memref::ExtractAlignedPointerAsIndexOp,
+            memref::ExtractStridedMetadataOp, nvgpu::LdMatrixOp>(user))
+      return UseVerdict::accept;
+    if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(user))
+      return use.getOperandNumber() == copy.getSrcMutable().getOperandNumber()
+                 ? UseVerdict::accept
+                 : UseVerdict::reject;
+    if (auto copy = dyn_cast<memref::CopyOp>(user))
+      return use.getOperandNumber() ==
+                     copy.getSourceMutable().getOperandNumber()
+                 ? UseVerdict::accept
+                 : UseVerdict::reject;
+    if (isa<memref::SubViewOp, memref::ViewOp, memref::CastOp,
+            memref::ReinterpretCastOp, memref::ExpandShapeOp,
+            memref::CollapseShapeOp, memref::TransposeOp,
+            memref::MemorySpaceCastOp>(user))
+      return UseVerdict::follow;
+    return UseVerdict::reject;
+  });
 }
 
 /// Where a launch operand's memory lies.
