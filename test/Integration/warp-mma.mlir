@@ -52,6 +52,15 @@
 // RUN: %check_equivalence %fuse_src_root/test/Models/inception.mlir --lower-groups --distribute-threads config --tensor-cores always --precision bf16 | FileCheck %s --check-prefix=BF16
 // RUN: %check_equivalence %t.resnet.mlir --lower-groups --distribute-threads config --tensor-cores always --precision bf16 | FileCheck %s --check-prefix=BF16
 // RUN: %check_equivalence %t.bert.mlir --lower-groups --distribute-threads config --tensor-cores always --precision fp16 | FileCheck %s --check-prefix=FP16
+// bf16 on the other model blocks and small models too (attention's products
+// included): errors of 1e-3 to 2.5e-3 of the largest output.
+// RUN: %check_equivalence %fuse_src_root/test/Models/resnet-bottleneck-ds.mlir --lower-groups --distribute-threads config --tensor-cores always --precision bf16 | FileCheck %s --check-prefix=BF16
+// RUN: %check_equivalence %fuse_src_root/test/Models/bert-layer.mlir --lower-groups --distribute-threads config --tensor-cores always --precision bf16 | FileCheck %s --check-prefix=BF16
+// RUN: %check_equivalence %fuse_src_root/test/Models/yolo-c3.mlir --lower-groups --distribute-threads config --tensor-cores always --precision bf16 | FileCheck %s --check-prefix=BF16
+// RUN: %check_equivalence %fuse_src_root/test/Models/yolo-sppf.mlir --lower-groups --distribute-threads config --tensor-cores always --precision bf16 | FileCheck %s --check-prefix=BF16
+// RUN: %check_equivalence %fuse_src_root/test/Pipelines/Fusion/attention.mlir --function attention --lower-groups --distribute-threads config --tensor-cores always --precision bf16 | FileCheck %s --check-prefix=BF16
+// RUN: %check_equivalence %t.yolo.mlir --lower-groups --distribute-threads config --tensor-cores always --precision bf16 | FileCheck %s --check-prefix=BF16
+// RUN: %check_equivalence %t.bert.mlir --lower-groups --distribute-threads config --tensor-cores always --precision bf16 | FileCheck %s --check-prefix=BF16
 // RUN: %check_equivalence %fuse_src_root/test/Models/resnet-bottleneck.mlir --lower-groups --distribute-threads config --tensor-cores always --precision fp16 | FileCheck %s --check-prefix=FP16
 // RUN: %check_equivalence %S/Inputs/stride2-conv.mlir --lower-groups --distribute-threads config --tensor-cores always --precision fp16 --tile-sizes 1,1,7,16 --atol 1e-2 | FileCheck %s --check-prefix=FP16
 // RUN: not %check_equivalence %fuse_src_root/test/Models/resnet-bottleneck.mlir --lower-groups --distribute-threads config --tensor-cores always --precision bf16 --rtol 1e-5 --atol 1e-6 | FileCheck %s --check-prefix=TIGHT
