@@ -71,7 +71,8 @@ LogicalResult mlir::fuse::checkNvptxPipelineOptions(
                  "'auto', 'always' or 'never', got '" +
                  options.tensorCores + "'");
   if (!options.precision.empty() &&
-      !llvm::is_contained({"fp32", "tf32", "bf16", "fp16"}, options.precision))
+      !llvm::is_contained(LoweringConfigAttr::getPrecisions(),
+                          StringRef(options.precision)))
     return error("fuse-to-nvptx: option 'precision' must be 'fp32', 'tf32', "
                  "'bf16' or 'fp16', got '" +
                  options.precision + "'");

@@ -581,6 +581,17 @@ private:
   int64_t fragmentElements(bool isA) const {
     return (isA ? 4 : 2) * (isHalfPrecision(s.precision) ? 2 : 1);
   }
+  /// Where element `r` of lane `lane`'s A or B fragment lies in the
+  /// instruction's operand, by the precision's fragment layout: A's (row,
+  /// K column) or B's (K row, column).
+  std::pair<Value, Value> elementAt(OpBuilder &b, bool isA, Value lane,
+                                    int64_t r) const {
+    if (isHalfPrecision(s.precision))
+      return isA ? halfFragmentA(b, loc, lane, r)
+                 : halfFragmentB(b, loc, lane, r);
+    return isA ? Fragment::a(b, loc, lane, r)
+               : Fragment::bRowCol(b, loc, lane, r);
+  }
   /// The (one or two) parts each product is formed from: {value} (tf32,
   /// bf16, fp16: rounded) or {big, small} (fp32).
   SmallVector<Value> split(OpBuilder &b, Value x);
@@ -820,16 +831,11 @@ SmallVector<Value> WarpMmaEmitter::split(OpBuilder &b, Value x) {
 SmallVector<Value> WarpMmaEmitter::fragment(OpBuilder &b, bool isA, Value lane,
                                             Value tile, Value step) {
   SmallVector<Value> values;
-  bool half = isHalfPrecision(s.precision);
   for (int64_t r = 0, e = fragmentElements(isA); r < e; ++r) {
     // The element's point of its side (A's row, B's column) and its K.
-    Value p, k;
-    if (isA)
-      std::tie(p, k) =
-          half ? halfFragmentA(b, loc, lane, r) : Fragment::a(b, loc, lane, r);
-    else
-      std::tie(k, p) = half ? halfFragmentB(b, loc, lane, r)
-                            : Fragment::bRowCol(b, loc, lane, r);
+    auto [p, k] = elementAt(b, isA, lane, r);
+    if (!isA)
+      std::swap(p, k);
     Value point = add(b, loc, mul(b, loc, tile, isA ? 16 : 8), p);
     Value kk = add(b, loc, mul(b, loc, step, mmaKStep(s.precision)), k);
     if (isA ? s.directA : s.directB) {
@@ -1325,16 +1331,10 @@ void WarpMmaEmitter::emulateInstruction(OpBuilder &b, Value warp, Value ii,
   };
   Value tile = add(b, loc, mul(b, loc, ii, s.warpTilesN), jj);
   // The instruction's A and B from the 32 lanes' fragments.
-  bool half = isHalfPrecision(s.precision);
   lanes([&](OpBuilder &lb, Value lane, Value thread) {
     for (bool isA : {true, false})
       for (int64_t r = 0, e = fragmentElements(isA); r < e; ++r) {
-        // A's (row, column) or B's (K row, column) of the element.
-        std::pair<Value, Value> at =
-            isA ? (half ? halfFragmentA(lb, loc, lane, r)
-                        : Fragment::a(lb, loc, lane, r))
-                : (half ? halfFragmentB(lb, loc, lane, r)
-                        : Fragment::bRowCol(lb, loc, lane, r));
+        std::pair<Value, Value> at = elementAt(lb, isA, lane, r);
         Value v = memref::LoadOp::create(lb, loc, isA ? s.fragA : s.fragB,
                                          ValueRange{thread, isA ? ii : jj,
                                                     cst(lb, loc, isA ? pa : pb),

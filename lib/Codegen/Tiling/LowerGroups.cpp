@@ -418,6 +418,20 @@ FailureOr<Roots> analyzeRoots(GroupOp group) {
   return roots;
 }
 
+/// The parallel points of `root`'s loops (0 where one is dynamic).
+int64_t parallelPointsOf(TilingInterface root) {
+  int64_t points = 1;
+  for (auto [size, iterator] :
+       llvm::zip(staticDomain(root), root.getLoopIteratorTypes())) {
+    if (iterator != utils::IteratorType::parallel)
+      continue;
+    if (ShapedType::isDynamic(size))
+      return 0;
+    points *= size;
+  }
+  return points;
+}
+
 /// Whether `group`'s one root computes matrix-vector products through an
 /// elementwise epilogue: the root does not reduce, and a contraction of
 /// the group (out + a * b) has one point on its M or N side and as many
@@ -430,12 +444,10 @@ bool matrixVectorRoot(GroupOp group, const Roots &roots) {
   auto root = dyn_cast<linalg::LinalgOp>(roots.ops.front());
   if (!root || root.getNumReductionLoops() != 0)
     return false;
-  int64_t rootPoints = 1;
-  for (int64_t extent : root.getStaticLoopRanges()) {
-    if (ShapedType::isDynamic(extent))
-      return false;
-    rootPoints *= extent;
-  }
+  int64_t rootPoints =
+      parallelPointsOf(cast<TilingInterface>(root.getOperation()));
+  if (rootPoints == 0)
+    return false;
   for (Operation *op : group.getComputeOps())
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
       if (std::optional<MmaContraction> c = matchMmaContraction(linalgOp))
@@ -1117,20 +1129,6 @@ bestAttentionSchedule(RewriterBase &rewriter, GroupOp group,
   return best;
 }
 
-/// The parallel points of `root`'s loops (0 where one is dynamic).
-int64_t parallelPointsOf(TilingInterface root) {
-  int64_t points = 1;
-  for (auto [size, iterator] :
-       llvm::zip(staticDomain(root), root.getLoopIteratorTypes())) {
-    if (iterator != utils::IteratorType::parallel)
-      continue;
-    if (ShapedType::isDynamic(size))
-      return 0;
-    points *= size;
-  }
-  return points;
-}
-
 /// The M and N points per block of each tensor-core contraction the tile
 /// of `group` by `tile` computes (lowered on a copy, SIMT): the tiled
 /// copies of `contraction`, one per root whose tile reads a part of it (a
@@ -1622,7 +1620,7 @@ LogicalResult
 mlir::fuse::checkGroupConfigOptions(MLIRContext *context, StringRef pass,
                                     StringRef precision, StringRef tensorCores,
                                     int64_t stages, int64_t splitK) {
-  if (!llvm::is_contained({"fp32", "tf32", "bf16", "fp16"}, precision))
+  if (!llvm::is_contained(LoweringConfigAttr::getPrecisions(), precision))
     return emitOptionError(context, pass)
            << "option 'precision' must be 'fp32', 'tf32', 'bf16' or 'fp16', "
               "got '"
