@@ -95,11 +95,38 @@ std::optional<std::pair<int64_t, int64_t>> staticBytes(MemRefType type) {
   return std::make_pair(lo * element, (hi + 1) * element);
 }
 
+/// The calls of a function in the module, and whether anything else
+/// refers to it (then its arguments may come from anywhere).
+struct CallSites {
+  SmallVector<func::CallOp> calls;
+  bool otherUses = false;
+};
+
+/// The call sites of every function `module` refers to, from one walk of
+/// its symbol uses.
+llvm::DenseMap<StringAttr, CallSites> callSitesOf(ModuleOp module) {
+  llvm::DenseMap<StringAttr, CallSites> sites;
+  std::optional<SymbolTable::UseRange> uses =
+      SymbolTable::getSymbolUses(&module.getBodyRegion());
+  if (!uses)
+    return sites;
+  for (const SymbolTable::SymbolUse &use : *uses) {
+    SymbolRefAttr ref = use.getSymbolRef();
+    CallSites &entry = sites[ref.getRootReference()];
+    auto call = dyn_cast<func::CallOp>(use.getUser());
+    if (call && ref.getNestedReferences().empty())
+      entry.calls.push_back(call);
+    else
+      entry.otherUses = true;
+  }
+  return sites;
+}
+
 /// Every place `value` can lie at: through views to an allocation, a
 /// global or a public function's argument, and through a private
-/// function's arguments to each call's operand.
-SmallVector<Place> placesOf(Value value, SymbolTableCollection &symbols,
-                            ModuleOp module) {
+/// function's arguments to each call's operand (`sites`).
+SmallVector<Place>
+placesOf(Value value, const llvm::DenseMap<StringAttr, CallSites> &sites) {
   struct Item {
     Value value;
     /// The bytes reached, relative to `value`'s aligned pointer.
@@ -134,25 +161,20 @@ SmallVector<Place> placesOf(Value value, SymbolTableCollection &symbols,
         places.push_back(Place{Place::External, nullptr, std::nullopt});
         continue;
       }
-      std::optional<SymbolTable::UseRange> uses =
-          SymbolTable::getSymbolUses(fn, module);
-      if (!uses) {
+      auto site = sites.find(fn.getSymNameAttr());
+      if (site == sites.end() || site->second.otherUses ||
+          site->second.calls.empty()) {
         unknown();
         continue;
       }
-      bool called = false;
-      for (const SymbolTable::SymbolUse &use : *uses) {
-        auto call = dyn_cast<func::CallOp>(use.getUser());
-        if (!call || call.getNumOperands() != fn.getNumArguments()) {
+      for (func::CallOp call : site->second.calls) {
+        if (call.getNumOperands() != fn.getNumArguments()) {
           unknown();
           continue;
         }
-        called = true;
         work.push_back(Item{call.getOperand(arg.getArgNumber()), item.bytes,
                             item.narrowing});
       }
-      if (!called)
-        unknown();
       continue;
     }
     Operation *def = item.value.getDefiningOp();
@@ -226,6 +248,7 @@ struct KernelArgAttrsPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTableCollection symbols;
+    llvm::DenseMap<StringAttr, CallSites> sites = callSitesOf(module);
     // Per kernel and argument: whether every launch allows noalias.
     llvm::DenseMap<Operation *, SmallVector<bool>> noalias;
     llvm::DenseMap<Operation *, SmallVector<bool>> readonly;
@@ -263,7 +286,7 @@ struct KernelArgAttrsPass
           na[i] = false;
           continue;
         }
-        places[i] = placesOf(operand, symbols, module);
+        places[i] = placesOf(operand, sites);
       }
       for (unsigned i = 0; i < n; ++i) {
         if (!na[i] || !isa<MemRefType>(kernel.getArgument(i).getType()))
