@@ -14,6 +14,8 @@ PACKAGES=(
   libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata
   # C++ unit tests
   libgtest-dev
+  # NumPy .npz members (fuse-run)
+  zlib1g-dev
   # sanitizer and libFuzzer runtimes (make check-asan, make fuzz)
   libclang-rt-22-dev
   # formatting (make format, the format check)

@@ -24,7 +24,7 @@ llvm_config.use_default_substitutions()
 # Tools come from the build tree first, then from LLVM's bin directory.
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.fuse_tools_dir, config.llvm_tools_dir]
-tools = ["fuse-opt", "fuse-translate", "fuse-plan-memory", "fuse-planner-tests", "fuse-report-tests"]
+tools = ["fuse-opt", "fuse-translate", "fuse-compile", "fuse-run", "fuse-benchmark", "fuse-runtime-tests", "fuse-plan-memory", "fuse-planner-tests", "fuse-report-tests"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # CPU execution with upstream passes and mlir-runner (runner utils ship with
@@ -43,6 +43,8 @@ tools.append("mlir-runner")
 # Python scripts run under Debian's interpreter (NumPy, PyTorch and onnx
 # come from Debian); another python3 may come first on PATH.
 config.substitutions.append(("%python", "/usr/bin/python3"))
+# The C compiler fuse is built with (compiled-model libraries, C examples).
+config.substitutions.append(("%cc", config.c_compiler))
 config.substitutions.append(("%check_offsets",
     "/usr/bin/python3 " + os.path.join(config.fuse_src_root, "scripts", "check-offsets.py")))
 config.substitutions.append(("%ptx_stats",

@@ -10,6 +10,7 @@
 #include "fuse/Codegen/GPU/Passes.h"
 #include "fuse/Codegen/Tiling/Passes.h"
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
+#include "fuse/Export/Passes.h"
 #include "fuse/Fusion/Passes.h"
 #include "fuse/Memory/Passes.h"
 #include "fuse/Pipelines/Pipelines.h"
@@ -26,6 +27,7 @@ inline void registerAllPasses() {
   registerFuseTilingPasses();
   registerFuseGPUPasses();
   registerFuseMemoryPasses();
+  registerFuseExportPasses();
   registerFusePipelines();
 }
 

@@ -27,10 +27,14 @@ inline std::unique_ptr<Pass> createModuleBufferizePass() {
 }
 
 /// Results as buffers the caller allocates (statically sized ones hoisted):
-/// kernels write into buffers of the host function.
-inline std::unique_ptr<Pass> createResultsToOutParamsPass() {
+/// kernels write into buffers of the host function. With `publicFunctions`
+/// the public functions too (a compiled model's entry writes into the
+/// caller's output buffers).
+inline std::unique_ptr<Pass>
+createResultsToOutParamsPass(bool publicFunctions = false) {
   bufferization::BufferResultsToOutParamsPassOptions options;
   options.hoistStaticAllocs = true;
+  options.modifyPublicFunctions = publicFunctions;
   return bufferization::createBufferResultsToOutParamsPass(options);
 }
 

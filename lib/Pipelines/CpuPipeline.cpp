@@ -14,6 +14,7 @@
 
 #include "fuse/Codegen/GPU/Passes.h"
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
+#include "fuse/Export/Passes.h"
 #include "fuse/Memory/Passes.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
@@ -34,6 +35,11 @@ using namespace mlir::fuse;
 /// a registered pass).
 void mlir::fuse::buildCpuPipeline(OpPassManager &pm,
                                   const CpuPipelineOptions &options) {
+  if (options.entryAbi) {
+    FuseMarkEntryOptions mark;
+    mark.function = options.entry;
+    pm.addPass(createFuseMarkEntry(mark));
+  }
   if (options.outlineGroups)
     pm.addPass(createFuseOutlineGroups());
   // TOSA (if any) and elementwise ops on tensors to linalg.
@@ -49,7 +55,8 @@ void mlir::fuse::buildCpuPipeline(OpPassManager &pm,
   // Groups updating an input in place (concat branches) return nothing
   // for it; callers use the input rather than a copy.
   pm.addPass(bufferization::createDropEquivalentBufferResultsPass());
-  pm.addPass(detail::createResultsToOutParamsPass());
+  pm.addPass(detail::createResultsToOutParamsPass(
+      /*publicFunctions=*/options.entryAbi));
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addPass(createCanonicalizerPass());
@@ -64,9 +71,17 @@ void mlir::fuse::buildCpuPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createFuseDistributeThreads(distribute));
     pm.addPass(createFuseSplitKBuffers());
   }
-  if (options.planBuffers)
-    pm.addPass(createFusePlanBuffers());
-  // Loops, then the LLVM dialect (with libm for erf and friends).
+  if (options.planBuffers) {
+    FusePlanBuffersOptions plan;
+    if (options.entryAbi)
+      plan.workspace = "argument";
+    pm.addPass(createFusePlanBuffers(plan));
+  }
+  // Loops, then the LLVM dialect (with libm for erf and friends). A
+  // compiled model calls nothing but libc and libm: its copies become loops
+  // too, not calls into MLIR's runner library.
+  if (options.entryAbi)
+    pm.addNestedPass<func::FuncOp>(createFuseCopyToLinalg());
   OpPassManager &loops = pm.nest<func::FuncOp>();
   loops.addPass(createConvertLinalgToLoopsPass());
   loops.addPass(createForallToForLoopPass());
@@ -84,6 +99,8 @@ void mlir::fuse::buildCpuPipeline(OpPassManager &pm,
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createFuseStripTarget());
+  if (options.entryAbi)
+    pm.addPass(createFuseEmitModelAbi());
 }
 
 void mlir::fuse::registerCpuPipeline() {

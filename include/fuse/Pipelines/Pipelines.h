@@ -129,6 +129,19 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
                      "group's lowering config's threads (the GPU's block "
                      "size); 0: off"),
       llvm::cl::init(0)};
+  PassOptions::Option<bool> entryAbi{
+      *this, "entry-abi",
+      llvm::cl::desc("Build the compiled-model ABI (fuse-compile): the entry "
+                     "function's results become caller buffers, its arena a "
+                     "workspace argument, and fuse_model_run / "
+                     "fuse_model_signature are added (fuse-mark-entry, "
+                     "fuse-emit-model-abi)"),
+      llvm::cl::init(false)};
+  PassOptions::Option<std::string> entry{
+      *this, "entry",
+      llvm::cl::desc("With entry-abi: the function to run (empty: the only "
+                     "public one)"),
+      llvm::cl::init("")};
 };
 
 /// fuse.groups to functions, one-shot bufferization, buffer deallocation,

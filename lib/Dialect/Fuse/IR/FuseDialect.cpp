@@ -122,6 +122,25 @@ LogicalResult FuseDialect::verifyOperationAttribute(Operation *op,
       return wrongType("a non-negative i64");
     return onlyOn(isFunction, "a function");
   }
+  if (name == EntryAttrHelper::getNameStr()) {
+    auto entry = dyn_cast<DictionaryAttr>(value);
+    auto signatureList = [&](StringRef key) {
+      auto list = dyn_cast_or_null<ArrayAttr>(entry.get(key));
+      return list && llvm::all_of(list, [](Attribute item) {
+               auto dict = dyn_cast<DictionaryAttr>(item);
+               if (!dict || !isa_and_nonnull<StringAttr>(dict.get("name")))
+                 return false;
+               auto type = dyn_cast_or_null<TypeAttr>(dict.get("type"));
+               auto shaped =
+                   type ? dyn_cast<ShapedType>(type.getValue()) : ShapedType();
+               return shaped && shaped.hasStaticShape();
+             });
+    };
+    if (!entry || !signatureList("inputs") || !signatureList("outputs"))
+      return wrongType("a dictionary of 'inputs' and 'outputs', each an array "
+                       "of {name, type} with statically shaped types");
+    return onlyOn(isFunction, "a function");
+  }
   if (name == CategoryAttrHelper::getNameStr()) {
     if (!isa<OpCategoryAttr>(value))
       return wrongType("a #fuse.category");
@@ -139,7 +158,7 @@ LogicalResult FuseDialect::verifyOperationAttribute(Operation *op,
                               "fuse.id, fuse.kind, fuse.rule, fuse.no_plan, "
                               "fuse.memory, fuse.relayouts, "
                               "fuse.split_k_buffer, fuse.noalias_args, "
-                              "fuse.llvm_arg_count, fuse.category, "
+                              "fuse.llvm_arg_count, fuse.entry, fuse.category, "
                               "fuse.flops, fuse.bytes_read, "
                               "fuse.bytes_written)";
 }

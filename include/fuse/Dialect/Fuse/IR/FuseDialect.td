@@ -60,6 +60,9 @@ def Fuse_Dialect : Dialect {
     // that assumes.
     "::mlir::DenseI64ArrayAttr":$noalias_args,
     "::mlir::IntegerAttr":$llvm_arg_count,
+    // On the function a compiled model runs (fuse-mark-entry): its inputs'
+    // and outputs' names and types.
+    "::mlir::DictionaryAttr":$entry,
     // On any op (fuse-test-classify): its classification.
     "::mlir::fuse::OpCategoryAttr":$category,
     "::mlir::IntegerAttr":$flops,

@@ -1,0 +1,266 @@
+//===- EmitModelAbi.cpp - a compiled model's exported entry point ---------===//
+//
+// Part of fuse, an MLIR-based operator-fusion compiler.
+//
+// After the LLVM lowering: fuse_model_run (one data pointer per input and
+// output, and the workspace, expanded into the memref descriptors the
+// lowered entry function takes), fuse_model_signature and
+// fuse_model_abi_version, as include/fuse-c/ModelAbi.h describes them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuse-c/ModelAbi.h"
+#include "fuse/Dialect/Fuse/IR/FuseDialect.h"
+#include "fuse/Export/Passes.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/StringExtras.h"
+
+namespace mlir::fuse {
+#define GEN_PASS_DEF_FUSEEMITMODELABI
+#include "fuse/Export/Passes.h.inc"
+} // namespace mlir::fuse
+
+using namespace mlir;
+
+namespace {
+
+/// The signature's name for elements of `type` (fuse-mark-entry accepted
+/// only these).
+std::string dtypeName(Type type) {
+  if (type.isF16())
+    return "f16";
+  if (type.isBF16())
+    return "bf16";
+  if (type.isF32())
+    return "f32";
+  if (type.isF64())
+    return "f64";
+  if (type.isInteger(1))
+    return "bool";
+  return "i" + std::to_string(type.getIntOrFloatBitWidth());
+}
+
+/// `name` with every byte outside [A-Za-z0-9_.:/+-] as %XX.
+std::string escapeName(StringRef name) {
+  std::string text;
+  for (unsigned char c : name) {
+    if (llvm::isAlnum(c) || llvm::is_contained(StringRef("_.:/+-"), c)) {
+      text += c;
+      continue;
+    }
+    text += '%';
+    text += llvm::hexdigit(c >> 4);
+    text += llvm::hexdigit(c & 15);
+  }
+  return text;
+}
+
+struct Port {
+  std::string name;
+  ShapedType type;
+};
+
+struct EmitModelAbi : public fuse::impl::FuseEmitModelAbiBase<EmitModelAbi> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    fuse::FuseDialect::EntryAttrHelper entryHelper(ctx);
+    SmallVector<LLVM::LLVMFuncOp> entries;
+    for (auto fn : module.getOps<LLVM::LLVMFuncOp>())
+      if (entryHelper.isAttrPresent(fn))
+        entries.push_back(fn);
+    if (entries.size() != 1) {
+      module.emitError() << "fuse-emit-model-abi: expected one LLVM function "
+                            "marked fuse.entry (fuse-mark-entry, then the "
+                            "LLVM lowering), found "
+                         << entries.size();
+      return signalPassFailure();
+    }
+    LLVM::LLVMFuncOp entry = entries.front();
+    if (entry.isExternal()) {
+      entry.emitError() << "fuse-emit-model-abi: the entry has no body";
+      return signalPassFailure();
+    }
+    for (StringRef symbol : {FUSE_MODEL_RUN_SYMBOL, FUSE_MODEL_SIGNATURE_SYMBOL,
+                             FUSE_MODEL_ABI_VERSION_SYMBOL})
+      if (module.lookupSymbol(symbol)) {
+        module.emitError() << "fuse-emit-model-abi: the module already "
+                              "defines '"
+                           << symbol << "'";
+        return signalPassFailure();
+      }
+
+    // The inputs and outputs fuse-mark-entry recorded.
+    DictionaryAttr record = entryHelper.getAttr(entry);
+    auto ports = [&](StringRef key) {
+      SmallVector<Port> list;
+      for (Attribute item : cast<ArrayAttr>(record.get(key))) {
+        auto dict = cast<DictionaryAttr>(item);
+        list.push_back(
+            {dict.getAs<StringAttr>("name").getValue().str(),
+             cast<ShapedType>(dict.getAs<TypeAttr>("type").getValue())});
+      }
+      return list;
+    };
+    SmallVector<Port> inputs = ports("inputs"), outputs = ports("outputs");
+
+    // The lowered entry: per buffer (inputs, then outputs, then the
+    // workspace if fuse-plan-buffers added one) its descriptor's fields,
+    // and no result (the outputs are the caller's buffers).
+    auto ptrType = LLVM::LLVMPointerType::get(ctx);
+    auto i64 = IntegerType::get(ctx, 64);
+    auto i32 = IntegerType::get(ctx, 32);
+    LLVM::LLVMFunctionType fnType = entry.getFunctionType();
+    int64_t expected = 0;
+    for (const Port &port : llvm::concat<const Port>(inputs, outputs))
+      expected += 3 + 2 * port.type.getRank();
+    int64_t workspaceBytes = 0;
+    bool hasWorkspace = false;
+    int64_t actual = fnType.getNumParams();
+    if (actual == expected + 5) {
+      auto memory = fuse::FuseDialect::MemoryAttrHelper(ctx).getAttr(entry);
+      auto arena = memory ? memory.getAs<IntegerAttr>("arena") : IntegerAttr();
+      if (!arena) {
+        entry.emitError() << "fuse-emit-model-abi: the entry takes a buffer "
+                             "besides its inputs and outputs but records no "
+                             "arena (fuse.memory) for it";
+        return signalPassFailure();
+      }
+      hasWorkspace = true;
+      workspaceBytes = arena.getInt();
+    } else if (actual != expected) {
+      entry.emitError() << "fuse-emit-model-abi: the entry takes " << actual
+                        << " LLVM arguments; its inputs and outputs as "
+                           "buffers (fuse-to-cpu{entry-abi=true}) take "
+                        << expected << " (or " << expected + 5
+                        << " with a workspace)";
+      return signalPassFailure();
+    }
+    if (!isa<LLVM::LLVMVoidType>(fnType.getReturnType())) {
+      entry.emitError() << "fuse-emit-model-abi: the entry still returns "
+                        << fnType.getReturnType()
+                        << "; its results must be caller buffers";
+      return signalPassFailure();
+    }
+    for (auto [i, param] : llvm::enumerate(fnType.getParams())) {
+      bool pointerExpected = false;
+      int64_t at = 0;
+      for (const Port &port : llvm::concat<const Port>(inputs, outputs)) {
+        int64_t fields = 3 + 2 * port.type.getRank();
+        if ((int64_t)i < at + fields) {
+          pointerExpected = (int64_t)i < at + 2;
+          break;
+        }
+        at += fields;
+      }
+      if ((int64_t)i >= expected)
+        pointerExpected = (int64_t)i < expected + 2;
+      if (param != (pointerExpected ? Type(ptrType) : Type(i64))) {
+        entry.emitError() << "fuse-emit-model-abi: LLVM argument " << i
+                          << " of the entry is " << param << ", expected "
+                          << (pointerExpected ? Type(ptrType) : Type(i64))
+                          << " (a memref descriptor's field)";
+        return signalPassFailure();
+      }
+    }
+
+    // Only the three ABI symbols leave the library; every other definition
+    // is internal. A global the code may write makes calls unsafe to run
+    // concurrently.
+    bool reentrant = true;
+    for (auto fn : module.getOps<LLVM::LLVMFuncOp>())
+      if (!fn.isExternal())
+        fn.setLinkage(LLVM::Linkage::Internal);
+    for (auto global : module.getOps<LLVM::GlobalOp>()) {
+      bool defined = global.getValueOrNull() || global.getInitializerBlock();
+      if (!defined)
+        continue;
+      if (!global.getConstant())
+        reentrant = false;
+      if (global.getLinkage() == LLVM::Linkage::External)
+        global.setLinkage(LLVM::Linkage::Internal);
+    }
+
+    // The signature.
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << "fuse-model " << FUSE_MODEL_ABI_VERSION << "\n"
+       << "target " << target << "\n"
+       << "workspace " << workspaceBytes << "\n"
+       << "reentrant " << (reentrant ? 1 : 0) << "\n";
+    auto line = [&](StringRef role, const Port &port) {
+      os << role << " " << escapeName(port.name) << " "
+         << dtypeName(port.type.getElementType()) << " ";
+      if (port.type.getRank() == 0)
+        os << "scalar";
+      else
+        llvm::interleave(port.type.getShape(), os, "x");
+      os << "\n";
+    };
+    for (const Port &port : inputs)
+      line("input", port);
+    for (const Port &port : outputs)
+      line("output", port);
+    text.push_back('\0');
+
+    Location loc = entry.getLoc();
+    OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
+    LLVM::GlobalOp::create(
+        builder, loc,
+        LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), text.size()),
+        /*isConstant=*/true, LLVM::Linkage::External,
+        FUSE_MODEL_SIGNATURE_SYMBOL, builder.getStringAttr(text));
+    LLVM::GlobalOp::create(builder, loc, i32, /*isConstant=*/true,
+                           LLVM::Linkage::External,
+                           FUSE_MODEL_ABI_VERSION_SYMBOL,
+                           builder.getI32IntegerAttr(FUSE_MODEL_ABI_VERSION));
+
+    // fuse_model_run(inputs, outputs, workspace) -> 0.
+    auto runType =
+        LLVM::LLVMFunctionType::get(i32, {ptrType, ptrType, ptrType});
+    auto run = LLVM::LLVMFuncOp::create(builder, loc, FUSE_MODEL_RUN_SYMBOL,
+                                        runType, LLVM::Linkage::External);
+    Block *body = run.addEntryBlock(builder);
+    builder.setInsertionPointToStart(body);
+    auto constant = [&](int64_t value) -> Value {
+      return LLVM::ConstantOp::create(builder, loc, i64,
+                                      builder.getI64IntegerAttr(value));
+    };
+    Value zero = constant(0);
+    SmallVector<Value> args;
+    auto descriptor = [&](Value data, ArrayRef<int64_t> shape) {
+      args.append({data, data, zero});
+      for (int64_t size : shape)
+        args.push_back(constant(size));
+      int64_t stride = 1;
+      SmallVector<Value> strides(shape.size());
+      for (int64_t d = shape.size() - 1; d >= 0; --d) {
+        strides[d] = constant(stride);
+        stride *= shape[d];
+      }
+      args.append(strides.begin(), strides.end());
+    };
+    auto bufferList = [&](Value array, ArrayRef<Port> list) {
+      for (auto [k, port] : llvm::enumerate(list)) {
+        Value slot = LLVM::GEPOp::create(builder, loc, ptrType, ptrType, array,
+                                         ArrayRef<LLVM::GEPArg>{(int32_t)k});
+        Value data = LLVM::LoadOp::create(builder, loc, ptrType, slot);
+        descriptor(data, port.type.getShape());
+      }
+    };
+    bufferList(body->getArgument(0), inputs);
+    bufferList(body->getArgument(1), outputs);
+    if (hasWorkspace)
+      descriptor(body->getArgument(2), {workspaceBytes});
+    LLVM::CallOp::create(builder, loc, entry, args);
+    Value ok = LLVM::ConstantOp::create(builder, loc, i32,
+                                        builder.getI32IntegerAttr(0));
+    LLVM::ReturnOp::create(builder, loc, ok);
+  }
+};
+
+} // namespace

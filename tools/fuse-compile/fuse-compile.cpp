@@ -1,0 +1,536 @@
+//===- fuse-compile.cpp - a model to a compiled-model library -------------===//
+//
+// Part of fuse, an MLIR-based operator-fusion compiler.
+//
+// One process from a model to a library an application loads:
+//   fuse-compile model.onnx --target=cpu -o model.so
+// import (ONNX) or parse (.mlir) -> fuse-fusion-pipeline -> fuse-to-cpu with
+// the compiled-model ABI -> LLVM IR -> optimized object -> shared library
+// (include/fuse-c/Runtime.h loads it). No IR is printed or parsed between
+// the stages; each stage's time goes to stderr (-q: quiet). On any error:
+// a message, exit status 1 and no output file.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuse/Dialect/Fuse/Utils/ToolFiles.h"
+#include "fuse/Fusion/FusionRule.h"
+#include "fuse/InitAllDialects.h"
+#include "fuse/InitAllPasses.h"
+#include "fuse/Target/ONNX/Import.h"
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OperationSupport.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Target/LLVMIR/Export.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/Signals.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <chrono>
+#include <optional>
+#include <string>
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory category("fuse-compile options");
+
+static cl::opt<std::string> inputPath(cl::Positional, cl::Required,
+                                      cl::desc("<model.onnx | model.mlir>"),
+                                      cl::cat(category));
+static cl::opt<std::string>
+    outputPath("o", cl::Required,
+               cl::desc("The output: a library (.so), an object (.o), LLVM "
+                        "IR (.ll) or the LLVM-dialect module (.mlir)"),
+               cl::value_desc("file"), cl::cat(category));
+static cl::opt<std::string>
+    target("target", cl::init("cpu"),
+           cl::desc("What the library runs on: cpu (the host)"),
+           cl::cat(category));
+static cl::opt<std::string> fusionTarget(
+    "fusion-target", cl::init("h200"),
+    cl::desc("The GPU preset (or #fuse.target) whose cost model decides "
+             "the fusion groups a CPU library runs"),
+    cl::cat(category));
+static cl::opt<std::string> fusionOptions(
+    "fusion-options", cl::init(""),
+    cl::desc("More fuse-fusion-pipeline options, as in its pipeline string "
+             "(\"precision=tf32 split-row-epilogues=false\")"),
+    cl::cat(category));
+static cl::opt<bool> unfused("unfused", cl::init(false),
+                             cl::desc("Every op its own kernel (every fusion "
+                                      "rule off, nothing pruned)"),
+                             cl::cat(category));
+static cl::opt<bool> planBuffers(
+    "plan-buffers", cl::init(true),
+    cl::desc("Place the buffers between kernels in one workspace "
+             "(fuse-plan-buffers); false: each is allocated per call"),
+    cl::cat(category));
+static cl::opt<std::string>
+    entry("entry", cl::init(""),
+          cl::desc("The function to compile (.mlir input with several "
+                   "public functions)"),
+          cl::cat(category));
+static cl::opt<std::string> reportPath("report", cl::init(""),
+                                       cl::desc("Write the fusion report "
+                                                "(JSON) to this file"),
+                                       cl::value_desc("file"),
+                                       cl::cat(category));
+static cl::opt<std::string> graphPath("graph", cl::init(""),
+                                      cl::desc("Write the fused graph (DOT) "
+                                               "to this file"),
+                                      cl::value_desc("file"),
+                                      cl::cat(category));
+static cl::opt<std::string>
+    irDir("emit-ir", cl::init(""),
+          cl::desc("Write the IR after each stage into this directory "
+                   "(1-import.mlir, 2-fused.mlir, 3-lowered.mlir, 4-model.ll; "
+                   "large constants elided)"),
+          cl::value_desc("dir"), cl::cat(category));
+static cl::opt<std::string>
+    cpu("cpu", cl::init("host"),
+        cl::desc("The CPU the code is generated for: host (this machine's "
+                 "CPU and features), generic, or an LLVM CPU name"),
+        cl::cat(category));
+static cl::opt<unsigned> optLevel("O", cl::init(3), cl::Prefix,
+                                  cl::desc("LLVM optimization level (0-3)"),
+                                  cl::cat(category));
+static cl::opt<std::string>
+    linker("linker", cl::init(""),
+           cl::desc("The compiler driver that links the library (default: "
+                    "$FUSE_LINKER, else the clang fuse was built with)"),
+           cl::cat(category));
+static cl::opt<bool> quiet("q", cl::init(false), cl::desc("No progress lines"),
+                           cl::cat(category));
+static cl::opt<int64_t>
+    onnxBatch("onnx-batch", cl::init(1),
+              cl::desc("ONNX: the value of a symbolic batch dimension"),
+              cl::cat(category));
+static cl::list<std::string>
+    onnxDims("onnx-dim",
+             cl::desc("ONNX: the value of a named symbolic dimension"),
+             cl::value_desc("name=N"), cl::cat(category));
+
+namespace {
+
+/// Progress lines: a stage and its wall time.
+class Progress {
+public:
+  void start() { begin = std::chrono::steady_clock::now(); }
+  void done(llvm::StringRef stage, llvm::StringRef detail = "") {
+    double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - begin)
+            .count();
+    total += seconds;
+    if (!quiet) {
+      llvm::errs() << "fuse-compile: " << llvm::left_justify(stage, 8) << " "
+                   << llvm::format("%6.2f s", seconds);
+      if (!detail.empty())
+        llvm::errs() << "  " << detail;
+      llvm::errs() << "\n";
+    }
+    start();
+  }
+  double total = 0;
+
+private:
+  std::chrono::steady_clock::time_point begin;
+};
+
+/// Files removed when the compile fails (or is interrupted).
+class TempFiles {
+public:
+  ~TempFiles() {
+    for (const std::string &path : paths) {
+      llvm::sys::fs::remove(path);
+      llvm::sys::DontRemoveFileOnSignal(path);
+    }
+  }
+  void add(const std::string &path) {
+    paths.push_back(path);
+    llvm::sys::RemoveFileOnSignal(path);
+  }
+
+private:
+  std::vector<std::string> paths;
+};
+
+int fail(const llvm::Twine &message) {
+  llvm::errs() << "fuse-compile: error: " << message << "\n";
+  return 1;
+}
+
+/// Writes `module` to `dir`/`name` for --emit-ir.
+bool writeStage(Operation *module, llvm::StringRef name) {
+  if (irDir.empty())
+    return true;
+  llvm::SmallString<256> path(irDir);
+  llvm::sys::path::append(path, name);
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (ec) {
+    fail("cannot write '" + path + "': " + ec.message());
+    return false;
+  }
+  OpPrintingFlags flags;
+  flags.elideLargeElementsAttrs(16).elideLargeResourceString(64);
+  module->print(os, flags);
+  return true;
+}
+
+/// Runs `pipeline` (a textual pass pipeline on the module) on `module`.
+LogicalResult runPipeline(ModuleOp module, llvm::StringRef pipeline) {
+  PassManager pm(module->getContext());
+  std::string error;
+  llvm::raw_string_ostream errorStream(error);
+  if (failed(parsePassPipeline(pipeline, pm, errorStream))) {
+    fail("bad pipeline '" + pipeline + "': " + error);
+    return failure();
+  }
+  return pm.run(module);
+}
+
+/// Quotes a pipeline option value that may contain spaces or braces.
+std::string quoted(llvm::StringRef value) { return "'" + value.str() + "'"; }
+
+/// The host's (or the named CPU's) target machine for position-independent
+/// code.
+std::unique_ptr<llvm::TargetMachine> makeTargetMachine(std::string *error) {
+  std::string triple = llvm::sys::getProcessTriple();
+  const llvm::Target *llvmTarget =
+      llvm::TargetRegistry::lookupTarget(llvm::Triple(triple), *error);
+  if (!llvmTarget)
+    return nullptr;
+  std::string cpuName = cpu;
+  std::string features;
+  if (cpu == "host") {
+    cpuName = llvm::sys::getHostCPUName().str();
+    llvm::SmallVector<std::string> list;
+    for (const auto &feature : llvm::sys::getHostCPUFeatures())
+      list.push_back((feature.second ? "+" : "-") + feature.first().str());
+    llvm::sort(list);
+    features = llvm::join(list, ",");
+  } else if (cpu == "generic") {
+    cpuName = "generic";
+  }
+  llvm::TargetOptions options;
+  auto level = optLevel == 0   ? llvm::CodeGenOptLevel::None
+               : optLevel == 1 ? llvm::CodeGenOptLevel::Less
+               : optLevel == 2 ? llvm::CodeGenOptLevel::Default
+                               : llvm::CodeGenOptLevel::Aggressive;
+  std::unique_ptr<llvm::TargetMachine> machine(llvmTarget->createTargetMachine(
+      llvm::Triple(triple), cpuName, features, options, llvm::Reloc::PIC_,
+      std::nullopt, level));
+  if (!machine)
+    *error =
+        "LLVM has no target machine for " + triple + " (cpu " + cpuName + ")";
+  return machine;
+}
+
+/// LLVM's default pipeline at -O`level`.
+void optimize(llvm::Module &module, llvm::TargetMachine *machine) {
+  if (optLevel == 0)
+    return;
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder builder(machine);
+  builder.registerModuleAnalyses(mam);
+  builder.registerCGSCCAnalyses(cgam);
+  builder.registerFunctionAnalyses(fam);
+  builder.registerLoopAnalyses(lam);
+  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::OptimizationLevel level = optLevel == 1   ? llvm::OptimizationLevel::O1
+                                  : optLevel == 2 ? llvm::OptimizationLevel::O2
+                                                  : llvm::OptimizationLevel::O3;
+  builder.buildPerModuleDefaultPipeline(level).run(module, mam);
+}
+
+/// The driver that links objects into a shared library.
+std::string linkerProgram() {
+  if (!linker.empty())
+    return linker;
+  if (const char *env = std::getenv("FUSE_LINKER"); env && *env)
+    return env;
+  return FUSE_DEFAULT_LINKER;
+}
+
+int compile() {
+  // The output's kind, from its name.
+  llvm::StringRef extension = llvm::sys::path::extension(outputPath);
+  if (!llvm::is_contained({".so", ".o", ".ll", ".mlir"}, extension))
+    return fail("the output '" + outputPath +
+                "' must end in .so (a library), .o, .ll or .mlir");
+  if (target != "cpu")
+    return fail("--target=" + target +
+                ": fuse-compile builds libraries for the host CPU "
+                "(--target=cpu) only; GPU kernels come from "
+                "`fuse-opt --fuse-to-nvptx`");
+  if (optLevel > 3)
+    return fail("-O" + llvm::Twine(optLevel.getValue()) +
+                ": the optimization level must be 0 to 3");
+  if (!irDir.empty())
+    if (std::error_code ec = llvm::sys::fs::create_directories(irDir))
+      return fail("cannot create '" + irDir + "': " + ec.message());
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+  mlir::fuse::registerAllDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  // Diagnostics name the input's lines (an .mlir input) or the ONNX
+  // node (an ONNX input's locations).
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+
+  Progress progress;
+  progress.start();
+
+  // 1. The model.
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> bytes =
+      mlir::fuse::readToolInput(inputPath, &error);
+  if (!bytes)
+    return fail(error);
+  OwningOpRef<ModuleOp> module;
+  bool onnx = llvm::sys::path::extension(inputPath) == ".onnx";
+  if (onnx) {
+    mlir::fuse::OnnxImportOptions options;
+    if (onnxBatch <= 0)
+      return fail("--onnx-batch=" + llvm::Twine(onnxBatch.getValue()) +
+                  ": the batch size must be positive");
+    options.batchSize = onnxBatch;
+    for (const std::string &dim : onnxDims) {
+      auto [name, value] = llvm::StringRef(dim).split('=');
+      int64_t size;
+      if (name.empty() || value.getAsInteger(10, size) || size <= 0)
+        return fail("--onnx-dim=" + dim + ": expected NAME=N with N > 0");
+      options.dims[name.str()] = size;
+    }
+    options.modelDir = llvm::sys::path::parent_path(inputPath).str();
+    if (options.modelDir.empty())
+      options.modelDir = ".";
+    options.modelName = inputPath;
+    module = mlir::fuse::importOnnxModel(bytes->getBuffer(), &context, options);
+  } else {
+    sourceMgr.AddNewSourceBuffer(std::move(bytes), llvm::SMLoc());
+    module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  }
+  if (!module)
+    return fail("cannot read the model '" + inputPath + "'");
+  progress.done(onnx ? "import" : "parse");
+  if (!writeStage(*module, "1-import.mlir"))
+    return 1;
+
+  // 2. Fusion.
+  std::string fusion = "target=" + quoted(fusionTarget);
+  if (!reportPath.empty())
+    fusion += " report=" + quoted(reportPath);
+  if (!graphPath.empty())
+    fusion += " graph=" + quoted(graphPath);
+  if (unfused) {
+    llvm::SmallVector<llvm::StringRef> names;
+    for (const mlir::fuse::FusionRule *rule : mlir::fuse::getFusionRules())
+      names.push_back(rule->name);
+    fusion += " prune=false disable-rules=" + llvm::join(names, ",");
+  }
+  if (!fusionOptions.empty())
+    fusion += " " + fusionOptions;
+  if (failed(runPipeline(*module, "fuse-fusion-pipeline{" + fusion + "}")))
+    return fail("fusion failed");
+  int64_t groups = 0;
+  module->walk([&](Operation *op) {
+    if (op->getName().getStringRef() == "fuse.group")
+      ++groups;
+  });
+  progress.done("fusion", std::to_string(groups) + " kernels");
+  if (!writeStage(*module, "2-fused.mlir"))
+    return 1;
+
+  // 3. Codegen: the CPU build with the compiled-model ABI.
+  std::string lowering = "entry-abi=true plan-buffers=" +
+                         std::string(planBuffers ? "true" : "false");
+  if (!entry.empty())
+    lowering += " entry=" + quoted(entry);
+  if (failed(runPipeline(*module, "fuse-to-cpu{" + lowering + "}")))
+    return fail("lowering failed");
+  progress.done("codegen");
+  if (!writeStage(*module, "3-lowered.mlir"))
+    return 1;
+  if (extension == ".mlir") {
+    std::unique_ptr<llvm::ToolOutputFile> out =
+        openOutputFile(outputPath, &error);
+    if (!out)
+      return fail(error);
+    module->print(out->os());
+    if (mlir::fuse::keepToolOutput(*out))
+      return fail("cannot write '" + outputPath + "'");
+    progress.done("write");
+    return 0;
+  }
+
+  // 4. LLVM IR, optimized for the CPU.
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  std::unique_ptr<llvm::TargetMachine> machine = makeTargetMachine(&error);
+  if (!machine)
+    return fail(error);
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(*module, llvmContext, "fuse-model");
+  if (!llvmModule)
+    return fail("translation to LLVM IR failed");
+  module = nullptr; // The MLIR module's memory (weights included) is free.
+  llvmModule->setTargetTriple(machine->getTargetTriple());
+  llvmModule->setDataLayout(machine->createDataLayout());
+  if (llvm::verifyModule(*llvmModule, &llvm::errs()))
+    return fail("internal error: the LLVM module does not verify");
+  optimize(*llvmModule, machine.get());
+  progress.done("llvm", "-O" + std::to_string(optLevel) + ", cpu " +
+                            machine->getTargetCPU().str());
+  if (!irDir.empty()) {
+    llvm::SmallString<256> path(irDir);
+    llvm::sys::path::append(path, "4-model.ll");
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    if (ec)
+      return fail("cannot write '" + path + "': " + ec.message());
+    llvmModule->print(os, nullptr);
+  }
+  if (extension == ".ll") {
+    std::unique_ptr<llvm::ToolOutputFile> out =
+        openOutputFile(outputPath, &error);
+    if (!out)
+      return fail(error);
+    llvmModule->print(out->os(), nullptr);
+    if (mlir::fuse::keepToolOutput(*out))
+      return fail("cannot write '" + outputPath + "'");
+    return 0;
+  }
+
+  // 5. The object (beside the output, or the output itself).
+  TempFiles temps;
+  llvm::SmallString<256> objectPath;
+  if (extension == ".o") {
+    objectPath = outputPath;
+  } else {
+    int fd;
+    if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
+            "fuse-compile", "o", fd, objectPath))
+      return fail("cannot create a temporary object file: " + ec.message());
+    llvm::sys::Process::SafelyCloseFileDescriptor(fd);
+    temps.add(objectPath.str().str());
+  }
+  {
+    std::unique_ptr<llvm::ToolOutputFile> out =
+        openOutputFile(objectPath, &error);
+    if (!out)
+      return fail(error);
+    llvm::legacy::PassManager codegen;
+    if (machine->addPassesToEmitFile(codegen, out->os(), nullptr,
+                                     llvm::CodeGenFileType::ObjectFile))
+      return fail("LLVM cannot emit an object file for this target");
+    codegen.run(*llvmModule);
+    if (mlir::fuse::keepToolOutput(*out))
+      return fail("cannot write '" + objectPath + "'");
+  }
+  llvmModule.reset();
+  progress.done("object");
+  if (extension == ".o")
+    return 0;
+
+  // 6. The library: linked into a temporary file beside the output, then
+  // renamed over it, so that a failure leaves no partial library.
+  llvm::SmallString<256> partial(outputPath);
+  partial += ".partial-%%%%%%";
+  int fd;
+  llvm::SmallString<256> partialPath;
+  if (std::error_code ec =
+          llvm::sys::fs::createUniqueFile(partial, fd, partialPath))
+    return fail("cannot write beside '" + outputPath + "': " + ec.message());
+  llvm::sys::Process::SafelyCloseFileDescriptor(fd);
+  temps.add(partialPath.str().str());
+  std::string driver = linkerProgram();
+  llvm::ErrorOr<std::string> program = llvm::sys::findProgramByName(driver);
+  if (!program)
+    return fail("cannot find the linker driver '" + driver +
+                "' (--linker or FUSE_LINKER names another)");
+  llvm::SmallVector<llvm::StringRef> args = {*program,    "-shared",  "-o",
+                                             partialPath, objectPath, "-lm"};
+  if (llvm::sys::findProgramByName("ld.lld"))
+    args.insert(args.begin() + 1, "-fuse-ld=lld");
+  std::string linkError;
+  llvm::SmallString<256> logPath;
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("fuse-compile", "log", logPath))
+    return fail("cannot create a temporary file: " + ec.message());
+  temps.add(logPath.str().str());
+  std::optional<llvm::StringRef> redirects[] = {std::nullopt, logPath.str(),
+                                                logPath.str()};
+  int status = llvm::sys::ExecuteAndWait(*program, args, std::nullopt,
+                                         redirects, 0, 0, &linkError);
+  if (status != 0) {
+    std::string log;
+    if (auto text = llvm::MemoryBuffer::getFile(logPath))
+      log = (*text)->getBuffer().trim().str();
+    return fail("linking '" + outputPath + "' failed" +
+                (linkError.empty() ? "" : ": " + linkError) +
+                (log.empty() ? "" : "\n" + log));
+  }
+  if (std::error_code ec = llvm::sys::fs::rename(partialPath, outputPath))
+    return fail("cannot write '" + outputPath + "': " + ec.message());
+  progress.done("link", outputPath);
+  if (!quiet)
+    llvm::errs() << "fuse-compile: total    "
+                 << llvm::format("%6.2f s", progress.total) << "\n";
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  registerAllPasses();
+  mlir::fuse::registerAllPasses();
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "fuse-compile: a model (ONNX or MLIR) to a compiled-model library\n\n"
+      "  fuse-compile model.onnx --target=cpu -o model.so\n"
+      "  fuse-run model.so --input x.npy\n");
+  return compile();
+}
