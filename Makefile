@@ -53,6 +53,9 @@ DEMO_TARGET ?= h200
 # BatchNorms kept (scripts/models/export.py --small).
 DEMO_MODEL  ?= test/Models/onnx/inception_block-bn.onnx
 FUSE_TRANSLATE := $(BUILD_DIR)/bin/fuse-translate
+# PyTorch's inputs and outputs for the bundled example (another model: none,
+# the compiled model then runs on random inputs).
+DEMO_REF    ?= $(if $(filter test/Models/onnx/inception_block-bn.onnx,$(DEMO_MODEL)),test/Models/onnx/inception_block.npz)
 
 demo: build
 	@mkdir -p $(DEMO_DIR)
@@ -71,6 +74,10 @@ demo: build
 	$(FUSE_OPT) $(DEMO_DIR)/fused.mlir --fuse-to-nvptx="target=$(DEMO_TARGET)" -o $(DEMO_DIR)/kernels.mlir
 	@/usr/bin/python3 scripts/ptx-stats.py $(DEMO_DIR)/kernels.mlir --out $(DEMO_DIR)/ptx --json $(DEMO_DIR)/ptx-stats.json \
 	  --report $(DEMO_DIR)/report.json
+	@echo "== a compiled model for this CPU: fuse-compile --target=cpu, then fuse-run"
+	$(BUILD_DIR)/bin/fuse-compile $(DEMO_MODEL) --target=cpu -o $(DEMO_DIR)/model.so
+	$(BUILD_DIR)/bin/fuse-run $(DEMO_DIR)/model.so --output $(DEMO_DIR)/outputs \
+	  $(if $(DEMO_REF),--input $(DEMO_REF) --compare $(DEMO_REF))
 
 # The C++ sources formatted by .clang-format (LLVM style); make check fails
 # when a file is not.

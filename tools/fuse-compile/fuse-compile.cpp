@@ -293,6 +293,10 @@ int compile() {
   if (!llvm::is_contained({".so", ".o", ".ll", ".mlir"}, extension))
     return fail("the output '" + outputPath +
                 "' must end in .so (a library), .o, .ll or .mlir");
+  llvm::StringRef inputKind = llvm::sys::path::extension(inputPath);
+  if (!llvm::is_contained({".onnx", ".mlir", ".mlirbc"}, inputKind))
+    return fail("the input '" + inputPath +
+                "' must be an ONNX model (.onnx) or MLIR (.mlir, .mlirbc)");
   if (target != "cpu")
     return fail("--target=" + target +
                 ": fuse-compile builds libraries for the host CPU "
@@ -327,7 +331,7 @@ int compile() {
   if (!bytes)
     return fail(error);
   OwningOpRef<ModuleOp> module;
-  bool onnx = llvm::sys::path::extension(inputPath) == ".onnx";
+  bool onnx = inputKind == ".onnx";
   if (onnx) {
     mlir::fuse::OnnxImportOptions options;
     if (onnxBatch <= 0)

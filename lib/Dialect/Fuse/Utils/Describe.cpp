@@ -16,10 +16,16 @@ using namespace mlir;
 std::string mlir::fuse::describeOp(Operation *op) {
   std::string out = op->getName().getStringRef().str();
   Location loc = op->getLoc();
-  // Look through names and fusions for a file location.
+  // Look through names and fusions for a file location. A name on the way
+  // (an ONNX node's, which the importer puts around the model file's
+  // location) is what a user knows the op by: "linalg.matmul@MatMul_12".
   SmallVector<Location> worklist = {loc};
   while (!worklist.empty()) {
     Location l = worklist.pop_back_val();
+    if (auto name = dyn_cast<NameLoc>(l); name && !name.getName().empty()) {
+      out += "@" + name.getName().str();
+      return out;
+    }
     if (auto file = dyn_cast<FileLineColLoc>(l)) {
       out += llvm::formatv("@{0}:{1}:{2}",
                            llvm::sys::path::filename(file.getFilename()),

@@ -13,9 +13,10 @@ namespace mlir {
 class Operation;
 namespace fuse {
 
-/// A human-readable identifier of an op for reports: "linalg.matmul@file:3:5"
-/// or "linalg.matmul" when there is no file location (names, fused and
-/// call-site locations are looked through).
+/// A human-readable identifier of an op for reports: "linalg.matmul@MatMul_12"
+/// (the first name in its location: an ONNX node's), else
+/// "linalg.matmul@file:3:5", or "linalg.matmul" when there is neither (fused
+/// and call-site locations are looked through).
 std::string describeOp(Operation *op);
 
 } // namespace fuse
