@@ -99,6 +99,27 @@ counted_check() {
 }
 counted_check "install: find_package(Fuse) + downstream drivers (examples/embed: all stages, fusion only)" install_check
 
+# --- 2a. the installed deployment tools: fuse-compile, fuse-run, the C API
+# (examples/run_model.c against the installed header and library) and the
+# Python package, from the install prefix alone ---
+deploy_check() {
+  local prefix="$BUILD_DIR/install-check" work="$BUILD_DIR/deploy-check"
+  rm -rf "$work" && mkdir -p "$work"
+  "$prefix/bin/fuse-compile" -q test/Models/onnx/inception_block.onnx -o "$work/model.so" || return 1
+  "$prefix/bin/fuse-run" -q "$work/model.so" --input test/Models/onnx/inception_block.npz \
+    --compare test/Models/onnx/inception_block.npz | grep -q ": PASS$" || { echo "fuse-run: no PASS"; return 1; }
+  "$LLVM_PREFIX/bin/clang" examples/run_model.c -I "$prefix/include" -L "$prefix/lib" -lfuse_runtime \
+    -Wl,-rpath,"$ROOT/$prefix/lib" -o "$work/run_model" || return 1
+  "$work/run_model" "$work/model.so" | grep -q "^ran$" || { echo "run_model did not run"; return 1; }
+  PYTHONPATH="$prefix/lib/python3/dist-packages" /usr/bin/python3 -c "
+import fuse, numpy as np
+m = fuse.load('$work/model.so')
+z = np.load('test/Models/onnx/inception_block.npz')
+assert np.abs(m(z['input_0']) - z['output_0']).max() < 1e-4
+" || { echo "the installed Python package failed"; return 1; }
+}
+counted_check "install: fuse-compile, fuse-run, the C API and the Python package from the prefix" deploy_check
+
 # --- 2b. docs/generated is what the .td files generate now ---
 docs_check() {
   cmake --build "$BUILD_DIR" --target fuse-doc >/dev/null || return 1

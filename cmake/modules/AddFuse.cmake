@@ -51,5 +51,9 @@ function(add_fuse_tool name)
     mlir_target_link_libraries(${name} PRIVATE ${ARG_MLIR_LIBS})
   endif()
   llvm_update_compile_flags(${name})
+  # Installed, a tool finds fuse's libraries beside it and LLVM's and
+  # MLIR's shared libraries (libMLIR.so, libLLVM.so) where they are.
+  set_target_properties(${name} PROPERTIES
+    INSTALL_RPATH "\$ORIGIN/../lib${LLVM_LIBDIR_SUFFIX};${LLVM_LIBRARY_DIR}")
   add_fuse_install(${name})
 endfunction()
