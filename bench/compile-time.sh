@@ -4,7 +4,7 @@
 # given (default: BERT-base and ResNet-50 from `make models`):
 #   steps:   fuse-translate --import-onnx | fuse-opt --fuse-fusion-pipeline |
 #            fuse-opt --fuse-to-cpu{entry-abi} | mlir-translate --mlir-to-llvmir |
-#            llc -O3 | clang -shared
+#            opt -O3 (no unrolling, as fuse-compile) | llc -O3 | clang -shared
 #   one:     fuse-compile MODEL --target=cpu -o MODEL.so
 # Prints wall seconds of each (median of REPEAT runs, default 1) and peak
 # resident memory of the one-process compile.
@@ -28,7 +28,8 @@ steps() {
   "$BIN/fuse-opt" "$work/1.mlir" --fuse-fusion-pipeline=target=h200 -o "$work/2.mlir"
   "$BIN/fuse-opt" "$work/2.mlir" --fuse-to-cpu=entry-abi=true -o "$work/3.mlir"
   "$LLVM_PREFIX/bin/mlir-translate" --mlir-to-llvmir "$work/3.mlir" -o "$work/4.ll"
-  "$LLVM_PREFIX/bin/llc" -O3 -mcpu=native -relocation-model=pic -filetype=obj "$work/4.ll" -o "$work/5.o"
+  "$LLVM_PREFIX/bin/opt" -O3 -disable-loop-unrolling -mcpu=native "$work/4.ll" -o "$work/4.bc"
+  "$LLVM_PREFIX/bin/llc" -O3 -mcpu=native -relocation-model=pic -filetype=obj "$work/4.bc" -o "$work/5.o"
   "$LLVM_PREFIX/bin/clang" -shared -fuse-ld=lld "$work/5.o" -lm -o "$work/steps.so"
 }
 

@@ -3,14 +3,23 @@
 // the reason.
 // RUN: fuse-opt %s --split-input-file --fuse-emit-model-abi --verify-diagnostics | FileCheck %s
 
+// Constant arrays of 256 bytes or more become byte arrays (LLVM writes
+// those into the object in one block), keeping their alignment; small and
+// splat ones stay as they are.
 // CHECK: llvm.mlir.global internal @counter(0 : i32)
 // CHECK: llvm.mlir.global private constant @table(dense<1.000000e+00> : tensor<2xf32>)
+// CHECK: llvm.mlir.global private constant @weights(dense<"0x00000000000000000000000000000040{{0+}}0000000000000840"> : tensor<512xi8>) {addr_space = 0 : i32, alignment = 64 : i64} : !llvm.array<512 x i8>
+// CHECK: llvm.mlir.global private constant @blob(dense_resource<blob_weights> : tensor<512xi8>) {addr_space = 0 : i32, alignment = 4 : i64} : !llvm.array<512 x i8>
+// CHECK: llvm.mlir.global private constant @splat(dense<2.000000e+00> : tensor<64xf32>)
 // CHECK: llvm.func internal @run(
 // CHECK: llvm.func @free(!llvm.ptr)
 // CHECK: @fuse_model_signature("fuse-model 1\0Atarget cpu\0Aworkspace 0\0Areentrant 0\0Ainput in f16 2\0Aoutput out i64 scalar\0A\00")
 module {
   llvm.mlir.global external @counter(0 : i32) : i32
   llvm.mlir.global private constant @table(dense<1.0> : tensor<2xf32>) : !llvm.array<2 x f32>
+  llvm.mlir.global private constant @weights(dense<[[0.0, 2.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 3.0]]> : tensor<32x2xf64>) {alignment = 64 : i64} : !llvm.array<32 x array<2 x f64>>
+  llvm.mlir.global private constant @blob(dense_resource<blob_weights> : tensor<128xf32>) : !llvm.array<128 x f32>
+  llvm.mlir.global private constant @splat(dense<2.0> : tensor<64xf32>) : !llvm.array<64 x f32>
   llvm.func @run(%a: !llvm.ptr, %b: !llvm.ptr, %c: i64, %d: i64, %e: i64,
                  %f: !llvm.ptr, %g: !llvm.ptr, %h: i64) attributes {
       fuse.entry = {inputs = [{name = "in", type = tensor<2xf16>}],
@@ -19,6 +28,13 @@ module {
   }
   llvm.func @free(!llvm.ptr)
 }
+{-#
+  dialect_resources: {
+    builtin: {
+      blob_weights: "0x100000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+    }
+  }
+#-}
 
 // -----
 

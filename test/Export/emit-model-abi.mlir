@@ -12,7 +12,10 @@
 // The entry: two inputs (rank 2 and rank 0), one output, the workspace.
 // CHECK: llvm.func internal @mlp(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64)
 // CHECK-NOT: llvm.return %
+// Each group stays a function of its own.
 // CHECK: llvm.func internal @mlp_workspace_bytes
+// CHECK: llvm.func internal @mlp__group0(
+// CHECK-SAME: no_inline
 // CHECK: llvm.mlir.global external constant @fuse_model_signature("fuse-model 1\0Atarget cpu\0Aworkspace [[WS:[0-9]+]]\0Areentrant 1\0Ainput x f32 4x16\0Ainput scale%20/%20factor f32 scalar\0Aoutput output0 f32 4x32\0A\00")
 // CHECK: llvm.mlir.global external constant @fuse_model_abi_version(1 : i32)
 // CHECK: llvm.func @fuse_model_run(%[[IN:.*]]: !llvm.ptr, %[[OUT:.*]]: !llvm.ptr, %[[WSP:.*]]: !llvm.ptr) -> i32

@@ -126,6 +126,10 @@ static cl::opt<std::string>
 static cl::opt<unsigned> optLevel("O", cl::init(3), cl::Prefix,
                                   cl::desc("LLVM optimization level (0-3)"),
                                   cl::cat(category));
+static cl::opt<bool> llvmUnroll(
+    "llvm-unroll", cl::init(false),
+    cl::desc("Let LLVM unroll loops (slow to compile, no faster today)"),
+    cl::cat(category));
 static cl::opt<std::string>
     linker("linker", cl::init(""),
            cl::desc("The compiler driver that links the library (default: "
@@ -266,7 +270,13 @@ void optimize(llvm::Module &module, llvm::TargetMachine *machine) {
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
   llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder builder(machine);
+  // LLVM's unroller fully unrolls the kernels' short constant-trip loops
+  // into blocks whose scheduling is quadratic: ResNet-50 compiled in 15.3 s
+  // with it and 3.0 s without, and ran in 3.33 s against 3.26 s (one
+  // thread, this machine). Off unless asked for.
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopUnrolling = llvmUnroll;
+  llvm::PassBuilder builder(machine, tuning);
   builder.registerModuleAnalyses(mam);
   builder.registerCGSCCAnalyses(cgam);
   builder.registerFunctionAnalyses(fam);

@@ -61,7 +61,9 @@ def FuseEmitModelAbi : Pass<"fuse-emit-model-abi", "::mlir::ModuleOp"> {
       memref descriptor the lowered function takes.
 
     Every other function with a body becomes internal, so two models in one
-    process share no symbol. A module with a global the code writes
+    process share no symbol, and the functions the entry calls (one per
+    group) `noinline`: LLVM optimizes and compiles each kernel apart, in
+    time linear in the network's size. A module with a global the code writes
     (anything but a constant) is marked not reentrant: the runtime runs
     its calls one at a time.
   }];
