@@ -84,7 +84,7 @@ def run_test(args, name):
     for data in sets:
         proc = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "onnx-run.py"), model_path,
                                "--data", data, "--rtol", str(args.rtol), "--atol", str(args.atol),
-                               "--fuse-opt", args.fuse_opt, "--fuse-translate", args.fuse_translate],
+                               "--fuse-compile", args.fuse_compile],
                               capture_output=True, text=True)
         last = (proc.stdout.strip().splitlines() or [""])[-1]
         if proc.returncode == 2 or "ERROR" in last:
@@ -106,7 +106,7 @@ def main():
     parser.add_argument("-j", type=int, default=os.cpu_count())
     parser.add_argument("--rtol", type=float, default=1e-4)
     parser.add_argument("--atol", type=float, default=1e-5)
-    parser.add_argument("--fuse-opt", default=os.path.join(ROOT, "build", "bin", "fuse-opt"))
+    parser.add_argument("--fuse-compile", default=os.path.join(ROOT, "build", "bin", "fuse-compile"))
     parser.add_argument("--fuse-translate", default=os.path.join(ROOT, "build", "bin", "fuse-translate"))
     args = parser.parse_args()
     if not os.path.isdir(DATA):

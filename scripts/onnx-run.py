@@ -2,10 +2,10 @@
 """Runs an ONNX model through fuse on the CPU and compares its outputs with
 reference outputs.
 
-import (fuse-translate --import-onnx) -> fusion (fuse-opt
---fuse-fusion-pipeline, or every rule off with --unfused) -> fuse-to-cpu ->
-mlir-runner, on the given inputs; the comparison happens inside the module,
-as in check-equivalence.py. An output passes when every element satisfies
+fuse-compile (import -> fusion for --target's cost model, or every rule off
+with --unfused -> the CPU library) -> the fuse Python package (the runtime's
+C API) on the given inputs -> compared here with NumPy. An output passes when
+every element satisfies
   |out - ref| <= atol + rtol * (|ref| + max |ref|):
 the error is judged relative to the output's own scale as well as the
 element's, since an element that sums large terms to a small value (a logit
@@ -18,47 +18,35 @@ Inputs and references come from either
 
 Prints one line per output and a summary line
   <model>: nodes N, kernels K, max rel err E: PASS|FAIL
-and exits 1 on a mismatch, 2 when the model cannot be compiled or run.
-Needs Debian's python3-onnx and python3-numpy (/usr/bin/python3).
+(K from the fusion report) and exits 1 on a mismatch, 2 when the model
+cannot be compiled or run. --repeat N also times N more calls of the
+compiled library ("cpu ms: X", the median). Needs Debian's python3-onnx and
+python3-numpy (/usr/bin/python3).
 
 usage: onnx-run.py MODEL.onnx (--data DIR | --npz FILE) [--target h200]
-         [--rtol 1e-4] [--atol 1e-5] [--unfused] [--fuse-opt PATH]
-         [--fuse-translate PATH] [--keep DIR]
+         [--rtol 1e-4] [--atol 1e-5] [--unfused] [--repeat N]
+         [--import-options "..."] [--fuse-compile PATH] [--keep DIR]
 """
 import argparse
 import glob
-import importlib
+import json
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
+import time
 
 import numpy as np
 import onnx
 from onnx import numpy_helper
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
-ce = importlib.import_module("check-equivalence")
 
 
 class RunError(Exception):
     pass
-
-
-def run(cmd, stdin=None):
-    proc = subprocess.run(cmd, input=stdin, capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise RunError(f"{os.path.basename(cmd[0])} failed:\n{proc.stderr.strip()}")
-    return proc.stdout
-
-
-def tensor_type(shape):
-    return "tensor<" + "".join(f"{d}x" for d in shape) + "f32>"
-
-
-def hex_array(a):
-    return '"0x' + np.ascontiguousarray(a, dtype="<f4").tobytes().hex().upper() + '"'
 
 
 def load_data(args, model):
@@ -88,103 +76,102 @@ def load_data(args, model):
     return ins, read("output")
 
 
+def import_fuse(fuse_compile):
+    """The fuse Python package of the build that `fuse_compile` belongs to."""
+    python_dir = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(fuse_compile))), "python")
+    if not os.path.isdir(os.path.join(python_dir, "fuse")):
+        raise RunError(f"no fuse Python package in {python_dir} (build fuse first)")
+    sys.path.insert(0, python_dir)
+    import fuse
+    return fuse
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("model")
     src = parser.add_mutually_exclusive_group(required=True)
     src.add_argument("--data", help="ONNX test-data directory (input_K.pb, output_K.pb)")
     src.add_argument("--npz", help=".npz with input_K and output_K arrays")
-    parser.add_argument("--target", default="h200")
+    parser.add_argument("--target", default="h200", help="the GPU whose cost model decides the groups")
     parser.add_argument("--rtol", type=float, default=1e-4)
     parser.add_argument("--atol", type=float, default=1e-5)
     parser.add_argument("--unfused", action="store_true",
                         help="every fusion rule off: each op its own kernel")
     parser.add_argument("--import-options", default="",
-                        help="extra fuse-translate options, e.g. --onnx-batch=2")
-    parser.add_argument("--fuse-opt", default=os.path.join(ROOT, "build", "bin", "fuse-opt"))
-    parser.add_argument("--fuse-translate",
-                        default=os.path.join(ROOT, "build", "bin", "fuse-translate"))
-    parser.add_argument("--keep", help="write the module and its output here")
+                        help="extra fuse-compile import options, e.g. --onnx-batch=2")
+    parser.add_argument("--fuse-compile", default=os.path.join(ROOT, "build", "bin", "fuse-compile"))
+    parser.add_argument("--keep", help="keep the compiled library and the fusion report here")
     parser.add_argument("--repeat", type=int, default=0,
-                        help="also time N more calls of the compiled model (rtclock) and print "
+                        help="also time N more calls of the compiled model and print "
                              "their median as 'cpu ms: X'")
     args = parser.parse_args()
 
     name = os.path.basename(args.model)
+    work = tempfile.mkdtemp(prefix="onnx-run-")
     try:
         model = onnx.load(args.model, load_external_data=False)
         inputs, expected = load_data(args, model)
         for a in inputs + expected:
             if a.dtype != np.float32:
                 raise RunError(f"only float32 data is supported, got {a.dtype}")
-        imported = run([args.fuse_translate, "--import-onnx", args.model]
-                       + args.import_options.split())
-        if args.unfused:
-            rules = [line.split()[0] for line in run([args.fuse_opt, "--fuse-list-rules"]).splitlines()
-                     if line.startswith("  ") and not line.startswith("    ")]
-            options = "prune=false disable-rules=" + ",".join(rules)
-        else:
-            options = f"target={args.target}"
-        fused = run([args.fuse_opt, f"--fuse-fusion-pipeline={options}"], stdin=imported)
-        kernels = len(re.findall(r"= fuse\.group |^\s*fuse\.group ", fused, re.M))
-        blobs = {}
-        body = ce.split_resources(fused, blobs)
-        fn = re.search(r"func\.func @(\w+)\(", body).group(1)
-        header = re.search(rf"func\.func @{fn}\((.*?)\) ->", body).group(1)
-        if len(inputs) != header.count("%arg"):
-            raise RunError(f"{len(inputs)} inputs given, @{fn} takes {header.count('%arg')}")
-        arg_types = [tensor_type(a.shape) for a in inputs]
-        res_types = [tensor_type(a.shape) for a in expected]
-        lines = ["  func.func @main() {"]
-        for k, a in enumerate(inputs):
-            lines.append(f"    %in{k} = arith.constant dense<{hex_array(a)}> : {arg_types[k]}")
-        for k, a in enumerate(expected):
-            lines.append(f"    %ref{k} = arith.constant dense<{hex_array(a)}> : {res_types[k]}")
-        n = len(expected)
-        res = "%out" if n == 1 else f"%out:{n}"
-        sig = f"({', '.join(arg_types)}) -> ({', '.join(res_types)})"
-        lines.append(f"    {res} = call @{fn}({', '.join(f'%in{k}' for k in range(len(inputs)))}) : {sig}")
-        lines.append("    %c0 = arith.constant 0 : index")
-        for k, t in enumerate(res_types):
-            out = "%out" if n == 1 else f"%out#{k}"
-            lines += ce.compare_lines(k, t, out, f"%ref{k}", args.rtol)
-        if args.repeat > 0:
-            # Timed calls: the first call above compiled nothing lazily (the
-            # module is JIT-compiled as a whole), so each is one execution.
-            ins = ", ".join(f"%in{k}" for k in range(len(inputs)))
-            lines += [f"    %reps = arith.constant {args.repeat} : index", "    %one = arith.constant 1 : index",
-                      "    scf.for %i = %c0 to %reps step %one {",
-                      "      %t0 = func.call @rtclock() : () -> f64",
-                      f"      {res.replace('%out', '%again')} = func.call @{fn}({ins}) : {sig}",
-                      "      %t1 = func.call @rtclock() : () -> f64",
-                      "      %dt = arith.subf %t1, %t0 : f64",
-                      '      vector.print str "time_s "', "      vector.print %dt : f64", "    }"]
-            lines.insert(0, "  func.func private @rtclock() -> f64")
-        lines += ["    return", "  }"]
-        module = body[:body.rindex("}")] + "\n".join(lines) + "\n}\n" + ce.resource_block(blobs)
+        fuse = import_fuse(args.fuse_compile)
+        library = os.path.join(work, "model.so")
+        report_path = os.path.join(work, "report.json")
+        cmd = [args.fuse_compile, args.model, "--target=cpu", f"--fusion-target={args.target}", "-q",
+               "-o", library, "--report", report_path] + (["--unfused"] if args.unfused else []) \
+            + args.import_options.split()
+        proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace")
+        if proc.returncode != 0:
+            raise RunError(f"fuse-compile failed:\n{proc.stderr.strip()}")
+        with open(report_path) as f:
+            kernels = sum(fn["kernels_after"] for fn in json.load(f)["functions"])
         if args.keep:
             os.makedirs(args.keep, exist_ok=True)
-            open(os.path.join(args.keep, "module.mlir"), "w").write(module)
-        _, output = ce.execute_on_cpu(args.fuse_opt, module, runner=run)
+            for path in (library, report_path):
+                shutil.copy(path, args.keep)
+        compiled = fuse.load(library)
+        if len(inputs) != len(compiled.inputs):
+            raise RunError(f"{len(inputs)} inputs given, the model takes {len(compiled.inputs)}")
+        if len(expected) != len(compiled.outputs):
+            raise RunError(f"{len(expected)} reference outputs, the model has {len(compiled.outputs)}")
+        feeds = {info.name: a for info, a in zip(compiled.inputs, inputs)}
+        outputs = compiled.run(feeds)
+        times = []
+        for _ in range(args.repeat):
+            start = time.perf_counter()
+            compiled.run(feeds)
+            times.append(time.perf_counter() - start)
     except (RunError, OSError, ValueError, KeyError, AttributeError) as e:
         print(f"{name}: ERROR: {e}")
         return 2
-    values = ce.read_comparison(output)
+    except Exception as e:  # the runtime's FuseError
+        if type(e).__name__ != "FuseError":
+            raise
+        print(f"{name}: ERROR: {e}")
+        return 2
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
     failed = 0
     worst = 0.0
-    for k in range(len(expected)):
-        v = values.get(k)
-        if not v or len(v) != 6:
-            print(f"{name}: ERROR: no comparison printed for output {k}")
+    for k, (info, ref) in enumerate(zip(compiled.outputs, expected)):
+        out = outputs[info.name].astype(np.float64).reshape(-1)
+        ref = ref.astype(np.float64).reshape(-1)
+        if out.shape != ref.shape:
+            print(f"{name}: ERROR: output {k} has {out.size} elements, the reference {ref.size}")
             return 2
-        ok = v["violation"] <= args.atol + args.rtol * v["max_abs_ref"] and not np.isnan(v["violation"])
+        err = np.abs(out - ref)
+        max_ref = float(np.abs(ref).max()) if ref.size else 0.0
+        bad = ~(err <= args.atol + args.rtol * (np.abs(ref) + max_ref))
+        ok = not bad.any()
         failed += not ok
-        rel = v["max_abs_err"] / v["max_abs_ref"] if v["max_abs_ref"] else v["max_abs_err"]
-        worst = max(worst, rel)
-        print(f"  output {k} {res_types[k]}: max abs err {v['max_abs_err']:.3g}, max rel err {rel:.3g} "
-              f"(of max |ref| {v['max_abs_ref']:.3g}), worst at flat index {int(v['worst_index'])}: "
-              f"got {v['fused']:.7g} vs ref {v['unfused']:.7g}: {'PASS' if ok else 'FAIL'}")
-    times = [float(t) for t in re.findall(r"^time_s (\S+)$", output, re.M)]
+        max_err = float(np.nanmax(err)) if err.size and not np.isnan(err).all() else float("nan")
+        rel = max_err / max_ref if max_ref else max_err
+        worst = max(worst, rel) if not np.isnan(rel) else float("nan")
+        at = int(np.argmax(np.where(np.isnan(err), np.inf, err))) if err.size else 0
+        shape = "x".join(str(d) for d in info.shape)
+        print(f"  output {k} tensor<{shape}{'x' if shape else ''}f32>: max abs err {max_err:.3g}, max rel err {rel:.3g} "
+              f"(of max |ref| {max_ref:.3g}), worst at flat index {at}: "
+              f"got {out[at] if out.size else 0:.7g} vs ref {ref[at] if ref.size else 0:.7g}: {'PASS' if ok else 'FAIL'}")
     if times:
         print(f"cpu ms: {sorted(times)[len(times) // 2] * 1000.0:.3f} (median of {len(times)})")
     print(f"{name}: nodes {len(model.graph.node)}, kernels {kernels}, max rel err {worst:.3g}: "

@@ -72,8 +72,7 @@ config.substitutions.append(("%onnx_model",
     "/usr/bin/python3 " + os.path.join(config.fuse_src_root, "test", "Target", "ONNX", "make-model.py")))
 config.substitutions.append(("%onnx_run",
     "/usr/bin/python3 " + os.path.join(config.fuse_src_root, "scripts", "onnx-run.py")
-    + " --fuse-opt " + os.path.join(config.fuse_tools_dir, "fuse-opt")
-    + " --fuse-translate " + os.path.join(config.fuse_tools_dir, "fuse-translate")))
+    + " --fuse-compile " + os.path.join(config.fuse_tools_dir, "fuse-compile")))
 
 # fuse's CUDA runtime library (lib/Runtime) and a GPU to run kernels on.
 # Tests that execute on the GPU say `REQUIRES: cuda-device`; elsewhere lit

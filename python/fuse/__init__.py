@@ -181,7 +181,8 @@ class Model:
                 if info.dtype == "bf16" or not np.can_cast(value.dtype, info.numpy_dtype, "same_kind"):
                     raise FuseError(f"input {info.name!r} is {info.dtype}; got a {value.dtype} array")
                 value = value.astype(info.numpy_dtype)
-            arrays.append(np.ascontiguousarray(value))
+            # (np.ascontiguousarray would make a 0-d array 1-d.)
+            arrays.append(value if value.flags.c_contiguous else value.copy(order="C"))
         results = [np.empty(info.shape, info.numpy_dtype) for info in self.outputs]
         keep = []
 

@@ -77,7 +77,7 @@ def main():
                     "`make e2e` (`scripts/models/e2e.py`): each model of the corpus, both export variants, "
                     "imported, fused for an H200, run on the CPU and compared with PyTorch's output "
                     f"(rtol {args.rtol:g} against the output's scale; see [Onnx.md](../Onnx.md)). "
-                    "Seconds: the whole `onnx-run.py` (import, fusion, CPU lowering, JIT, run). `--update` reruns some models and keeps the other rows.\n\n"
+                    "Seconds: the whole `onnx-run.py` (`fuse-compile` to a CPU library, then one run through the runtime). `--update` reruns some models and keeps the other rows.\n\n"
                     + "\n".join(rows[:2] + body) + "\n")
     return 1 if failed else 0
 

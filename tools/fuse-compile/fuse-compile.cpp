@@ -141,6 +141,11 @@ static cl::opt<int64_t>
     onnxBatch("onnx-batch", cl::init(1),
               cl::desc("ONNX: the value of a symbolic batch dimension"),
               cl::cat(category));
+static cl::opt<int64_t> onnxResourceThreshold(
+    "onnx-resource-threshold", cl::init(256),
+    cl::desc("ONNX: constants larger than this many bytes are kept as blobs "
+             "(0: every constant of more than one element)"),
+    cl::cat(category));
 static cl::list<std::string>
     onnxDims("onnx-dim",
              cl::desc("ONNX: the value of a named symbolic dimension"),
@@ -348,6 +353,11 @@ int compile() {
       return fail("--onnx-batch=" + llvm::Twine(onnxBatch.getValue()) +
                   ": the batch size must be positive");
     options.batchSize = onnxBatch;
+    if (onnxResourceThreshold < 0)
+      return fail("--onnx-resource-threshold=" +
+                  llvm::Twine(onnxResourceThreshold.getValue()) +
+                  ": a number of bytes (0 or more)");
+    options.resourceThreshold = onnxResourceThreshold;
     for (const std::string &dim : onnxDims) {
       auto [name, value] = llvm::StringRef(dim).split('=');
       int64_t size;
