@@ -166,7 +166,7 @@ fi
 
 # --- 4. ONNX backend node tests ---
 conf_out=$(/usr/bin/python3 scripts/onnx-conformance.py --check -j "$(nproc)" \
-  --fuse-opt "$BUILD_DIR/bin/fuse-opt" --fuse-translate "$BUILD_DIR/bin/fuse-translate" 2>&1)
+  --fuse-compile "$BUILD_DIR/bin/fuse-compile" --fuse-translate "$BUILD_DIR/bin/fuse-translate" 2>&1)
 conf_rc=$?
 echo "$conf_out" | grep -E '^UNEXPECTED' | tail -n 30
 last=$(echo "$conf_out" | tail -n 1)
