@@ -3,7 +3,10 @@
 #   onnx-import-fuzzer  bytes -> ModelProto -> TOSA, seeded with the
 #                       repository's ONNX models and the ONNX node tests;
 #   pipeline-fuzzer     IR text -> parse -> fuse-fusion-pipeline, seeded with
-#                       the lit tests' .mlir files.
+#                       the lit tests' .mlir files;
+#   model-file-fuzzer   bytes -> the runtime's checks of a compiled model's
+#                       file and signature (nothing loaded), seeded with
+#                       compiled models and signatures.
 # Crashes go to BUILD/crashes/<fuzzer>/; each fuzzer's line says how many
 # inputs ran and how many crashed. Exit 1 on any crash in fuse's code.
 # allow_user_poisoning=0: LLVM's allocators poison their slabs from inline
@@ -17,7 +20,8 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 NODE=/usr/share/libonnx-testdata/data/node
 
-mkdir -p "$BUILD/corpus/onnx" "$BUILD/corpus/ir" "$BUILD/crashes/onnx" "$BUILD/crashes/ir"
+mkdir -p "$BUILD/corpus/onnx" "$BUILD/corpus/ir" "$BUILD/corpus/model" \
+  "$BUILD/crashes/onnx" "$BUILD/crashes/ir" "$BUILD/crashes/model"
 # Seeds (copied once; the fuzzers add what they find).
 if [ -z "$(ls -A "$BUILD/corpus/onnx")" ]; then
   for f in test/Models/onnx/*.onnx; do cp "$f" "$BUILD/corpus/onnx/"; done
@@ -53,6 +57,18 @@ if [ -z "$(ls -A "$BUILD/corpus/ir")" ]; then
   find test -name '*.mlir' | while read -r f; do
     cp "$f" "$BUILD/corpus/ir/$(echo "$f" | tr '/' '_')"
   done
+fi
+
+# Compiled models (the main build's fuse-compile, when there is one) and
+# signature texts.
+if [ -z "$(ls -A "$BUILD/corpus/model")" ]; then
+  if [ -x build/bin/fuse-compile ]; then
+    build/bin/fuse-compile -q test/Runtime/Inputs/api-model.mlir -o "$BUILD/corpus/model/api.so" || true
+    build/bin/fuse-compile -q test/Export/mark-entry-named.mlir --entry second \
+      -o "$BUILD/corpus/model/named.so" || true
+  fi
+  printf 'fuse-model 1\ntarget cpu\nworkspace 256\nreentrant 1\ninput x f32 2x3\ninput b%%20c bf16 scalar\noutput y i64 0x4\nkernel f__group0 row_reduction Conv_1%20+%20Relu_2\nprofile 1\n' \
+    > "$BUILD/corpus/model/signature.txt"
 fi
 
 status=0
@@ -98,4 +114,5 @@ run() {
 }
 run onnx-import-fuzzer "$BUILD/corpus/onnx" "$BUILD/crashes/onnx" -max_len=1048576
 run pipeline-fuzzer "$BUILD/corpus/ir" "$BUILD/crashes/ir" -max_len=16384
+run model-file-fuzzer "$BUILD/corpus/model" "$BUILD/crashes/model" -max_len=262144
 exit $status

@@ -7,7 +7,8 @@
 //   api.so        test/Runtime/Inputs/api-model.mlir (y = relu(x + bias),
 //                 row_sum = the rows' sums), a planned workspace;
 //   version2.so   the same with ABI version 2;
-//   nosig.so      a shared library without fuse's symbols.
+//   nosig.so      a shared library without fuse's symbols;
+//   api-profiled.so  api.so compiled with --profile.
 // Every error path returns a status whose message names the problem.
 //
 //===----------------------------------------------------------------------===//
@@ -19,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -121,11 +123,52 @@ TEST(RuntimeApi, LoadQueryRun) {
   std::vector<char> memory(fuseModelWorkspaceSize(m.model) + 64);
   void *aligned = reinterpret_cast<void *>(
       (reinterpret_cast<uintptr_t>(memory.data()) + 63) / 64 * 64);
-  FuseRunOptions options = {sizeof(FuseRunOptions), FUSE_MEMORY_HOST, nullptr,
-                            aligned, fuseModelWorkspaceSize(m.model)};
+  FuseRunOptions options = {
+      sizeof(FuseRunOptions),          FUSE_MEMORY_HOST, nullptr, aligned,
+      fuseModelWorkspaceSize(m.model), nullptr};
   Call again;
   ASSERT_EQ(again.run(m.model, &options), nullptr);
   again.check();
+}
+
+TEST(RuntimeApi, KernelsAndProfile) {
+  Model plain("api.so");
+  Model profiled("api-profiled.so");
+  ASSERT_NE(plain.model, nullptr);
+  ASSERT_NE(profiled.model, nullptr);
+  EXPECT_EQ(fuseModelIsProfiled(plain.model), 0);
+  EXPECT_EQ(fuseModelIsProfiled(profiled.model), 1);
+  ASSERT_EQ(fuseModelNumKernels(plain.model), 1);
+  FuseKernelInfo kernel;
+  ASSERT_EQ(fuseModelKernel(plain.model, 0, &kernel), nullptr);
+  EXPECT_STREQ(kernel.name, "api__group0");
+  EXPECT_STREQ(kernel.rule, "row_reduction");
+  expectError(fuseModelKernel(plain.model, 1, &kernel),
+              FUSE_STATUS_INVALID_ARGUMENT,
+              "kernel 1: the model has 1 kernels");
+  expectError(fuseModelKernel(plain.model, 0, nullptr),
+              FUSE_STATUS_INVALID_ARGUMENT, "must not be NULL");
+
+  double times[1] = {-1};
+  FuseRunOptions options = {
+      sizeof(FuseRunOptions), FUSE_MEMORY_HOST, nullptr, nullptr, 0, times};
+  Call refused;
+  expectError(refused.run(plain.model, &options), FUSE_STATUS_INVALID_ARGUMENT,
+              "compile it with fuse-compile --profile");
+  // Timed: the kernel's time is filled in, no longer than the whole call.
+  Call call;
+  auto start = std::chrono::steady_clock::now();
+  ASSERT_EQ(call.run(profiled.model, &options), nullptr);
+  double wall = std::chrono::duration<double, std::milli>(
+                    std::chrono::steady_clock::now() - start)
+                    .count();
+  call.check();
+  EXPECT_GE(times[0], 0.0);
+  EXPECT_LE(times[0], wall);
+  // Without kernel_ms a profiled model runs as any other.
+  Call quiet;
+  ASSERT_EQ(quiet.run(profiled.model), nullptr);
+  quiet.check();
 }
 
 TEST(RuntimeApi, QueryErrors) {
@@ -215,8 +258,12 @@ TEST(RuntimeApi, RunErrors) {
   }
   {
     Call call;
-    FuseRunOptions options = {sizeof(FuseRunOptions), FUSE_MEMORY_DEVICE,
-                              nullptr, nullptr, 0};
+    FuseRunOptions options = {sizeof(FuseRunOptions),
+                              FUSE_MEMORY_DEVICE,
+                              nullptr,
+                              nullptr,
+                              0,
+                              nullptr};
     expectError(call.run(m.model, &options), FUSE_STATUS_INVALID_ARGUMENT,
                 "a cpu model runs on host memory");
     options.memory = FUSE_MEMORY_HOST;
@@ -232,8 +279,9 @@ TEST(RuntimeApi, RunErrors) {
   {
     Call call;
     alignas(64) static char small[64];
-    FuseRunOptions options = {sizeof(FuseRunOptions), FUSE_MEMORY_HOST, nullptr,
-                              small, sizeof(small)};
+    FuseRunOptions options = {
+        sizeof(FuseRunOptions), FUSE_MEMORY_HOST, nullptr, small,
+        sizeof(small),          nullptr};
     if (fuseModelWorkspaceSize(m.model) > sizeof(small))
       expectError(call.run(m.model, &options), FUSE_STATUS_INVALID_ARGUMENT,
                   "the workspace has 64 bytes, the model needs");
@@ -342,8 +390,12 @@ TEST(RuntimeApi, TwoModelsAndThreads) {
     threads.emplace_back([&, t] {
       FuseModel *model = t % 2 ? first.model : second.model;
       void *workspace = std::aligned_alloc(64, (bytes + 63) / 64 * 64);
-      FuseRunOptions options = {sizeof(FuseRunOptions), FUSE_MEMORY_HOST,
-                                nullptr, workspace, bytes};
+      FuseRunOptions options = {sizeof(FuseRunOptions),
+                                FUSE_MEMORY_HOST,
+                                nullptr,
+                                workspace,
+                                bytes,
+                                nullptr};
       for (int i = 0; i < 200; ++i) {
         Call call;
         call.x[0] = float(t + i);

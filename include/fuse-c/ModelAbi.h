@@ -33,5 +33,6 @@
 #define FUSE_MODEL_ABI_VERSION_SYMBOL "fuse_model_abi_version"
 #define FUSE_MODEL_SIGNATURE_SYMBOL "fuse_model_signature"
 #define FUSE_MODEL_RUN_SYMBOL "fuse_model_run"
+#define FUSE_MODEL_PROFILE_HOOK_SYMBOL "fuse_model_profile_hook"
 
 #endif /* FUSE_C_MODELABI_H */

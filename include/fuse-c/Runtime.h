@@ -148,6 +148,22 @@ FUSE_RUNTIME_EXPORT size_t fuseModelWorkspaceSize(const FuseModel *model);
 /** 1 when concurrent calls (with separate workspaces) run in parallel. */
 FUSE_RUNTIME_EXPORT int fuseModelIsReentrant(const FuseModel *model);
 
+/** A kernel of the model: one fusion group. The pointers live as long as
+ *  the model. */
+typedef struct FuseKernelInfo {
+  const char *name;  /**< its function ("torch_jit__group3") */
+  const char *rule;  /**< the fusion rule that formed it ("" for none) */
+  const char *nodes; /**< the ONNX nodes in it ("Conv_3 + Relu_4"; "") */
+} FuseKernelInfo;
+
+/** The kernels, in the order a call runs them. */
+FUSE_RUNTIME_EXPORT int32_t fuseModelNumKernels(const FuseModel *model);
+FUSE_RUNTIME_EXPORT FuseStatus fuseModelKernel(const FuseModel *model,
+                                               int32_t index,
+                                               FuseKernelInfo *info);
+/** 1 when the model times its kernels (fuse-compile --profile). */
+FUSE_RUNTIME_EXPORT int fuseModelIsProfiled(const FuseModel *model);
+
 /*===--- Running ---------------------------------------------------------===*/
 
 /** A caller's buffer: dense, row-major, aligned to its element size. */
@@ -175,6 +191,9 @@ typedef struct FuseRunOptions {
    *  call. */
   void *workspace;
   size_t workspace_bytes;
+  /** NULL, or fuseModelNumKernels() doubles that get each kernel's wall
+   *  time in this call, in milliseconds (a model compiled with --profile). */
+  double *kernel_ms;
 } FuseRunOptions;
 
 /** Runs the model: inputs and outputs in the model's order, each checked

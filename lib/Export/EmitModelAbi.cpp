@@ -17,6 +17,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
 
 namespace mlir::fuse {
@@ -177,6 +178,60 @@ struct EmitModelAbi : public fuse::impl::FuseEmitModelAbiBase<EmitModelAbi> {
     // entry, all of a network's loop nests would make one function whose
     // optimization and code generation grow faster than linearly (BERT-base:
     // 38 s of LLVM's 45, against 9 s with the kernels apart).
+    // The kernels: the functions the entry calls that fuse-outline-groups
+    // made (they carry fuse.kind), in call order, named by the ONNX nodes
+    // (names in their ops' locations) they hold.
+    struct Kernel {
+      LLVM::LLVMFuncOp fn;
+      std::string rule, nodes;
+      SmallVector<LLVM::CallOp> calls;
+    };
+    SmallVector<Kernel> kernels;
+    llvm::DenseMap<Operation *, unsigned> kernelIndex;
+    fuse::FuseDialect::KindAttrHelper kindHelper(ctx);
+    fuse::FuseDialect::RuleAttrHelper ruleHelper(ctx);
+    entry.walk([&](LLVM::CallOp call) {
+      auto callee =
+          call.getCallee()
+              ? module.lookupSymbol<LLVM::LLVMFuncOp>(*call.getCallee())
+              : LLVM::LLVMFuncOp();
+      if (!callee || callee.isExternal() || !kindHelper.isAttrPresent(callee))
+        return;
+      auto [it, inserted] = kernelIndex.try_emplace(callee, kernels.size());
+      if (inserted) {
+        Kernel kernel{callee, "", "", {}};
+        if (StringAttr rule = ruleHelper.getAttr(callee))
+          kernel.rule = rule.getValue().str();
+        llvm::SetVector<StringRef> names;
+        callee.walk([&](Operation *op) {
+          SmallVector<Location> worklist = {op->getLoc()};
+          while (!worklist.empty()) {
+            Location l = worklist.pop_back_val();
+            if (auto name = dyn_cast<NameLoc>(l)) {
+              names.insert(name.getName().getValue());
+              return;
+            }
+            if (auto fused = dyn_cast<FusedLoc>(l))
+              for (Location inner : llvm::reverse(fused.getLocations()))
+                worklist.push_back(inner);
+            else if (auto site = dyn_cast<CallSiteLoc>(l))
+              worklist.push_back(site.getCallee());
+          }
+        });
+        constexpr unsigned kMaxNames = 16;
+        for (auto [i, name] : llvm::enumerate(names)) {
+          if (i == kMaxNames) {
+            kernel.nodes +=
+                " + " + std::to_string(names.size() - kMaxNames) + " more";
+            break;
+          }
+          kernel.nodes += (i ? " + " : "") + name.str();
+        }
+        kernels.push_back(std::move(kernel));
+      }
+      kernels[it->second].calls.push_back(call);
+    });
+
     bool reentrant = true;
     for (auto fn : module.getOps<LLVM::LLVMFuncOp>()) {
       if (fn.isExternal())
@@ -259,6 +314,12 @@ struct EmitModelAbi : public fuse::impl::FuseEmitModelAbiBase<EmitModelAbi> {
       line("input", port);
     for (const Port &port : outputs)
       line("output", port);
+    for (Kernel &kernel : kernels)
+      os << "kernel " << escapeName(kernel.fn.getName()) << " "
+         << (kernel.rule.empty() ? "-" : escapeName(kernel.rule)) << " "
+         << (kernel.nodes.empty() ? "-" : escapeName(kernel.nodes)) << "\n";
+    if (profile)
+      os << "profile 1\n";
     text.push_back('\0');
 
     Location loc = entry.getLoc();
@@ -272,6 +333,59 @@ struct EmitModelAbi : public fuse::impl::FuseEmitModelAbiBase<EmitModelAbi> {
                            LLVM::Linkage::External,
                            FUSE_MODEL_ABI_VERSION_SYMBOL,
                            builder.getI32IntegerAttr(FUSE_MODEL_ABI_VERSION));
+
+    // The profile: a hook the runtime sets at load (never the model's code),
+    // called with (kernel, 0) before and (kernel, 1) after each kernel.
+    if (profile) {
+      auto hook = LLVM::GlobalOp::create(
+          builder, loc, ptrType, /*isConstant=*/false, LLVM::Linkage::External,
+          FUSE_MODEL_PROFILE_HOOK_SYMBOL, Attribute());
+      {
+        OpBuilder init =
+            OpBuilder::atBlockEnd(&hook.getInitializerRegion().emplaceBlock());
+        Value null = LLVM::ZeroOp::create(init, loc, ptrType);
+        LLVM::ReturnOp::create(init, loc, null);
+      }
+      auto eventType =
+          LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), {i32, i32});
+      auto event =
+          LLVM::LLVMFuncOp::create(builder, loc, "__fuse_profile_event",
+                                   eventType, LLVM::Linkage::Internal);
+      Block *start = event.addEntryBlock(builder);
+      Block *callBlock = new Block(), *done = new Block();
+      event.getBody().push_back(callBlock);
+      event.getBody().push_back(done);
+      {
+        OpBuilder b = OpBuilder::atBlockEnd(start);
+        Value address = LLVM::AddressOfOp::create(b, loc, hook);
+        Value function = LLVM::LoadOp::create(b, loc, ptrType, address);
+        Value null = LLVM::ZeroOp::create(b, loc, ptrType);
+        Value isNull = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq,
+                                            function, null);
+        LLVM::CondBrOp::create(b, loc, isNull, done, callBlock);
+        b.setInsertionPointToEnd(callBlock);
+        SmallVector<Value> operands = {function, start->getArgument(0),
+                                       start->getArgument(1)};
+        LLVM::CallOp::create(b, loc, eventType, operands);
+        LLVM::BrOp::create(b, loc, done);
+        b.setInsertionPointToEnd(done);
+        LLVM::ReturnOp::create(b, loc, ValueRange());
+      }
+      for (size_t k = 0; k < kernels.size(); ++k)
+        for (LLVM::CallOp call : kernels[k].calls) {
+          OpBuilder b(call);
+          auto emit = [&](int32_t phase) {
+            Value id =
+                LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(k));
+            Value when = LLVM::ConstantOp::create(b, loc, i32,
+                                                  b.getI32IntegerAttr(phase));
+            LLVM::CallOp::create(b, loc, event, ValueRange{id, when});
+          };
+          emit(0);
+          b.setInsertionPointAfter(call);
+          emit(1);
+        }
+    }
 
     // fuse_model_run(inputs, outputs, workspace) -> 0.
     auto runType =

@@ -99,8 +99,11 @@ void mlir::fuse::buildCpuPipeline(OpPassManager &pm,
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createFuseStripTarget());
-  if (options.entryAbi)
-    pm.addPass(createFuseEmitModelAbi());
+  if (options.entryAbi) {
+    FuseEmitModelAbiOptions abi;
+    abi.profile = options.profile;
+    pm.addPass(createFuseEmitModelAbi(abi));
+  }
 }
 
 void mlir::fuse::registerCpuPipeline() {

@@ -16,8 +16,9 @@
 // CHECK: llvm.func internal @mlp_workspace_bytes
 // CHECK: llvm.func internal @mlp__group0(
 // CHECK-SAME: no_inline
-// CHECK: llvm.mlir.global external constant @fuse_model_signature("fuse-model 1\0Atarget cpu\0Aworkspace [[WS:[0-9]+]]\0Areentrant 1\0Ainput x f32 4x16\0Ainput scale%20/%20factor f32 scalar\0Aoutput output0 f32 4x32\0A\00")
+// CHECK: llvm.mlir.global external constant @fuse_model_signature("fuse-model 1\0Atarget cpu\0Aworkspace [[WS:[0-9]+]]\0Areentrant 1\0Ainput x f32 4x16\0Ainput scale%20/%20factor f32 scalar\0Aoutput output0 f32 4x32\0Akernel mlp__group0 contraction_epilogue -\0A\00")
 // CHECK: llvm.mlir.global external constant @fuse_model_abi_version(1 : i32)
+// CHECK-NOT: fuse_model_profile_hook
 // CHECK: llvm.func @fuse_model_run(%[[IN:.*]]: !llvm.ptr, %[[OUT:.*]]: !llvm.ptr, %[[WSP:.*]]: !llvm.ptr) -> i32
 // CHECK-NEXT: %[[ZERO:.*]] = llvm.mlir.constant(0 : i64)
 // CHECK-NEXT: %[[S0:.*]] = llvm.getelementptr %[[IN]][0]
@@ -39,6 +40,26 @@
 // CHECK-NEXT: llvm.call @mlp(%[[X]], %[[X]], %[[ZERO]], %[[X_SIZE0]], %[[X_SIZE1]], %[[X_STRIDE0]], %[[X_STRIDE1]], %[[SCALE]], %[[SCALE]], %[[ZERO]], %[[Y]], %[[Y]], %[[ZERO]], %[[Y_SIZE0]], %[[Y_SIZE1]], %[[Y_STRIDE0]], %[[Y_STRIDE1]], %[[WSP]], %[[WSP]], %[[ZERO]], %[[WS_SIZE]], %[[WS_STRIDE]])
 // CHECK-NEXT: %[[OK:.*]] = llvm.mlir.constant(0 : i32)
 // CHECK-NEXT: llvm.return %[[OK]] : i32
+
+// With profile=true the runtime's hook (NULL until the runtime sets it) is
+// called around each kernel, and the signature says so.
+// RUN: fuse-opt %s --fuse-fusion-pipeline --fuse-to-cpu="entry-abi=true profile=true" | FileCheck %s --check-prefix=PROFILE
+// PROFILE: llvm.func internal @mlp(
+// PROFILE: %[[K0:.*]] = llvm.mlir.constant(0 : i32)
+// PROFILE-NEXT: %[[BEFORE:.*]] = llvm.mlir.constant(0 : i32)
+// PROFILE-NEXT: llvm.call @__fuse_profile_event(%[[K0]], %[[BEFORE]])
+// PROFILE-NEXT: llvm.call @mlp__group0(
+// PROFILE-NEXT: %[[K1:.*]] = llvm.mlir.constant(0 : i32)
+// PROFILE-NEXT: %[[AFTER:.*]] = llvm.mlir.constant(1 : i32)
+// PROFILE-NEXT: llvm.call @__fuse_profile_event(%[[K1]], %[[AFTER]])
+// PROFILE: @fuse_model_signature("{{.*}}\0Akernel mlp__group0 contraction_epilogue -\0Aprofile 1\0A\00")
+// PROFILE: llvm.mlir.global external @fuse_model_profile_hook() {{.*}} : !llvm.ptr {
+// PROFILE-NEXT: %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr
+// PROFILE-NEXT: llvm.return %[[NULL]]
+// PROFILE: llvm.func internal @__fuse_profile_event(%[[ID:.*]]: i32, %[[PHASE:.*]]: i32)
+// PROFILE: %[[HOOK:.*]] = llvm.load
+// PROFILE: llvm.cond_br
+// PROFILE: llvm.call %[[HOOK]](%[[ID]], %[[PHASE]])
 
 // NOPLAN: workspace 0\0A
 // NOPLAN: llvm.call @mlp(%{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}) :

@@ -135,6 +135,10 @@ static cl::opt<std::string>
            cl::desc("The compiler driver that links the library (default: "
                     "$FUSE_LINKER, else the clang fuse was built with)"),
            cl::cat(category));
+static cl::opt<bool>
+    profile("profile", cl::init(false),
+            cl::desc("Time each kernel (fuse-benchmark prints the times)"),
+            cl::cat(category));
 static cl::opt<bool> quiet("q", cl::init(false), cl::desc("No progress lines"),
                            cl::cat(category));
 static cl::opt<int64_t>
@@ -410,6 +414,8 @@ int compile() {
                          std::string(planBuffers ? "true" : "false");
   if (!entry.empty())
     lowering += " entry=" + quoted(entry);
+  if (profile)
+    lowering += " profile=true";
   if (failed(runPipeline(*module, "fuse-to-cpu{" + lowering + "}")))
     return fail("lowering failed");
   progress.done("codegen");

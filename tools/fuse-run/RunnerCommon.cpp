@@ -87,9 +87,19 @@ void runner::printSignature(FuseModel *model, FILE *out) {
                  fuseDTypeName(info.dtype),
                  shapeText(info.dims, info.rank).c_str());
   }
+  for (int32_t k = 0; k < fuseModelNumKernels(model); ++k) {
+    FuseKernelInfo kernel;
+    fuseModelKernel(model, k, &kernel);
+    std::fprintf(out, "kernel %d: %s%s%s%s%s\n", int(k), kernel.name,
+                 *kernel.rule ? " (" : "", kernel.rule, *kernel.rule ? ")" : "",
+                 *kernel.nodes ? (std::string(": ") + kernel.nodes).c_str()
+                               : "");
+  }
   std::fprintf(out, "workspace %zu bytes\n", fuseModelWorkspaceSize(model));
   std::fprintf(out, "reentrant %s\n",
                fuseModelIsReentrant(model) ? "yes" : "no");
+  std::fprintf(out, "profiled %s\n",
+               fuseModelIsProfiled(model) ? "yes" : "no");
 }
 
 namespace {

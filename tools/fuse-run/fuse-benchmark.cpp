@@ -8,7 +8,9 @@
 // random inputs `warmup` times untimed, then `runs` times timed (one
 // workspace allocated once, as a serving loop would), and prints the
 // minimum, median, 90th and 99th percentile, mean and maximum wall time of
-// one call, in milliseconds (and as JSON with --json).
+// one call, in milliseconds (and as JSON with --json). A model compiled with
+// `fuse-compile --profile` also gets each kernel's median time, slowest
+// first, with its fusion rule and ONNX nodes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -107,11 +109,19 @@ int main(int argc, char **argv) {
       return fail("cannot allocate the " + std::to_string(workspaceBytes) +
                   "-byte workspace");
   }
-  FuseRunOptions options = {sizeof(FuseRunOptions), FUSE_MEMORY_HOST, nullptr,
-                            workspace, workspaceBytes};
+  // A profiled model's kernels, timed on every timed run.
+  int32_t kernels =
+      fuseModelIsProfiled(model.get()) ? fuseModelNumKernels(model.get()) : 0;
+  std::vector<double> kernelMs(static_cast<size_t>(kernels), 0.0);
+  std::vector<std::vector<double>> kernelTimes(static_cast<size_t>(kernels));
+  FuseRunOptions options = {
+      sizeof(FuseRunOptions), FUSE_MEMORY_HOST, nullptr, workspace,
+      workspaceBytes,         nullptr};
   for (uint64_t i = 0; i < warmup; ++i)
     if (!buffers.run(model.get(), &options))
       return 2;
+  if (kernels)
+    options.kernel_ms = kernelMs.data();
   std::vector<double> times;
   times.reserve(runs);
   for (uint64_t i = 0; i < runs; ++i) {
@@ -121,6 +131,8 @@ int main(int argc, char **argv) {
     times.push_back(std::chrono::duration<double, std::milli>(
                         std::chrono::steady_clock::now() - start)
                         .count());
+    for (int32_t k = 0; k < kernels; ++k)
+      kernelTimes[size_t(k)].push_back(kernelMs[size_t(k)]);
   }
   std::free(workspace);
   std::vector<double> sorted = times;
@@ -142,6 +154,29 @@ int main(int argc, char **argv) {
               (unsigned long long)runs, (unsigned long long)warmup);
   for (const auto &stat : stats)
     std::printf("  %-6s %10.3f ms\n", stat.name, stat.value);
+  // Per kernel: the median of its times, slowest first.
+  std::vector<std::pair<double, int32_t>> byTime;
+  double kernelTotal = 0;
+  for (int32_t k = 0; k < kernels; ++k) {
+    std::vector<double> &list = kernelTimes[size_t(k)];
+    std::sort(list.begin(), list.end());
+    byTime.push_back({percentile(list, 50), k});
+    kernelTotal += byTime.back().first;
+  }
+  std::sort(byTime.begin(), byTime.end(),
+            [](auto &a, auto &b) { return a.first > b.first; });
+  if (kernels)
+    std::printf("kernels (median ms of each, slowest first; their sum %.3f "
+                "ms):\n",
+                kernelTotal);
+  for (auto [ms, k] : byTime) {
+    FuseKernelInfo kernel;
+    fuseModelKernel(model.get(), k, &kernel);
+    std::printf("  %10.3f ms %5.1f%%  %s%s%s%s  %s\n", ms,
+                kernelTotal > 0 ? 100.0 * ms / kernelTotal : 0.0, kernel.name,
+                *kernel.rule ? " (" : "", kernel.rule, *kernel.rule ? ")" : "",
+                kernel.nodes);
+  }
   if (!jsonPath.empty()) {
     FILE *out = std::fopen(jsonPath.c_str(), "w");
     if (!out)
@@ -153,6 +188,15 @@ int main(int argc, char **argv) {
                  (unsigned long long)runs, (unsigned long long)warmup);
     for (const auto &stat : stats)
       std::fprintf(out, ", \"%s\": %.6f", stat.name, stat.value);
+    std::fprintf(out, ", \"kernels\": [");
+    for (int32_t k = 0; k < kernels; ++k) {
+      FuseKernelInfo kernel;
+      fuseModelKernel(model.get(), k, &kernel);
+      std::fprintf(out, "%s{\"name\": \"%s\", \"median_ms\": %.6f}",
+                   k ? ", " : "", fileNameOf(kernel.name).c_str(),
+                   percentile(kernelTimes[size_t(k)], 50));
+    }
+    std::fprintf(out, "]");
     std::fprintf(out, "}\n");
     if (std::fclose(out) != 0)
       return fail("cannot write '" + jsonPath + "'");

@@ -60,6 +60,13 @@ def FuseEmitModelAbi : Pass<"fuse-emit-model-abi", "::mlir::ModuleOp"> {
       in signature order) and the workspace, each expanded into the
       memref descriptor the lowered function takes.
 
+    The signature also lists the kernels: each function the entry calls that
+    `fuse-outline-groups` made, with its fusion rule and the names in its
+    ops' locations (the ONNX nodes it holds). With `profile=true` the entry
+    calls a hook around each kernel (`fuse_model_profile_hook`, a pointer
+    the runtime sets at load; NULL: nothing is called) and the signature
+    says `profile 1` (`fuse-compile --profile`, `fuse-benchmark`).
+
     Every other function with a body becomes internal, so two models in one
     process share no symbol, and the functions the entry calls (one per
     group) `noinline`: LLVM optimizes and compiles each kernel apart, in
@@ -70,6 +77,8 @@ def FuseEmitModelAbi : Pass<"fuse-emit-model-abi", "::mlir::ModuleOp"> {
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
            "The target named in the signature">,
+    Option<"profile", "profile", "bool", /*default=*/"false",
+           "Call the runtime's profile hook around each kernel">,
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }

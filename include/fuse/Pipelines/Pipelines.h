@@ -137,6 +137,11 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
                      "fuse_model_signature are added (fuse-mark-entry, "
                      "fuse-emit-model-abi)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> profile{
+      *this, "profile",
+      llvm::cl::desc("With entry-abi: time each kernel through the runtime's "
+                     "profile hook (fuse-emit-model-abi{profile})"),
+      llvm::cl::init(false)};
   PassOptions::Option<std::string> entry{
       *this, "entry",
       llvm::cl::desc("With entry-abi: the function to run (empty: the only "
