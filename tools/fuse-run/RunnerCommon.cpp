@@ -98,8 +98,7 @@ void runner::printSignature(FuseModel *model, FILE *out) {
   std::fprintf(out, "workspace %zu bytes\n", fuseModelWorkspaceSize(model));
   std::fprintf(out, "reentrant %s\n",
                fuseModelIsReentrant(model) ? "yes" : "no");
-  std::fprintf(out, "profiled %s\n",
-               fuseModelIsProfiled(model) ? "yes" : "no");
+  std::fprintf(out, "profiled %s\n", fuseModelIsProfiled(model) ? "yes" : "no");
 }
 
 namespace {
