@@ -23,6 +23,17 @@ int runner::fail(const std::string &message) {
   return 2;
 }
 
+const char *runner::optionValue(int argc, char **argv, int &i,
+                                const char *flag) {
+  std::string arg = argv[i];
+  std::string prefix = std::string(flag) + "=";
+  if (arg.compare(0, prefix.size(), prefix) == 0)
+    return argv[i] + prefix.size();
+  if (arg == flag && i + 1 < argc)
+    return argv[++i];
+  return nullptr;
+}
+
 bool runner::parseCount(const char *text, uint64_t *value) {
   char *end = nullptr;
   errno = 0;

@@ -19,6 +19,10 @@ namespace fuse::runner {
 /// Prints "<tool>: error: message" and returns 2.
 int fail(const std::string &message);
 
+/// The value of option `flag` at argv[i], as "--flag=value" or "--flag
+/// value" (then `i` moves past the value); null when argv[i] is not `flag`.
+const char *optionValue(int argc, char **argv, int &i, const char *flag);
+
 bool parseCount(const char *text, uint64_t *value);
 bool parseTolerance(const char *text, double *value);
 

@@ -66,13 +66,8 @@ int main(int argc, char **argv) {
   bool info = false, quiet = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
-    auto value = [&](const char *flag) -> const char * {
-      std::string prefix = std::string(flag) + "=";
-      if (arg.compare(0, prefix.size(), prefix) == 0)
-        return argv[i] + prefix.size();
-      if (arg == flag && i + 1 < argc)
-        return argv[++i];
-      return nullptr;
+    auto value = [&](const char *flag) {
+      return optionValue(argc, argv, i, flag);
     };
     if (arg == "-h" || arg == "--help") {
       usage();
