@@ -21,6 +21,7 @@
 #include "cuda.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -36,27 +37,71 @@
 
 namespace {
 
-[[noreturn]] void fail(const char *call, CUresult result) {
+/// Errors are reported and end the process (the default: a program built by
+/// fuse-to-nvptx under mlir-runner), or, after fuseCudaRecordErrors(1), are
+/// recorded for fuseCudaTakeError and every later call does nothing until
+/// the error is taken (a library user's process must not end).
+std::atomic<bool> recordErrors{false};
+std::atomic<bool> failed{false};
+std::mutex errorLock;
+std::string firstError;
+
+/// Reports `message`: ends the process, or records it (the first one) and
+/// returns.
+void report(const std::string &message) {
+  if (!recordErrors) {
+    std::fflush(nullptr); // what the program printed comes first
+    std::fprintf(stderr, "fuse-cuda-runtime: %s\n", message.c_str());
+    // Ends without running destructors: the module unload registered at
+    // startup must not call into a failed driver again.
+    std::fflush(nullptr);
+    std::_Exit(EXIT_FAILURE);
+  }
+  std::lock_guard<std::mutex> guard(errorLock);
+  if (!failed)
+    firstError = message;
+  failed = true;
+}
+
+/// Whether `result` is success; otherwise reports the call, the CUDA error
+/// name and its description (`detail` first, when given).
+bool cuOk(const char *call, CUresult result, const std::string &detail = "") {
+  if (result == CUDA_SUCCESS)
+    return true;
   const char *name = nullptr;
   const char *text = nullptr;
   if (cuGetErrorName(result, &name) != CUDA_SUCCESS)
     name = "unknown CUresult";
   if (cuGetErrorString(result, &text) != CUDA_SUCCESS)
     text = "no description";
-  std::fflush(nullptr); // what the program printed comes first
-  std::fprintf(stderr, "fuse-cuda-runtime: %s failed: %s (%d): %s\n", call,
-               name, static_cast<int>(result), text);
-  // Ends without running destructors: the module unload registered at
-  // startup must not call into a failed driver again.
-  std::fflush(nullptr);
-  std::_Exit(EXIT_FAILURE);
+  char line[512];
+  std::snprintf(line, sizeof(line), "%s failed: %s (%d): %s", call, name,
+                static_cast<int>(result), text);
+  report(detail.empty() ? std::string(line) : detail + "\n" + line);
+  return false;
 }
 
+// A failed driver call returns from the function (with `value`).
 #define CHECK_CU(call)                                                         \
   do {                                                                         \
-    CUresult result_ = (call);                                                 \
-    if (result_ != CUDA_SUCCESS)                                               \
-      fail(#call, result_);                                                    \
+    if (!cuOk(#call, (call)))                                                  \
+      return;                                                                  \
+  } while (false)
+#define CHECK_CU_OR(call, value)                                               \
+  do {                                                                         \
+    if (!cuOk(#call, (call)))                                                  \
+      return value;                                                            \
+  } while (false)
+// After a recorded error every call does nothing.
+#define SKIP_AFTER_ERROR()                                                     \
+  do {                                                                         \
+    if (failed)                                                                \
+      return;                                                                  \
+  } while (false)
+#define SKIP_AFTER_ERROR_OR(value)                                             \
+  do {                                                                         \
+    if (failed)                                                                \
+      return value;                                                            \
   } while (false)
 
 int32_t defaultDevice = 0;
@@ -67,12 +112,19 @@ CUcontext context() {
   static std::once_flag once;
   static CUcontext primary = nullptr;
   std::call_once(once, [] {
-    CHECK_CU(cuInit(0));
+    if (!cuOk("cuInit(0)", cuInit(0)))
+      return;
     CUdevice device;
-    CHECK_CU(cuDeviceGet(&device, defaultDevice));
-    CHECK_CU(cuDevicePrimaryCtxRetain(&primary, device));
+    if (!cuOk("cuDeviceGet", cuDeviceGet(&device, defaultDevice)))
+      return;
+    cuOk("cuDevicePrimaryCtxRetain",
+         cuDevicePrimaryCtxRetain(&primary, device));
   });
-  CHECK_CU(cuCtxSetCurrent(primary));
+  if (!primary) {
+    report("no CUDA context: the driver or the device failed to start");
+    return nullptr;
+  }
+  CHECK_CU_OR(cuCtxSetCurrent(primary), nullptr);
   return primary;
 }
 
@@ -145,11 +197,13 @@ void Profile::collect(CUstream stream, bool atExit) {
         ++lost;
         return true;
       }
-    } else {
-      CHECK_CU(cuEventSynchronize(l.stop));
-      CHECK_CU(cuEventElapsedTime(&ms, l.start, l.stop));
-      CHECK_CU(cuEventDestroy(l.start));
-      CHECK_CU(cuEventDestroy(l.stop));
+    } else if (!cuOk("cuEventSynchronize", cuEventSynchronize(l.stop)) ||
+               !cuOk("cuEventElapsedTime",
+                     cuEventElapsedTime(&ms, l.start, l.stop)) ||
+               !cuOk("cuEventDestroy", cuEventDestroy(l.start)) ||
+               !cuOk("cuEventDestroy", cuEventDestroy(l.stop))) {
+      ++lost;
+      return true;
     }
     auto name = names.find(l.function);
     times[name == names.end() ? "?" : name->second].push_back(ms);
@@ -186,15 +240,19 @@ void Profile::write() {
 
 /// A cubin (gpu-module-to-binary format=bin), or a fatbin.
 FUSE_EXPORT CUmodule mgpuModuleLoad(void *data, size_t /*gpuBlobSize*/) {
-  context();
+  SKIP_AFTER_ERROR_OR(nullptr);
+  if (!context())
+    return nullptr;
   CUmodule module = nullptr;
-  CHECK_CU(cuModuleLoadData(&module, data));
+  CHECK_CU_OR(cuModuleLoadData(&module, data), nullptr);
   return module;
 }
 
 /// PTX (format=isa), compiled by the driver at the given optimization level.
 FUSE_EXPORT CUmodule mgpuModuleLoadJIT(void *data, int optLevel) {
-  context();
+  SKIP_AFTER_ERROR_OR(nullptr);
+  if (!context())
+    return nullptr;
   CUmodule module = nullptr;
   char log[4096] = {0};
   CUjit_option options[] = {CU_JIT_OPTIMIZATION_LEVEL, CU_JIT_ERROR_LOG_BUFFER,
@@ -202,26 +260,25 @@ FUSE_EXPORT CUmodule mgpuModuleLoadJIT(void *data, int optLevel) {
   void *values[] = {reinterpret_cast<void *>(static_cast<intptr_t>(optLevel)),
                     log, reinterpret_cast<void *>(sizeof(log))};
   CUresult result = cuModuleLoadDataEx(&module, data, 3, options, values);
-  if (result != CUDA_SUCCESS) {
-    std::fprintf(stderr, "fuse-cuda-runtime: PTX JIT log:\n%s\n", log);
-    fail("cuModuleLoadDataEx(PTX)", result);
-  }
+  if (!cuOk("cuModuleLoadDataEx(PTX)", result,
+            std::string("PTX JIT log:\n") + log))
+    return nullptr;
   return module;
 }
 
 FUSE_EXPORT void mgpuModuleUnload(CUmodule module) {
+  if (!module)
+    return; // a load that failed (recorded)
   CHECK_CU(cuModuleUnload(module));
 }
 
 FUSE_EXPORT CUfunction mgpuModuleGetFunction(CUmodule module,
                                              const char *name) {
+  SKIP_AFTER_ERROR_OR(nullptr);
   CUfunction function = nullptr;
-  CUresult result = cuModuleGetFunction(&function, module, name);
-  if (result != CUDA_SUCCESS) {
-    std::fprintf(stderr, "fuse-cuda-runtime: no kernel '%s' in the module\n",
-                 name);
-    fail("cuModuleGetFunction", result);
-  }
+  if (!cuOk("cuModuleGetFunction", cuModuleGetFunction(&function, module, name),
+            std::string("no kernel '") + name + "' in the module"))
+    return nullptr;
   if (profile) {
     std::lock_guard<std::mutex> guard(profile->lock);
     profile->names[function] = name;
@@ -237,7 +294,9 @@ FUSE_EXPORT void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
                                   intptr_t blockZ, int32_t smem,
                                   CUstream stream, void **params, void **extra,
                                   size_t /*paramsCount*/) {
-  context();
+  SKIP_AFTER_ERROR();
+  if (!context())
+    return;
   if (smem > 48 * 1024)
     CHECK_CU(cuFuncSetAttribute(
         function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem));
@@ -262,13 +321,16 @@ FUSE_EXPORT void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
 //===----------------------------------------------------------------------===//
 
 FUSE_EXPORT CUstream mgpuStreamCreate() {
-  context();
+  SKIP_AFTER_ERROR_OR(nullptr);
+  if (!context())
+    return nullptr;
   CUstream stream = nullptr;
-  CHECK_CU(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+  CHECK_CU_OR(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), nullptr);
   return stream;
 }
 
 FUSE_EXPORT void mgpuStreamDestroy(CUstream stream) {
+  SKIP_AFTER_ERROR();
   if (profile)
     profile->collect(stream, /*atExit=*/false);
   CHECK_CU(cuStreamDestroy(stream));
@@ -277,31 +339,38 @@ FUSE_EXPORT void mgpuStreamDestroy(CUstream stream) {
 /// Waits for the stream and reports a failed kernel (an illegal address,
 /// say) here, at the first synchronization after it.
 FUSE_EXPORT void mgpuStreamSynchronize(CUstream stream) {
+  SKIP_AFTER_ERROR();
   CHECK_CU(cuStreamSynchronize(stream));
   if (profile)
     profile->collect(stream, /*atExit=*/false);
 }
 
 FUSE_EXPORT void mgpuStreamWaitEvent(CUstream stream, CUevent event) {
+  SKIP_AFTER_ERROR();
   CHECK_CU(cuStreamWaitEvent(stream, event, /*flags=*/0));
 }
 
 FUSE_EXPORT CUevent mgpuEventCreate() {
-  context();
+  SKIP_AFTER_ERROR_OR(nullptr);
+  if (!context())
+    return nullptr;
   CUevent event = nullptr;
-  CHECK_CU(cuEventCreate(&event, CU_EVENT_DISABLE_TIMING));
+  CHECK_CU_OR(cuEventCreate(&event, CU_EVENT_DISABLE_TIMING), nullptr);
   return event;
 }
 
 FUSE_EXPORT void mgpuEventDestroy(CUevent event) {
+  SKIP_AFTER_ERROR();
   CHECK_CU(cuEventDestroy(event));
 }
 
 FUSE_EXPORT void mgpuEventSynchronize(CUevent event) {
+  SKIP_AFTER_ERROR();
   CHECK_CU(cuEventSynchronize(event));
 }
 
 FUSE_EXPORT void mgpuEventRecord(CUevent event, CUstream stream) {
+  SKIP_AFTER_ERROR();
   CHECK_CU(cuEventRecord(event, stream));
 }
 
@@ -312,24 +381,27 @@ FUSE_EXPORT void mgpuEventRecord(CUevent event, CUstream stream) {
 /// Device memory, or managed memory visible to the host too.
 FUSE_EXPORT void *mgpuMemAlloc(uint64_t sizeBytes, CUstream /*stream*/,
                                bool isHostShared) {
-  context();
-  if (sizeBytes == 0)
+  SKIP_AFTER_ERROR_OR(nullptr);
+  if (!context() || sizeBytes == 0)
     return nullptr;
   CUdeviceptr pointer = 0;
   if (isHostShared)
-    CHECK_CU(cuMemAllocManaged(&pointer, sizeBytes, CU_MEM_ATTACH_GLOBAL));
+    CHECK_CU_OR(cuMemAllocManaged(&pointer, sizeBytes, CU_MEM_ATTACH_GLOBAL),
+                nullptr);
   else
-    CHECK_CU(cuMemAlloc(&pointer, sizeBytes));
+    CHECK_CU_OR(cuMemAlloc(&pointer, sizeBytes), nullptr);
   return reinterpret_cast<void *>(pointer);
 }
 
 FUSE_EXPORT void mgpuMemFree(void *pointer, CUstream /*stream*/) {
+  SKIP_AFTER_ERROR();
   if (pointer)
     CHECK_CU(cuMemFree(reinterpret_cast<CUdeviceptr>(pointer)));
 }
 
 FUSE_EXPORT void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,
                             CUstream stream) {
+  SKIP_AFTER_ERROR();
   CHECK_CU(cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
                          reinterpret_cast<CUdeviceptr>(src), sizeBytes,
                          stream));
@@ -337,12 +409,14 @@ FUSE_EXPORT void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,
 
 FUSE_EXPORT void mgpuMemset32(void *dst, unsigned int value, size_t count,
                               CUstream stream) {
+  SKIP_AFTER_ERROR();
   CHECK_CU(cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
                             stream));
 }
 
 FUSE_EXPORT void mgpuMemset16(void *dst, unsigned short value, size_t count,
                               CUstream stream) {
+  SKIP_AFTER_ERROR();
   CHECK_CU(cuMemsetD16Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
                             stream));
 }
@@ -350,11 +424,14 @@ FUSE_EXPORT void mgpuMemset16(void *dst, unsigned short value, size_t count,
 /// Pins host memory and maps it into the device's address space, so a
 /// kernel can read a host buffer (gpu.host_register).
 FUSE_EXPORT void mgpuMemHostRegister(void *pointer, uint64_t sizeBytes) {
-  context();
+  SKIP_AFTER_ERROR();
+  if (!context())
+    return;
   CHECK_CU(cuMemHostRegister(pointer, sizeBytes, /*flags=*/0));
 }
 
 FUSE_EXPORT void mgpuMemHostUnregister(void *pointer) {
+  SKIP_AFTER_ERROR();
   CHECK_CU(cuMemHostUnregister(pointer));
 }
 
@@ -455,6 +532,8 @@ FUSE_EXPORT void *fuseDeviceMalloc(uint64_t sizeBytes) {
     }
   }
   void *pointer = mgpuMemAlloc(bytes, nullptr, /*isHostShared=*/true);
+  if (!pointer)
+    return nullptr; // a recorded error
   std::lock_guard<std::mutex> guard(cache.lock);
   cache.live[pointer] = bytes;
   return pointer;
@@ -469,13 +548,14 @@ FUSE_EXPORT void fuseDeviceFree(void *pointer) {
   std::unique_lock<std::mutex> guard(cache.lock);
   auto it = cache.live.find(pointer);
   if (it == cache.live.end()) {
-    std::fflush(nullptr); // what the program printed comes first
-    std::fprintf(stderr,
-                 "fuse-cuda-runtime: fuseDeviceFree(%p): not a live buffer of "
-                 "fuseDeviceMalloc (freed twice?)\n",
-                 pointer);
-    std::fflush(nullptr);
-    std::_Exit(EXIT_FAILURE);
+    guard.unlock();
+    char line[160];
+    std::snprintf(line, sizeof(line),
+                  "fuseDeviceFree(%p): not a live buffer of fuseDeviceMalloc "
+                  "(freed twice?)",
+                  pointer);
+    report(line);
+    return;
   }
   uint64_t bytes = it->second;
   cache.live.erase(it);
@@ -497,10 +577,18 @@ void *constantCopy(void *host, uint64_t sizeBytes, bool shared) {
   std::lock_guard<std::mutex> guard(lock);
   void *&copy = copies[shared][host];
   if (!copy && sizeBytes > 0) {
+    SKIP_AFTER_ERROR_OR(nullptr);
     copy = shared ? fuseDeviceMalloc(sizeBytes)
                   : mgpuMemAlloc(sizeBytes, nullptr, /*isHostShared=*/false);
-    CHECK_CU(
-        cuMemcpyHtoD(reinterpret_cast<CUdeviceptr>(copy), host, sizeBytes));
+    if (!copy)
+      return nullptr;
+    if (!cuOk("cuMemcpyHtoD", cuMemcpyHtoD(reinterpret_cast<CUdeviceptr>(copy),
+                                           host, sizeBytes))) {
+      void *lost = copy;
+      copy = nullptr;
+      (void)lost; // left allocated: the driver has failed
+      return nullptr;
+    }
   }
   return copy;
 }
@@ -516,4 +604,27 @@ FUSE_EXPORT void *fuseDeviceConstant(void *host, uint64_t sizeBytes) {
 /// managed memory.
 FUSE_EXPORT void *fuseSharedConstant(void *host, uint64_t sizeBytes) {
   return constantCopy(host, sizeBytes, /*shared=*/true);
+}
+
+//===----------------------------------------------------------------------===//
+// Errors for a library user
+//===----------------------------------------------------------------------===//
+
+/// 1: a failed driver call is recorded (fuseCudaTakeError) instead of ending
+/// the process, and every later call does nothing until it is taken; 0 (the
+/// default): report and exit.
+FUSE_EXPORT void fuseCudaRecordErrors(int on) { recordErrors = on != 0; }
+
+/// Copies the first recorded error into `buffer` (at most `size` bytes with
+/// its NUL) and clears it; returns 1 if there was one, else 0.
+FUSE_EXPORT int fuseCudaTakeError(char *buffer, size_t size) {
+  std::lock_guard<std::mutex> guard(errorLock);
+  if (!failed)
+    return 0;
+  if (buffer && size) {
+    std::snprintf(buffer, size, "%s", firstError.c_str());
+  }
+  firstError.clear();
+  failed = false;
+  return 1;
 }
