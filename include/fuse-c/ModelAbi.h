@@ -12,8 +12,13 @@
 |*                          void *workspace);  0 on success                   *|
 |*                                                                            *|
 |* The signature, one item per line:                                          *|
+|* A GPU library (target cuda) also exports fuse_model_init and              *|
+|* fuse_model_fini (void(void)): they load and unload its kernels through     *|
+|* libfuse_cuda_runtime's mgpu* functions, whose symbols it leaves undefined; *|
+|* nothing runs at dlopen.                                                    *|
+|*                                                                            *|
 |*   fuse-model 1                                                             *|
-|*   target cpu                                                               *|
+|*   target cpu|cuda                                                          *|
 |*   workspace <bytes>              (the caller's scratch buffer, >=
 64-aligned)*|
 |*   reentrant 0|1                  (1: concurrent calls with separate        *|
@@ -34,5 +39,7 @@
 #define FUSE_MODEL_SIGNATURE_SYMBOL "fuse_model_signature"
 #define FUSE_MODEL_RUN_SYMBOL "fuse_model_run"
 #define FUSE_MODEL_PROFILE_HOOK_SYMBOL "fuse_model_profile_hook"
+#define FUSE_MODEL_INIT_SYMBOL "fuse_model_init"
+#define FUSE_MODEL_FINI_SYMBOL "fuse_model_fini"
 
 #endif /* FUSE_C_MODELABI_H */

@@ -19,6 +19,7 @@
 #include "Bufferize.h"
 
 #include "fuse/Codegen/GPU/Passes.h"
+#include "fuse/Export/Passes.h"
 #include "fuse/Codegen/Tiling/Passes.h"
 #include "fuse/Dialect/Fuse/IR/FuseAttrs.h"
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
@@ -103,6 +104,11 @@ void mlir::fuse::buildNvptxPipeline(OpPassManager &pm,
     attach.target = options.target;
     pm.addPass(createFuseAttachTarget(attach));
   }
+  if (options.entryAbi) {
+    FuseMarkEntryOptions mark;
+    mark.function = options.entry;
+    pm.addPass(createFuseMarkEntry(mark));
+  }
   // Fused IR only: TOSA, or compute outside the groups, named here.
   pm.addPass(createFuseCheckKernelInput());
   FuseCheckLaunchLimitsOptions limits;
@@ -151,10 +157,12 @@ void mlir::fuse::buildNvptxPipeline(OpPassManager &pm,
   pm.addPass(bufferization::createDropEquivalentBufferResultsPass());
   // Kernels write their results into buffers the host function allocates,
   // and those go into one arena (fuse-plan-buffers).
-  pm.addPass(detail::createResultsToOutParamsPass());
+  pm.addPass(detail::createResultsToOutParamsPass(
+      /*publicFunctions=*/options.entryAbi));
   if (options.planBuffers) {
     FusePlanBuffersOptions plan;
-    plan.workspace = options.workspace;
+    plan.workspace = options.entryAbi ? std::string("argument")
+                                      : std::string(options.workspace);
     pm.addPass(createFusePlanBuffers(plan));
   }
   pm.addPass(createCanonicalizerPass());
@@ -246,6 +254,11 @@ void mlir::fuse::buildNvptxPipeline(OpPassManager &pm,
   binary.compilationTarget = options.format;
   pm.addPass(createGpuModuleToBinaryPass(binary));
   pm.addPass(createFuseStripTarget());
+  if (options.entryAbi) {
+    FuseEmitModelAbiOptions abi;
+    abi.target = "cuda";
+    pm.addPass(createFuseEmitModelAbi(abi));
+  }
 }
 
 void mlir::fuse::registerNvptxPipeline() {

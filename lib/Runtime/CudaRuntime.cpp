@@ -320,8 +320,17 @@ FUSE_EXPORT void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
 // Streams and events
 //===----------------------------------------------------------------------===//
 
+namespace {
+/// The caller's stream for the calls of this thread (fuseCudaUseStream):
+/// the compiled code's stream "creation" returns it, its "destruction"
+/// leaves it alone.
+thread_local CUstream callerStream = nullptr;
+} // namespace
+
 FUSE_EXPORT CUstream mgpuStreamCreate() {
   SKIP_AFTER_ERROR_OR(nullptr);
+  if (callerStream)
+    return context() ? callerStream : nullptr;
   if (!context())
     return nullptr;
   CUstream stream = nullptr;
@@ -333,6 +342,8 @@ FUSE_EXPORT void mgpuStreamDestroy(CUstream stream) {
   SKIP_AFTER_ERROR();
   if (profile)
     profile->collect(stream, /*atExit=*/false);
+  if (stream && stream == callerStream)
+    return;
   CHECK_CU(cuStreamDestroy(stream));
 }
 
@@ -627,4 +638,10 @@ FUSE_EXPORT int fuseCudaTakeError(char *buffer, size_t size) {
   firstError.clear();
   failed = false;
   return 1;
+}
+
+/// The stream (a CUstream; null: one per call, as before) that this
+/// thread's compiled code runs on from now on.
+FUSE_EXPORT void fuseCudaUseStream(void *stream) {
+  callerStream = static_cast<CUstream>(stream);
 }

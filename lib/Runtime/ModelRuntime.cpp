@@ -35,9 +35,99 @@ using RunFn = int32_t (*)(void *const *, void *const *, void *);
 struct FuseModel {
   void *handle = nullptr;
   RunFn run = nullptr;
+  void (*fini)() = nullptr;
   Signature signature;
   std::mutex serial;
 };
+
+namespace {
+
+/// libfuse_cuda_runtime, loaded (globally: a GPU model's mgpu* symbols
+/// resolve against it) for the first GPU model.
+struct CudaRuntime {
+  void (*recordErrors)(int) = nullptr;
+  int (*takeError)(char *, size_t) = nullptr;
+  void (*useStream)(void *) = nullptr;
+  void *(*deviceMalloc)(uint64_t) = nullptr;
+  void (*deviceFree)(void *) = nullptr;
+  /// GPU calls run one at a time: the CUDA runtime's error state is the
+  /// process's.
+  std::mutex calls;
+};
+
+/// The CUDA runtime, or null with `why` set.
+CudaRuntime *cudaRuntime(std::string &why) {
+  static std::mutex lock;
+  static CudaRuntime *runtime = nullptr;
+  static std::string failure;
+  std::lock_guard<std::mutex> guard(lock);
+  if (runtime || !failure.empty()) {
+    why = failure;
+    return runtime;
+  }
+  std::string path;
+  if (const char *env = std::getenv("FUSE_CUDA_RUNTIME_LIB"); env && *env) {
+    path = env;
+  } else {
+    Dl_info info;
+    if (dladdr(reinterpret_cast<void *>(&fuseModelLoad), &info) &&
+        info.dli_fname) {
+      path = info.dli_fname;
+      size_t slash = path.rfind('/');
+      path = (slash == std::string::npos ? std::string(".")
+                                         : path.substr(0, slash)) +
+             "/libfuse_cuda_runtime.so";
+    }
+  }
+  void *handle =
+      path.empty() ? nullptr : dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
+  if (!handle) {
+    const char *error = dlerror();
+    failure = "this runtime cannot run GPU models: fuse's CUDA runtime '" +
+              path + "' does not load (" + (error ? error : "not found") +
+              "; fuse built without the CUDA toolkit? FUSE_CUDA_RUNTIME_LIB "
+              "names another)";
+    why = failure;
+    return nullptr;
+  }
+  auto *loaded = new (std::nothrow) CudaRuntime;
+  if (!loaded) {
+    why = "out of memory";
+    return nullptr;
+  }
+  loaded->recordErrors =
+      reinterpret_cast<void (*)(int)>(dlsym(handle, "fuseCudaRecordErrors"));
+  loaded->takeError = reinterpret_cast<int (*)(char *, size_t)>(
+      dlsym(handle, "fuseCudaTakeError"));
+  loaded->useStream =
+      reinterpret_cast<void (*)(void *)>(dlsym(handle, "fuseCudaUseStream"));
+  loaded->deviceMalloc =
+      reinterpret_cast<void *(*)(uint64_t)>(dlsym(handle, "fuseDeviceMalloc"));
+  loaded->deviceFree =
+      reinterpret_cast<void (*)(void *)>(dlsym(handle, "fuseDeviceFree"));
+  if (!loaded->recordErrors || !loaded->takeError || !loaded->useStream ||
+      !loaded->deviceMalloc || !loaded->deviceFree) {
+    delete loaded;
+    failure = "fuse's CUDA runtime '" + path +
+              "' is another version (it lacks fuseCudaRecordErrors and its "
+              "companions)";
+    why = failure;
+    return nullptr;
+  }
+  loaded->recordErrors(1);
+  runtime = loaded;
+  return runtime;
+}
+
+/// The CUDA runtime's recorded error, taken; "" when none.
+std::string takeCudaError(CudaRuntime *cuda) {
+  char message[2048];
+  if (!cuda->takeError(message, sizeof(message)))
+    return "";
+  return message;
+}
+
+} // namespace
 
 namespace {
 
@@ -258,11 +348,20 @@ FuseStatus fuseModelLoad(const char *path, FuseModel **model) {
     return makeStatus(FUSE_STATUS_INVALID_MODEL,
                       "the model '%s' has a malformed signature: %s", path,
                       error.c_str());
-  if (loaded->signature.target != "cpu")
+  bool gpu = loaded->signature.target == "cuda";
+  if (loaded->signature.target != "cpu" && !gpu)
     return makeStatus(FUSE_STATUS_UNAVAILABLE,
                       "the model '%s' is compiled for '%s'; this runtime runs "
-                      "models compiled for the host (--target=cpu)",
+                      "models for the host (cpu) and for CUDA GPUs (cuda)",
                       path, loaded->signature.target.c_str());
+  CudaRuntime *cuda = nullptr;
+  if (gpu) {
+    std::string why;
+    cuda = cudaRuntime(why);
+    if (!cuda)
+      return makeStatus(FUSE_STATUS_UNAVAILABLE, "the model '%s': %s", path,
+                        why.c_str());
+  }
   // dlopen takes a path with a slash as a file, without one as a library
   // to search for: the model is always the file.
   std::string file = std::strchr(path, '/') ? path : std::string("./") + path;
@@ -287,6 +386,30 @@ FuseStatus fuseModelLoad(const char *path, FuseModel **model) {
                       "symbols do not match its file",
                       path);
   }
+  if (gpu) {
+    // The kernels load now, through the CUDA runtime, after the checks.
+    auto init = reinterpret_cast<void (*)()>(
+        dlsym(loaded->handle, FUSE_MODEL_INIT_SYMBOL));
+    loaded->fini = reinterpret_cast<void (*)()>(
+        dlsym(loaded->handle, FUSE_MODEL_FINI_SYMBOL));
+    if (!init || !loaded->fini) {
+      dlclose(loaded->handle);
+      return makeStatus(FUSE_STATUS_INVALID_MODEL,
+                        "the GPU model '%s' exports no %s and %s", path,
+                        FUSE_MODEL_INIT_SYMBOL, FUSE_MODEL_FINI_SYMBOL);
+    }
+    std::lock_guard<std::mutex> guard(cuda->calls);
+    init();
+    std::string error = takeCudaError(cuda);
+    if (!error.empty()) {
+      loaded->fini();
+      takeCudaError(cuda);
+      dlclose(loaded->handle);
+      return makeStatus(FUSE_STATUS_UNAVAILABLE,
+                        "the model '%s' cannot load its kernels: %s", path,
+                        error.c_str());
+    }
+  }
   if (loaded->signature.profiled) {
     auto **hook = static_cast<void (**)(int32_t, int32_t)>(
         dlsym(loaded->handle, FUSE_MODEL_PROFILE_HOOK_SYMBOL));
@@ -306,6 +429,14 @@ FuseStatus fuseModelLoad(const char *path, FuseModel **model) {
 void fuseModelRelease(FuseModel *model) {
   if (!model)
     return;
+  if (model->fini) {
+    std::string why;
+    if (CudaRuntime *cuda = cudaRuntime(why)) {
+      std::lock_guard<std::mutex> guard(cuda->calls);
+      model->fini();
+      takeCudaError(cuda);
+    }
+  }
   if (model->handle)
     dlclose(model->handle);
   delete model;
@@ -383,17 +514,21 @@ FuseStatus fuseModelRun(FuseModel *model, const FuseTensor *inputs,
                         options->struct_size, sizeof(FuseRunOptions));
     given = *options;
   }
-  if (given.memory != FUSE_MEMORY_HOST)
+  bool gpu = signature.target == "cuda";
+  FuseMemoryKind expected = gpu ? FUSE_MEMORY_DEVICE : FUSE_MEMORY_HOST;
+  if (given.memory != expected)
     return makeStatus(FUSE_STATUS_INVALID_ARGUMENT,
-                      "fuseModelRun: a %s model runs on host memory "
-                      "(FUSE_MEMORY_HOST); memory kind %d given",
-                      signature.target.c_str(), int(given.memory));
+                      "fuseModelRun: a %s model runs on %s memory (%s); "
+                      "memory kind %d given",
+                      signature.target.c_str(), gpu ? "device" : "host",
+                      gpu ? "FUSE_MEMORY_DEVICE" : "FUSE_MEMORY_HOST",
+                      int(given.memory));
   if (given.kernel_ms && !signature.profiled)
     return makeStatus(FUSE_STATUS_INVALID_ARGUMENT,
                       "fuseModelRun: kernel times asked for, but the model "
                       "does not time its kernels (compile it with "
                       "fuse-compile --profile)");
-  if (given.stream)
+  if (given.stream && !gpu)
     return makeStatus(FUSE_STATUS_INVALID_ARGUMENT,
                       "fuseModelRun: a %s model takes no stream",
                       signature.target.c_str());
@@ -436,7 +571,16 @@ FuseStatus fuseModelRun(FuseModel *model, const FuseTensor *inputs,
   void *workspace = given.workspace;
   struct Owned {
     void *memory = nullptr;
-    ~Owned() { std::free(memory); }
+    void *device = nullptr;
+    CudaRuntime *cuda = nullptr;
+    ~Owned() {
+      std::free(memory);
+      if (device) {
+        std::lock_guard<std::mutex> guard(cuda->calls);
+        cuda->deviceFree(device);
+        cuda->takeError(nullptr, 0);
+      }
+    }
   } owned;
   if (workspace) {
     if (given.workspace_bytes < signature.workspace)
@@ -450,6 +594,20 @@ FuseStatus fuseModelRun(FuseModel *model, const FuseTensor *inputs,
                         "fuseModelRun: the workspace %p is not aligned to %d "
                         "bytes",
                         workspace, FUSE_WORKSPACE_ALIGNMENT);
+  } else if (signature.workspace > 0 && gpu) {
+    // Device memory of the CUDA runtime's cache (reused call after call).
+    std::string why;
+    CudaRuntime *cuda = cudaRuntime(why);
+    std::lock_guard<std::mutex> guard(cuda->calls);
+    workspace = cuda->deviceMalloc(signature.workspace);
+    std::string error = takeCudaError(cuda);
+    if (!workspace || !error.empty())
+      return makeStatus(FUSE_STATUS_OUT_OF_MEMORY,
+                        "fuseModelRun: cannot allocate the %llu-byte device "
+                        "workspace: %s",
+                        (unsigned long long)signature.workspace, error.c_str());
+    owned.device = workspace;
+    owned.cuda = cuda;
   } else if (signature.workspace > 0) {
     size_t bytes =
         (size_t(signature.workspace) + FUSE_WORKSPACE_ALIGNMENT - 1) /
@@ -484,7 +642,20 @@ FuseStatus fuseModelRun(FuseModel *model, const FuseTensor *inputs,
     ~Reset() { profiledCall = nullptr; }
   } reset;
   int32_t result;
-  if (signature.reentrant) {
+  if (gpu) {
+    // On the caller's stream (or one of the call's own), one GPU call at a
+    // time; a failed driver call is the call's status.
+    std::string why;
+    CudaRuntime *cuda = cudaRuntime(why);
+    std::lock_guard<std::mutex> guard(cuda->calls);
+    cuda->useStream(given.stream);
+    result = model->run(in.data(), out.data(), workspace);
+    cuda->useStream(nullptr);
+    std::string error = takeCudaError(cuda);
+    if (!error.empty())
+      return makeStatus(FUSE_STATUS_INTERNAL, "the model's GPU code failed: %s",
+                        error.c_str());
+  } else if (signature.reentrant) {
     result = model->run(in.data(), out.data(), workspace);
   } else {
     std::lock_guard<std::mutex> lock(model->serial);

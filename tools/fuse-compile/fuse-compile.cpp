@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fuse-c/ModelAbi.h"
 #include "fuse/Dialect/Fuse/Utils/ToolFiles.h"
 #include "fuse/Fusion/FusionRule.h"
 #include "fuse/InitAllDialects.h"
@@ -34,6 +35,7 @@
 #include "mlir/Target/LLVMIR/Export.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -76,7 +78,8 @@ static cl::opt<std::string>
                cl::value_desc("file"), cl::cat(category));
 static cl::opt<std::string>
     target("target", cl::init("cpu"),
-           cl::desc("What the library runs on: cpu (the host)"),
+           cl::desc("What the library runs on: cpu (the host), or a GPU "
+                    "preset (h200, a100, ...) or #fuse.target"),
            cl::cat(category));
 static cl::opt<std::string> fusionTarget(
     "fusion-target", cl::init("h200"),
@@ -135,6 +138,12 @@ static cl::opt<std::string>
            cl::desc("The compiler driver that links the library (default: "
                     "$FUSE_LINKER, else the clang fuse was built with)"),
            cl::cat(category));
+static cl::opt<std::string> gpuFormat(
+    "gpu-format", cl::init("auto"),
+    cl::desc("A GPU library's kernels: bin (cubin, needs ptxas), isa (PTX, "
+             "compiled by the driver at load) or auto (bin when ptxas is "
+             "found)"),
+    cl::cat(category));
 static cl::opt<bool>
     profile("profile", cl::init(false),
             cl::desc("Time each kernel (fuse-benchmark prints the times)"),
@@ -297,6 +306,41 @@ void optimize(llvm::Module &module, llvm::TargetMachine *machine) {
   builder.buildPerModuleDefaultPipeline(level).run(module, mam);
 }
 
+/// Replaces the constructor (or destructor) list `list` with an exported
+/// function `name` that calls its functions in priority order; with no list,
+/// nothing. (The GPU translation loads each kernel module in a constructor.)
+void moveConstructors(llvm::Module &module, llvm::StringRef list,
+                      llvm::StringRef name) {
+  llvm::GlobalVariable *global = module.getGlobalVariable(list);
+  if (!global)
+    return;
+  llvm::SmallVector<std::pair<uint64_t, llvm::Function *>> functions;
+  if (auto *array =
+          llvm::dyn_cast_or_null<llvm::ConstantArray>(global->getInitializer()))
+    for (llvm::Value *entry : array->operands()) {
+      auto *fields = llvm::dyn_cast<llvm::ConstantStruct>(entry);
+      if (!fields || fields->getNumOperands() < 2)
+        continue;
+      auto *priority = llvm::dyn_cast<llvm::ConstantInt>(fields->getOperand(0));
+      auto *function = llvm::dyn_cast<llvm::Function>(fields->getOperand(1));
+      if (priority && function)
+        functions.push_back({priority->getZExtValue(), function});
+    }
+  global->eraseFromParent();
+  llvm::stable_sort(functions,
+                    [](auto &a, auto &b) { return a.first < b.first; });
+  if (list == "llvm.global_dtors")
+    std::reverse(functions.begin(), functions.end());
+  llvm::LLVMContext &context = module.getContext();
+  auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context), false);
+  llvm::Function *caller = llvm::Function::Create(
+      type, llvm::GlobalValue::ExternalLinkage, name, module);
+  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "", caller));
+  for (auto &[priority, function] : functions)
+    builder.CreateCall(function);
+  builder.CreateRetVoid();
+}
+
 /// The driver that links objects into a shared library.
 std::string linkerProgram() {
   if (!linker.empty())
@@ -316,11 +360,18 @@ int compile() {
   if (!llvm::is_contained({".onnx", ".mlir", ".mlirbc"}, inputKind))
     return fail("the input '" + inputPath +
                 "' must be an ONNX model (.onnx) or MLIR (.mlir, .mlirbc)");
-  if (target != "cpu")
-    return fail("--target=" + target +
-                ": fuse-compile builds libraries for the host CPU "
-                "(--target=cpu) only; GPU kernels come from "
-                "`fuse-opt --fuse-to-nvptx`");
+  // A GPU library: its kernels for the target (its fusion decided for it
+  // too), its host code for this CPU.
+  bool gpu = target != "cpu";
+  if (gpu && fusionTarget.getNumOccurrences() && fusionTarget != target)
+    return fail("--fusion-target=" + fusionTarget + " with --target=" + target +
+                ": a GPU library is fused for its own target");
+  if (gpu && profile)
+    return fail("--profile: a GPU library's kernels are timed by "
+                "FUSE_KERNEL_PROFILE in the CUDA runtime, not by a hook");
+  if (!llvm::is_contained({"auto", "bin", "isa"}, gpuFormat))
+    return fail("--gpu-format=" + gpuFormat +
+                ": expected bin (cubin), isa (PTX) or auto");
   if (optLevel > 3)
     return fail("-O" + llvm::Twine(optLevel.getValue()) +
                 ": the optimization level must be 0 to 3");
@@ -332,6 +383,7 @@ int compile() {
   registerAllDialects(registry);
   registerAllExtensions(registry);
   registerAllToLLVMIRTranslations(registry);
+  registerAllGPUToLLVMIRTranslations(registry);
   mlir::fuse::registerAllDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
@@ -385,7 +437,7 @@ int compile() {
     return 1;
 
   // 2. Fusion.
-  std::string fusion = "target=" + quoted(fusionTarget);
+  std::string fusion = "target=" + quoted(gpu ? target : fusionTarget);
   if (!reportPath.empty())
     fusion += " report=" + quoted(reportPath);
   if (!graphPath.empty())
@@ -409,16 +461,26 @@ int compile() {
   if (!writeStage(*module, "2-fused.mlir"))
     return 1;
 
-  // 3. Codegen: the CPU build with the compiled-model ABI.
+  // 3. Codegen with the compiled-model ABI: the CPU build, or the GPU
+  // kernels (cubin when ptxas is there, else PTX for the driver's JIT)
+  // with their host code.
   std::string lowering = "entry-abi=true plan-buffers=" +
                          std::string(planBuffers ? "true" : "false");
   if (!entry.empty())
     lowering += " entry=" + quoted(entry);
   if (profile)
     lowering += " profile=true";
-  if (failed(runPipeline(*module, "fuse-to-cpu{" + lowering + "}")))
+  std::string format = gpuFormat;
+  if (format == "auto")
+    format = llvm::sys::findProgramByName("ptxas", {"/usr/local/cuda/bin"})
+                 ? "bin"
+                 : "isa";
+  if (gpu)
+    lowering += " format=" + format;
+  if (failed(runPipeline(*module, (gpu ? "fuse-to-nvptx{" : "fuse-to-cpu{") +
+                                      lowering + "}")))
     return fail("lowering failed");
-  progress.done("codegen");
+  progress.done("codegen", gpu ? (format == "bin" ? "cubin" : "PTX") : "");
   if (!writeStage(*module, "3-lowered.mlir"))
     return 1;
   if (extension == ".mlir") {
@@ -447,6 +509,10 @@ int compile() {
   module = nullptr; // The MLIR module's memory (weights included) is free.
   llvmModule->setTargetTriple(machine->getTargetTriple());
   llvmModule->setDataLayout(machine->createDataLayout());
+  // A GPU library loads its kernels in fuse_model_init (called by the
+  // runtime after its device checks), not in constructors at dlopen.
+  moveConstructors(*llvmModule, "llvm.global_ctors", FUSE_MODEL_INIT_SYMBOL);
+  moveConstructors(*llvmModule, "llvm.global_dtors", FUSE_MODEL_FINI_SYMBOL);
   if (llvm::verifyModule(*llvmModule, &llvm::errs()))
     return fail("internal error: the LLVM module does not verify");
   optimize(*llvmModule, machine.get());

@@ -264,6 +264,19 @@ struct NvptxPipelineOptions : public PassPipelineOptions<NvptxPipelineOptions> {
       llvm::cl::desc("Arena of fuse-plan-buffers: alloc (the host function "
                      "allocates it) or argument (the caller passes it)"),
       llvm::cl::init(FusePlanBuffersOptions().workspace)};
+  PassOptions::Option<bool> entryAbi{
+      *this, "entry-abi",
+      llvm::cl::desc("Build the compiled-model ABI (fuse-compile "
+                     "--target=<gpu>): the entry's results become caller "
+                     "buffers, its arena a workspace argument (device "
+                     "memory), and fuse_model_run / fuse_model_signature "
+                     "are added (fuse-mark-entry, fuse-emit-model-abi)"),
+      llvm::cl::init(false)};
+  PassOptions::Option<std::string> entry{
+      *this, "entry",
+      llvm::cl::desc("With entry-abi: the function to run (empty: the only "
+                     "public one)"),
+      llvm::cl::init("")};
 };
 
 /// Checks the options of `fuse-to-nvptx` that need no IR (formats, ranges,

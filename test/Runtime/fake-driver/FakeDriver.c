@@ -100,8 +100,14 @@ static double clockMs;
 CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
                         unsigned bx, unsigned by, unsigned bz, unsigned smem,
                         void *stream, void **params, void **extra) {
-  (void)function, (void)smem, (void)stream, (void)params, (void)extra;
+  (void)function, (void)smem, (void)params, (void)extra;
   clockMs += (double)gx * gy * gz * bx * by * bz * 1e-6;
+  /* FUSE_FAKE_CUDA_TRACE_LAUNCHES=1: each launch's grid, block and stream. */
+  const char *v = getenv("FUSE_FAKE_CUDA_TRACE_LAUNCHES");
+  if (v && strcmp(v, "1") == 0)
+    fprintf(stderr,
+            "fake-cuda: launch grid %ux%ux%u block %ux%ux%u stream %p\n", gx,
+            gy, gz, bx, by, bz, stream);
   return kSuccess;
 }
 
