@@ -24,6 +24,11 @@ else the small committed ones in test/Models/onnx), it measures:
                      copy_gbps
   bandwidth_fraction all memory-bound groups together: their bytes over
                      their summed median times, as a fraction of copy_gbps
+  library_ms         the GPU compiled-model library (fuse-compile
+                     --target=h200) through the C API on CUDA tensors and
+                     PyTorch's stream, median of --repeat calls, and whether
+                     its outputs matched the exported reference
+                     (library_check)
   kernels            every timed kernel: its median next to the fusion
                      report's predicted time for its group (bound, blocks,
                      measured / predicted); predicted_us and
@@ -244,6 +249,46 @@ def fuse_latency(name, onnx_path, args, work):
     return (float(m.group(1)) if m else None), check, report, (profile if os.path.exists(profile) else None)
 
 
+def library_check(name, onnx_path, npz_path, args, work, torch):
+    """The GPU compiled-model library (fuse-compile --target=h200) through the
+    runtime's C API (the fuse package's run_pointers) on CUDA tensors and
+    PyTorch's current stream, against the exported reference outputs
+    (|out - ref| <= 1e-5 + 1e-4 (|ref| + max |ref|)); (ms per call over
+    --repeat calls, PASS/FAIL/compiled, note)."""
+    library = os.path.join(work, name + "-gpu.so")
+    proc = subprocess.run([os.path.join(args.bin, "fuse-compile"), onnx_path, "--target=h200", "-q",
+                           "-o", library], capture_output=True, text=True)
+    if proc.returncode != 0:
+        return None, "FAIL: fuse-compile: " + proc.stderr.strip()[-400:], None
+    if args.compile_only:
+        return None, "compiled", None
+    if not torch or not os.path.exists(npz_path):
+        return None, None, "library not run: needs PyTorch with CUDA and " + os.path.basename(npz_path)
+    import numpy as np
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(args.bin)), "python"))
+    import fuse
+    try:
+        model = fuse.load(library)
+        data = np.load(npz_path)
+        ins = [torch.from_numpy(np.ascontiguousarray(data[f"input_{k}"])).cuda() for k in range(len(model.inputs))]
+        outs = [torch.empty(o.shape, dtype=torch.float32, device="cuda") for o in model.outputs]
+        stream = torch.cuda.current_stream().cuda_stream
+
+        def call():
+            model.run_pointers([t.data_ptr() for t in ins], [t.data_ptr() for t in outs], stream=stream)
+        call()
+        torch.cuda.synchronize()
+        for k, out in enumerate(outs):
+            ref = data[f"output_{k}"].astype(np.float64)
+            got = out.cpu().numpy().astype(np.float64).reshape(ref.shape)
+            if not np.all(np.abs(got - ref) <= 1e-5 + 1e-4 * (np.abs(ref) + np.abs(ref).max())):
+                return None, f"FAIL: output {k}: max abs err {np.abs(got - ref).max():.3g}", None
+        ms = time_torch(torch, call, args.repeat)
+        return round(ms, 4), "PASS", None
+    except Exception as e:  # FuseError and friends: the check's result
+        return None, f"FAIL: {type(e).__name__}: {str(e)[:400]}", None
+
+
 def torch_latency(torch, name, repeat):
     """Eager and torch.compile latency of export.py's definition of `name`
     (same seed, so the same weights as the ONNX file)."""
@@ -316,7 +361,8 @@ def main():
               "notes": [torch_note] if torch_note else []}
     with tempfile.TemporaryDirectory() as work:
         for model in names:
-            row = {"fuse_ms": None, "fuse_check": None, "torch_eager_ms": None, "torch_compile_ms": None,
+            row = {"fuse_ms": None, "fuse_check": None, "library_ms": None, "library_check": None,
+                   "torch_eager_ms": None, "torch_compile_ms": None,
                    "bandwidth": None, "bandwidth_fraction": None, "kernels": None,
                    "predicted_us": None, "measured_kernel_us": None, "notes": []}
             row["fuse_ms"], row["fuse_check"], report, profile = fuse_latency(
@@ -332,13 +378,19 @@ def main():
                     row["notes"].append("no copy bandwidth measured (PyTorch with CUDA): fractions not computed")
             elif not args.compile_only:
                 row["notes"].append("no kernel profile: the GPU run failed")
+            row["library_ms"], row["library_check"], note = library_check(
+                model, os.path.join(models_dir, model + ".onnx"), os.path.join(models_dir, model + ".npz"),
+                args, work, torch)
+            if note:
+                row["notes"].append(note)
             if torch:
                 eager, compiled, note = torch_latency(torch, model, args.repeat)
                 row["torch_eager_ms"], row["torch_compile_ms"] = eager, compiled
                 if note:
                     row["notes"].append(note)
             result[model] = row
-            print(f"{model}: fuse {row['fuse_ms']} ms ({row['fuse_check']}), torch eager "
+            print(f"{model}: fuse {row['fuse_ms']} ms ({row['fuse_check']}), library "
+                  f"{row['library_ms']} ms ({row['library_check']}), torch eager "
                   f"{row['torch_eager_ms']} ms, torch.compile {row['torch_compile_ms']} ms, memory-bound groups at "
                   f"{row['bandwidth_fraction']} of copy bandwidth, kernels predicted {row['predicted_us']} us "
                   f"measured {row['measured_kernel_us']} us", flush=True)
@@ -347,7 +399,8 @@ def main():
         json.dump(result, f, indent=2)
         f.write("\n")
     print(f"wrote {args.out}")
-    failed = [m for m in names if result[m]["fuse_check"] not in ("PASS", "compiled")]
+    failed = [m for m in names if result[m]["fuse_check"] not in ("PASS", "compiled")
+              or (result[m]["library_check"] or "").startswith("FAIL")]
     return 1 if failed else 0
 
 

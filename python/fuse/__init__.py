@@ -56,6 +56,12 @@ class _Tensor(ctypes.Structure):
                 ("rank", ctypes.c_int32), ("dims", ctypes.POINTER(ctypes.c_int64))]
 
 
+class _RunOptions(ctypes.Structure):
+    _fields_ = [("struct_size", ctypes.c_size_t), ("memory", ctypes.c_int),
+                ("stream", ctypes.c_void_p), ("workspace", ctypes.c_void_p),
+                ("workspace_bytes", ctypes.c_size_t), ("kernel_ms", ctypes.POINTER(ctypes.c_double))]
+
+
 def _candidates(env, relative):
     if os.environ.get(env):
         yield os.environ[env]
@@ -199,6 +205,35 @@ class Model:
         _check(_runtime().fuseModelRun(self._handle, tensors(arrays, self.inputs), len(arrays),
                                        tensors(results, self.outputs), len(results), None))
         return {info.name: value for info, value in zip(self.outputs, results)}
+
+    def run_pointers(self, inputs, outputs, stream=None, memory="device", workspace=None,
+                     workspace_bytes=0):
+        """Runs on buffers given as addresses (ints), in the model's input and
+        output order, each as the model describes it: device memory of a GPU
+        model (a CUDA array's address, e.g. torch's tensor.data_ptr()) on the
+        CUstream `stream` (an int; None: the call's own), or host memory
+        (memory="host"). Nothing is checked but what the C API checks."""
+        if len(inputs) != len(self.inputs) or len(outputs) != len(self.outputs):
+            raise FuseError(f"{len(inputs)} inputs and {len(outputs)} outputs given, the model has "
+                            f"{len(self.inputs)} and {len(self.outputs)}")
+        if memory not in ("device", "host"):
+            raise FuseError(f"memory must be 'device' or 'host', got {memory!r}")
+        keep = []
+
+        def tensors(addresses, infos):
+            out = (_Tensor * max(len(addresses), 1))()
+            for k, (address, info) in enumerate(zip(addresses, infos)):
+                dims = (ctypes.c_int64 * max(len(info.shape), 1))(*info.shape)
+                keep.append(dims)
+                dtype = next(code for code, (name, _) in _DTYPES.items() if name == info.dtype)
+                out[k] = _Tensor(int(address), dtype, len(info.shape), dims)
+            return out
+
+        options = _RunOptions(ctypes.sizeof(_RunOptions), 1 if memory == "device" else 0,
+                              stream or None, workspace or None, workspace_bytes, None)
+        _check(_runtime().fuseModelRun(self._handle, tensors(inputs, self.inputs), len(inputs),
+                                       tensors(outputs, self.outputs), len(outputs),
+                                       ctypes.byref(options)))
 
     def __call__(self, *args, **kwargs):
         feeds = dict(kwargs)
