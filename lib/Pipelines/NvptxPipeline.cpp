@@ -19,10 +19,10 @@
 #include "Bufferize.h"
 
 #include "fuse/Codegen/GPU/Passes.h"
-#include "fuse/Export/Passes.h"
 #include "fuse/Codegen/Tiling/Passes.h"
 #include "fuse/Dialect/Fuse/IR/FuseAttrs.h"
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
+#include "fuse/Export/Passes.h"
 #include "fuse/Memory/Passes.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
