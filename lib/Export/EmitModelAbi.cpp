@@ -11,6 +11,7 @@
 
 #include "fuse-c/ModelAbi.h"
 #include "fuse/Dialect/Fuse/IR/FuseDialect.h"
+#include "fuse/Dialect/Fuse/Utils/Describe.h"
 #include "fuse/Export/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -118,9 +119,16 @@ struct EmitModelAbi : public fuse::impl::FuseEmitModelAbiBase<EmitModelAbi> {
     auto i64 = IntegerType::get(ctx, 64);
     auto i32 = IntegerType::get(ctx, 32);
     LLVM::LLVMFunctionType fnType = entry.getFunctionType();
-    int64_t expected = 0;
+    // A memref descriptor's fields: two pointers, the offset, the sizes and
+    // the strides.
+    SmallVector<Type> expectedParams;
+    auto descriptorFields = [&](int64_t rank) {
+      expectedParams.append({ptrType, ptrType});
+      expectedParams.append(1 + 2 * rank, i64);
+    };
     for (const Port &port : llvm::concat<const Port>(inputs, outputs))
-      expected += 3 + 2 * port.type.getRank();
+      descriptorFields(port.type.getRank());
+    int64_t expected = expectedParams.size();
     int64_t workspaceBytes = 0;
     bool hasWorkspace = false;
     int64_t actual = fnType.getNumParams();
@@ -135,6 +143,7 @@ struct EmitModelAbi : public fuse::impl::FuseEmitModelAbiBase<EmitModelAbi> {
       }
       hasWorkspace = true;
       workspaceBytes = arena.getInt();
+      descriptorFields(1);
     } else if (actual != expected) {
       entry.emitError() << "fuse-emit-model-abi: the entry takes " << actual
                         << " LLVM arguments; its inputs and outputs as "
@@ -149,35 +158,16 @@ struct EmitModelAbi : public fuse::impl::FuseEmitModelAbiBase<EmitModelAbi> {
                         << "; its results must be caller buffers";
       return signalPassFailure();
     }
-    for (auto [i, param] : llvm::enumerate(fnType.getParams())) {
-      bool pointerExpected = false;
-      int64_t at = 0;
-      for (const Port &port : llvm::concat<const Port>(inputs, outputs)) {
-        int64_t fields = 3 + 2 * port.type.getRank();
-        if ((int64_t)i < at + fields) {
-          pointerExpected = (int64_t)i < at + 2;
-          break;
-        }
-        at += fields;
-      }
-      if ((int64_t)i >= expected)
-        pointerExpected = (int64_t)i < expected + 2;
-      if (param != (pointerExpected ? Type(ptrType) : Type(i64))) {
+    for (auto [i, param, wanted] :
+         llvm::enumerate(fnType.getParams(), expectedParams)) {
+      if (param != wanted) {
         entry.emitError() << "fuse-emit-model-abi: LLVM argument " << i
                           << " of the entry is " << param << ", expected "
-                          << (pointerExpected ? Type(ptrType) : Type(i64))
-                          << " (a memref descriptor's field)";
+                          << wanted << " (a memref descriptor's field)";
         return signalPassFailure();
       }
     }
 
-    // Only the three ABI symbols leave the library; every other definition
-    // is internal. A global the code may write makes calls unsafe to run
-    // concurrently.
-    // Each group's function stays a function of its own: inlined into the
-    // entry, all of a network's loop nests would make one function whose
-    // optimization and code generation grow faster than linearly (BERT-base:
-    // 38 s of LLVM's 45, against 9 s with the kernels apart).
     // The kernels: the functions the entry calls that fuse-outline-groups
     // made (they carry fuse.kind), in call order, named by the ONNX nodes
     // (names in their ops' locations) they hold.
@@ -204,19 +194,12 @@ struct EmitModelAbi : public fuse::impl::FuseEmitModelAbiBase<EmitModelAbi> {
           kernel.rule = rule.getValue().str();
         llvm::SetVector<StringRef> names;
         callee.walk([&](Operation *op) {
-          SmallVector<Location> worklist = {op->getLoc()};
-          while (!worklist.empty()) {
-            Location l = worklist.pop_back_val();
-            if (auto name = dyn_cast<NameLoc>(l)) {
+          fuse::findInLocation(op->getLoc(), [&](Location l) {
+            auto name = dyn_cast<NameLoc>(l);
+            if (name)
               names.insert(name.getName().getValue());
-              return;
-            }
-            if (auto fused = dyn_cast<FusedLoc>(l))
-              for (Location inner : llvm::reverse(fused.getLocations()))
-                worklist.push_back(inner);
-            else if (auto site = dyn_cast<CallSiteLoc>(l))
-              worklist.push_back(site.getCallee());
-          }
+            return bool(name);
+          });
         });
         constexpr unsigned kMaxNames = 16;
         for (auto [i, name] : llvm::enumerate(names)) {

@@ -13,25 +13,13 @@
 
 using namespace mlir;
 
-std::string mlir::fuse::describeOp(Operation *op) {
-  std::string out = op->getName().getStringRef().str();
-  Location loc = op->getLoc();
-  // Look through names and fusions for a file location. A name on the way
-  // (an ONNX node's, which the importer puts around the model file's
-  // location) is what a user knows the op by: "linalg.matmul@MatMul_12".
+bool mlir::fuse::findInLocation(Location loc,
+                                llvm::function_ref<bool(Location)> found) {
   SmallVector<Location> worklist = {loc};
   while (!worklist.empty()) {
     Location l = worklist.pop_back_val();
-    if (auto name = dyn_cast<NameLoc>(l); name && !name.getName().empty()) {
-      out += "@" + name.getName().str();
-      return out;
-    }
-    if (auto file = dyn_cast<FileLineColLoc>(l)) {
-      out += llvm::formatv("@{0}:{1}:{2}",
-                           llvm::sys::path::filename(file.getFilename()),
-                           file.getLine(), file.getColumn());
-      return out;
-    }
+    if (found(l))
+      return true;
     if (auto name = dyn_cast<NameLoc>(l))
       worklist.push_back(name.getChildLoc());
     else if (auto fused = dyn_cast<FusedLoc>(l))
@@ -40,5 +28,26 @@ std::string mlir::fuse::describeOp(Operation *op) {
     else if (auto callsite = dyn_cast<CallSiteLoc>(l))
       worklist.push_back(callsite.getCallee());
   }
+  return false;
+}
+
+std::string mlir::fuse::describeOp(Operation *op) {
+  std::string out = op->getName().getStringRef().str();
+  // The first name or file location in the op's location. A name (an ONNX
+  // node's, which the importer puts around the model file's location) is
+  // what a user knows the op by: "linalg.matmul@MatMul_12".
+  findInLocation(op->getLoc(), [&](Location l) {
+    if (auto name = dyn_cast<NameLoc>(l); name && !name.getName().empty()) {
+      out += "@" + name.getName().str();
+      return true;
+    }
+    if (auto file = dyn_cast<FileLineColLoc>(l)) {
+      out += llvm::formatv("@{0}:{1}:{2}",
+                           llvm::sys::path::filename(file.getFilename()),
+                           file.getLine(), file.getColumn());
+      return true;
+    }
+    return false;
+  });
   return out;
 }

@@ -7,11 +7,19 @@
 #ifndef FUSE_DIALECT_FUSE_UTILS_DESCRIBE_H
 #define FUSE_DIALECT_FUSE_UTILS_DESCRIBE_H
 
+#include "mlir/IR/Location.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 #include <string>
 
 namespace mlir {
 class Operation;
 namespace fuse {
+
+/// Visits `loc` and the locations inside it (a name's child, a fusion's
+/// parts, a call site's callee), depth first in order, until `found`
+/// returns true; returns whether it did.
+bool findInLocation(Location loc, llvm::function_ref<bool(Location)> found);
 
 /// A human-readable identifier of an op for reports: "linalg.matmul@MatMul_12"
 /// (the first name in its location: an ONNX node's), else
