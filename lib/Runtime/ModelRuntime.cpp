@@ -29,18 +29,8 @@
 using namespace fuse::runtime;
 
 namespace {
+
 using RunFn = int32_t (*)(void *const *, void *const *, void *);
-} // namespace
-
-struct FuseModel {
-  void *handle = nullptr;
-  RunFn run = nullptr;
-  void (*fini)() = nullptr;
-  Signature signature;
-  std::mutex serial;
-};
-
-namespace {
 
 /// libfuse_cuda_runtime, loaded (globally: a GPU model's mgpu* symbols
 /// resolve against it) for the first GPU model.
@@ -129,6 +119,16 @@ std::string takeCudaError(CudaRuntime *cuda) {
 
 } // namespace
 
+struct FuseModel {
+  void *handle = nullptr;
+  RunFn run = nullptr;
+  /// A GPU model's: the CUDA runtime, and the model's kernel unloading.
+  CudaRuntime *cuda = nullptr;
+  void (*fini)() = nullptr;
+  Signature signature;
+  std::mutex serial;
+};
+
 namespace {
 
 /// The kernel times of the call running on this thread (fuseModelRun with
@@ -152,10 +152,6 @@ void profileEvent(int32_t kernel, int32_t phase) {
     call->times[kernel] +=
         std::chrono::duration<double, std::milli>(now - call->start).count();
 }
-
-} // namespace
-
-namespace {
 
 std::string shapeText(const int64_t *dims, int32_t rank) {
   if (rank == 0)
@@ -354,11 +350,10 @@ FuseStatus fuseModelLoad(const char *path, FuseModel **model) {
                       "the model '%s' is compiled for '%s'; this runtime runs "
                       "models for the host (cpu) and for CUDA GPUs (cuda)",
                       path, loaded->signature.target.c_str());
-  CudaRuntime *cuda = nullptr;
   if (gpu) {
     std::string why;
-    cuda = cudaRuntime(why);
-    if (!cuda)
+    loaded->cuda = cudaRuntime(why);
+    if (!loaded->cuda)
       return makeStatus(FUSE_STATUS_UNAVAILABLE, "the model '%s': %s", path,
                         why.c_str());
   }
@@ -398,6 +393,7 @@ FuseStatus fuseModelLoad(const char *path, FuseModel **model) {
                         "the GPU model '%s' exports no %s and %s", path,
                         FUSE_MODEL_INIT_SYMBOL, FUSE_MODEL_FINI_SYMBOL);
     }
+    CudaRuntime *cuda = loaded->cuda;
     std::lock_guard<std::mutex> guard(cuda->calls);
     init();
     std::string error = takeCudaError(cuda);
@@ -429,13 +425,10 @@ FuseStatus fuseModelLoad(const char *path, FuseModel **model) {
 void fuseModelRelease(FuseModel *model) {
   if (!model)
     return;
-  if (model->fini) {
-    std::string why;
-    if (CudaRuntime *cuda = cudaRuntime(why)) {
-      std::lock_guard<std::mutex> guard(cuda->calls);
-      model->fini();
-      takeCudaError(cuda);
-    }
+  if (model->cuda) {
+    std::lock_guard<std::mutex> guard(model->cuda->calls);
+    model->fini();
+    takeCudaError(model->cuda);
   }
   if (model->handle)
     dlclose(model->handle);
@@ -514,7 +507,8 @@ FuseStatus fuseModelRun(FuseModel *model, const FuseTensor *inputs,
                         options->struct_size, sizeof(FuseRunOptions));
     given = *options;
   }
-  bool gpu = signature.target == "cuda";
+  CudaRuntime *cuda = model->cuda;
+  bool gpu = cuda != nullptr;
   FuseMemoryKind expected = gpu ? FUSE_MEMORY_DEVICE : FUSE_MEMORY_HOST;
   if (given.memory != expected)
     return makeStatus(FUSE_STATUS_INVALID_ARGUMENT,
@@ -596,8 +590,6 @@ FuseStatus fuseModelRun(FuseModel *model, const FuseTensor *inputs,
                         workspace, FUSE_WORKSPACE_ALIGNMENT);
   } else if (signature.workspace > 0 && gpu) {
     // Device memory of the CUDA runtime's cache (reused call after call).
-    std::string why;
-    CudaRuntime *cuda = cudaRuntime(why);
     std::lock_guard<std::mutex> guard(cuda->calls);
     workspace = cuda->deviceMalloc(signature.workspace);
     std::string error = takeCudaError(cuda);
@@ -645,8 +637,6 @@ FuseStatus fuseModelRun(FuseModel *model, const FuseTensor *inputs,
   if (gpu) {
     // On the caller's stream (or one of the call's own), one GPU call at a
     // time; a failed driver call is the call's status.
-    std::string why;
-    CudaRuntime *cuda = cudaRuntime(why);
     std::lock_guard<std::mutex> guard(cuda->calls);
     cuda->useStream(given.stream);
     result = model->run(in.data(), out.data(), workspace);
