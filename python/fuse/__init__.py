@@ -62,6 +62,21 @@ class _RunOptions(ctypes.Structure):
                 ("workspace_bytes", ctypes.c_size_t), ("kernel_ms", ctypes.POINTER(ctypes.c_double))]
 
 
+_DTYPE_CODES = {name: code for code, (name, _) in _DTYPES.items()}
+
+
+def _tensor_array(entries):
+    """A FuseTensor array of (address, dtype name, shape) entries; the dims
+    arrays live as long as it does."""
+    array = (_Tensor * max(len(entries), 1))()
+    array.dims = []
+    for k, (address, dtype, shape) in enumerate(entries):
+        dims = (ctypes.c_int64 * max(len(shape), 1))(*shape)
+        array.dims.append(dims)
+        array[k] = _Tensor(address, _DTYPE_CODES[dtype], len(shape), dims)
+    return array
+
+
 def _candidates(env, relative):
     if os.environ.get(env):
         yield os.environ[env]
@@ -137,7 +152,7 @@ class TensorInfo:
 
     @property
     def numpy_dtype(self):
-        return next(np_type for name, np_type in _DTYPES.values() if name == self.dtype)
+        return _DTYPES[_DTYPE_CODES[self.dtype]][1]
 
     def __repr__(self):
         return f"TensorInfo({self.name!r}, {self.dtype!r}, {self.shape})"
@@ -190,20 +205,10 @@ class Model:
             # (np.ascontiguousarray would make a 0-d array 1-d.)
             arrays.append(value if value.flags.c_contiguous else value.copy(order="C"))
         results = [np.empty(info.shape, info.numpy_dtype) for info in self.outputs]
-        keep = []
-
-        def tensors(items, infos):
-            array_type = _Tensor * max(len(items), 1)
-            out = array_type()
-            for k, (value, info) in enumerate(zip(items, infos)):
-                dims = (ctypes.c_int64 * max(value.ndim, 1))(*value.shape)
-                keep.append(dims)
-                dtype = next(code for code, (name, _) in _DTYPES.items() if name == info.dtype)
-                out[k] = _Tensor(value.ctypes.data, dtype, value.ndim, dims)
-            return out
-
-        _check(_runtime().fuseModelRun(self._handle, tensors(arrays, self.inputs), len(arrays),
-                                       tensors(results, self.outputs), len(results), None))
+        # Each array as it is (its own shape: the runtime says what differs).
+        ins = _tensor_array([(a.ctypes.data, info.dtype, a.shape) for a, info in zip(arrays, self.inputs)])
+        outs = _tensor_array([(a.ctypes.data, info.dtype, a.shape) for a, info in zip(results, self.outputs)])
+        _check(_runtime().fuseModelRun(self._handle, ins, len(arrays), outs, len(results), None))
         return {info.name: value for info, value in zip(self.outputs, results)}
 
     def run_pointers(self, inputs, outputs, stream=None, memory="device", workspace=None,
@@ -218,21 +223,11 @@ class Model:
                             f"{len(self.inputs)} and {len(self.outputs)}")
         if memory not in ("device", "host"):
             raise FuseError(f"memory must be 'device' or 'host', got {memory!r}")
-        keep = []
-
-        def tensors(addresses, infos):
-            out = (_Tensor * max(len(addresses), 1))()
-            for k, (address, info) in enumerate(zip(addresses, infos)):
-                dims = (ctypes.c_int64 * max(len(info.shape), 1))(*info.shape)
-                keep.append(dims)
-                dtype = next(code for code, (name, _) in _DTYPES.items() if name == info.dtype)
-                out[k] = _Tensor(int(address), dtype, len(info.shape), dims)
-            return out
-
+        ins = _tensor_array([(int(a), info.dtype, info.shape) for a, info in zip(inputs, self.inputs)])
+        outs = _tensor_array([(int(a), info.dtype, info.shape) for a, info in zip(outputs, self.outputs)])
         options = _RunOptions(ctypes.sizeof(_RunOptions), 1 if memory == "device" else 0,
                               stream or None, workspace or None, workspace_bytes, None)
-        _check(_runtime().fuseModelRun(self._handle, tensors(inputs, self.inputs), len(inputs),
-                                       tensors(outputs, self.outputs), len(outputs),
+        _check(_runtime().fuseModelRun(self._handle, ins, len(inputs), outs, len(outputs),
                                        ctypes.byref(options)))
 
     def __call__(self, *args, **kwargs):
