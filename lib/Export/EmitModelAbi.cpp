@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ElementTypes.h"
 #include "fuse-c/ModelAbi.h"
 #include "fuse/Dialect/Fuse/IR/FuseDialect.h"
 #include "fuse/Dialect/Fuse/Utils/Describe.h"
@@ -29,22 +30,6 @@ namespace mlir::fuse {
 using namespace mlir;
 
 namespace {
-
-/// The signature's name for elements of `type` (fuse-mark-entry accepted
-/// only these).
-std::string dtypeName(Type type) {
-  if (type.isF16())
-    return "f16";
-  if (type.isBF16())
-    return "bf16";
-  if (type.isF32())
-    return "f32";
-  if (type.isF64())
-    return "f64";
-  if (type.isInteger(1))
-    return "bool";
-  return "i" + std::to_string(type.getIntOrFloatBitWidth());
-}
 
 /// `name` with every byte outside [A-Za-z0-9_.:/+-] as %XX.
 std::string escapeName(StringRef name) {
@@ -286,7 +271,8 @@ struct EmitModelAbi : public fuse::impl::FuseEmitModelAbiBase<EmitModelAbi> {
        << "reentrant " << (reentrant ? 1 : 0) << "\n";
     auto line = [&](StringRef role, const Port &port) {
       os << role << " " << escapeName(port.name) << " "
-         << dtypeName(port.type.getElementType()) << " ";
+         << fuse::detail::modelElementTypeName(port.type.getElementType())
+         << " ";
       if (port.type.getRank() == 0)
         os << "scalar";
       else

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ElementTypes.h"
 #include "fuse/Dialect/Fuse/IR/FuseDialect.h"
 #include "fuse/Export/Passes.h"
 
@@ -23,15 +24,6 @@ namespace mlir::fuse {
 using namespace mlir;
 
 namespace {
-
-/// Whether the runtime can describe elements of `type`.
-bool knownElementType(Type type) {
-  if (type.isF16() || type.isBF16() || type.isF32() || type.isF64())
-    return true;
-  auto integer = dyn_cast<IntegerType>(type);
-  return integer && !integer.isUnsigned() &&
-         llvm::is_contained({1u, 8u, 16u, 32u, 64u}, integer.getWidth());
-}
 
 struct MarkEntry : public fuse::impl::FuseMarkEntryBase<MarkEntry> {
   using Base::Base;
@@ -90,7 +82,7 @@ struct MarkEntry : public fuse::impl::FuseMarkEntryBase<MarkEntry> {
         ok = false;
         return {};
       }
-      if (!knownElementType(shaped.getElementType())) {
+      if (fuse::detail::modelElementTypeName(shaped.getElementType()).empty()) {
         fn.emitError() << "fuse-mark-entry: " << label << " of '"
                        << fn.getName() << "' has element type "
                        << shaped.getElementType()

@@ -314,7 +314,9 @@ void moveConstructors(llvm::Module &module, llvm::StringRef list,
   llvm::GlobalVariable *global = module.getGlobalVariable(list);
   if (!global)
     return;
-  llvm::SmallVector<std::pair<uint64_t, llvm::Function *>> functions;
+  // (priority, position in the list, function): sorted, equal priorities
+  // keep their order.
+  llvm::SmallVector<std::tuple<uint64_t, size_t, llvm::Function *>> functions;
   if (auto *array =
           llvm::dyn_cast_or_null<llvm::ConstantArray>(global->getInitializer()))
     for (llvm::Value *entry : array->operands()) {
@@ -324,11 +326,11 @@ void moveConstructors(llvm::Module &module, llvm::StringRef list,
       auto *priority = llvm::dyn_cast<llvm::ConstantInt>(fields->getOperand(0));
       auto *function = llvm::dyn_cast<llvm::Function>(fields->getOperand(1));
       if (priority && function)
-        functions.push_back({priority->getZExtValue(), function});
+        functions.push_back(
+            {priority->getZExtValue(), functions.size(), function});
     }
   global->eraseFromParent();
-  llvm::stable_sort(functions,
-                    [](auto &a, auto &b) { return a.first < b.first; });
+  llvm::sort(functions);
   if (list == "llvm.global_dtors")
     std::reverse(functions.begin(), functions.end());
   llvm::LLVMContext &context = module.getContext();
@@ -336,7 +338,7 @@ void moveConstructors(llvm::Module &module, llvm::StringRef list,
   llvm::Function *caller = llvm::Function::Create(
       type, llvm::GlobalValue::ExternalLinkage, name, module);
   llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "", caller));
-  for (auto &[priority, function] : functions)
+  for (auto &[priority, position, function] : functions)
     builder.CreateCall(function);
   builder.CreateRetVoid();
 }
@@ -471,7 +473,7 @@ int compile() {
   if (profile)
     lowering += " profile=true";
   std::string format = gpuFormat;
-  if (format == "auto")
+  if (gpu && format == "auto")
     format = llvm::sys::findProgramByName("ptxas", {"/usr/local/cuda/bin"})
                  ? "bin"
                  : "isa";
