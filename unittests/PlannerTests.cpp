@@ -13,8 +13,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <limits>
+#include <numeric>
 #include <random>
 #include <string>
 #include <thread>
@@ -50,6 +52,8 @@ TEST(PlannerTest, RandomTracesAreValidAndBounded) {
         << "trace " << t << ": " << error;
     EXPECT_GE(p.arena, p.maxLive) << "trace " << t;
     EXPECT_LE(p.arena, p.naive) << "trace " << t;
+    EXPECT_GE(p.lowerBound, p.maxLive) << "trace " << t;
+    EXPECT_LE(p.lowerBound, p.arena) << "trace " << t;
   }
 }
 
@@ -195,6 +199,117 @@ TEST(PlannerTest, SameInputSamePlanUnderLoad) {
   EXPECT_EQ(idle.offsets, loaded.offsets);
   EXPECT_EQ(idle.arena, loaded.arena);
   EXPECT_EQ(idle.strategy, loaded.strategy);
+}
+
+/// The optimum by brute force: every order of the buffers, each placed at
+/// the lowest offset where it fits beside those placed before it. Some
+/// order gives an optimal plan (take an optimal plan's buffers by offset:
+/// none lands higher than it was).
+int64_t optimumByBruteForce(const std::vector<Buffer> &buffers) {
+  std::vector<size_t> order(buffers.size());
+  std::iota(order.begin(), order.end(), 0);
+  int64_t best = std::numeric_limits<int64_t>::max();
+  do {
+    std::vector<int64_t> offsets(buffers.size(), -1);
+    int64_t arena = 0;
+    for (size_t i : order) {
+      int64_t offset = 0;
+      for (bool moved = true; moved;) {
+        moved = false;
+        for (size_t j = 0; j < buffers.size(); ++j)
+          if (offsets[j] >= 0 && buffers[i].start <= buffers[j].end &&
+              buffers[j].start <= buffers[i].end &&
+              offset < offsets[j] + buffers[j].size &&
+              offsets[j] < offset + buffers[i].size) {
+            offset = offsets[j] + buffers[j].size;
+            moved = true;
+          }
+      }
+      offsets[i] = offset;
+      arena = std::max(arena, offset + buffers[i].size);
+    }
+    best = std::min(best, arena);
+  } while (std::next_permutation(order.begin(), order.end()));
+  return best;
+}
+
+/// A perfect packing: a rectangle of `steps` steps by `height` bytes cut
+/// into `count` pieces by random guillotine cuts (across time or across
+/// memory), each piece a buffer. Every step is covered to the full height,
+/// so max-live is `height` and a plan at max-live exists, though greedy
+/// orders rarely find it.
+std::vector<Buffer> perfectPacking(std::mt19937_64 &rng, size_t count,
+                                   int64_t steps, int64_t height) {
+  struct Piece {
+    int64_t start, end, bottom, top; // [start, end) x [bottom, top)
+  };
+  std::vector<Piece> pieces = {{0, steps, 0, height}};
+  for (int tries = 0; pieces.size() < count && tries < 100000; ++tries) {
+    size_t i = rng() % pieces.size();
+    Piece p = pieces[i];
+    bool acrossTime = rng() % 2;
+    int64_t extent = acrossTime ? p.end - p.start : p.top - p.bottom;
+    if (extent < 2)
+      continue;
+    int64_t cut = 1 + int64_t(rng() % uint64_t(extent - 1));
+    Piece a = p, b = p;
+    if (acrossTime)
+      a.end = b.start = p.start + cut;
+    else
+      a.top = b.bottom = p.bottom + cut;
+    pieces[i] = a;
+    pieces.push_back(b);
+  }
+  std::vector<Buffer> buffers;
+  for (const Piece &p : pieces)
+    buffers.push_back({p.start, p.end - 1, p.top - p.bottom});
+  std::shuffle(buffers.begin(), buffers.end(), rng);
+  return buffers;
+}
+
+TEST(PlannerTest, ExactSearchFindsAndProvesTheOptimum) {
+  // Small traces: the plan must be optimal, and the lower bound (max-live,
+  // raised only by the exact search's proofs) must be the optimum.
+  std::mt19937_64 rng(20261203);
+  for (int t = 0; t < 400; ++t) {
+    // Half random, half perfect packings (which greedy orders often miss).
+    std::vector<Buffer> buffers;
+    if (t % 2) {
+      buffers = randomTrace(rng, 2 + rng() % 6, 1 + rng() % 8, false);
+      for (Buffer &b : buffers)
+        b.size = 1 + int64_t(rng() % 5) * (1 + rng() % 3);
+    } else {
+      buffers = perfectPacking(rng, 5 + rng() % 3, 6, 12);
+    }
+    int64_t optimum = optimumByBruteForce(buffers);
+    Plan p = plan(buffers, Options());
+    std::string error;
+    ASSERT_TRUE(verify(buffers, p, 1, &error))
+        << "trace " << t << ": " << error;
+    EXPECT_EQ(p.arena, optimum) << "trace " << t;
+    EXPECT_EQ(p.lowerBound, optimum) << "trace " << t;
+  }
+}
+
+TEST(PlannerTest, PerfectPackingsReachTheBound) {
+  std::mt19937_64 rng(20261204);
+  int greedyAbove = 0, byExact = 0, traces = 40;
+  for (int t = 0; t < traces; ++t) {
+    auto buffers = perfectPacking(rng, 20 + rng() % 60, 200, 1 << 16);
+    Plan p = plan(buffers, Options());
+    std::string error;
+    ASSERT_TRUE(verify(buffers, p, 1, &error))
+        << "trace " << t << ": " << error;
+    EXPECT_EQ(p.maxLive, 1 << 16) << "trace " << t;
+    EXPECT_EQ(p.arena, p.maxLive) << "trace " << t;
+    for (const StrategyResult &s : p.strategies)
+      if (s.name == "size")
+        greedyAbove += s.arena > p.maxLive;
+    byExact += p.strategy == "exact";
+  }
+  EXPECT_GE(byExact, traces / 5) << "the exact search plans a share of them";
+  EXPECT_GT(greedyAbove, traces / 2)
+      << "greedy by size misses the bound on most of these traces";
 }
 
 TEST(PlannerTest, InPlacePlacesAndNaiveSum) {

@@ -132,6 +132,8 @@ int main(int argc, char **argv) {
   if (!verify(buffers, result, alignment, &error))
     return fail("internal error: the plan is invalid: " + error);
   double ratio = result.maxLive ? double(result.arena) / result.maxLive : 1.0;
+  double boundRatio =
+      result.lowerBound ? double(result.arena) / result.lowerBound : 1.0;
 
   if (!offsetsFile.empty()) {
     std::error_code ec;
@@ -152,8 +154,11 @@ int main(int argc, char **argv) {
       out.attribute("buffers", int64_t(buffers.size()));
       out.attribute("naive", result.naive);
       out.attribute("max_live", result.maxLive);
+      out.attribute("lower_bound", result.lowerBound);
+      out.attribute("optimal", result.arena == result.lowerBound);
       out.attribute("arena", result.arena);
       out.attribute("ratio", ratio);
+      out.attribute("bound_ratio", boundRatio);
       out.attribute("strategy", result.strategy);
       out.attribute("plan_ms", result.planMs);
       out.attributeObject("strategies", [&] {
@@ -166,13 +171,21 @@ int main(int argc, char **argv) {
     llvm::outs() << "buffers:  " << buffers.size() << "\n"
                  << "naive:    " << result.naive << " B\n"
                  << "max-live: " << result.maxLive << " B\n";
+    if (result.lowerBound > result.maxLive)
+      llvm::outs() << "bound:    " << result.lowerBound
+                   << " B (no smaller arena exists)\n";
     for (const StrategyResult &s : result.strategies)
       llvm::outs() << "  " << s.name << ": " << s.arena << " B\n";
     llvm::outs() << "arena:    " << result.arena << " B (" << result.strategy
                  << ")\n"
                  << "ratio:    " << llvm::format("%.4f", ratio)
-                 << " of max-live\n"
-                 << "time:     " << llvm::format("%.1f", result.planMs)
+                 << " of max-live"
+                 << (result.arena == result.lowerBound ? " (optimal)" : "")
+                 << "\n";
+    if (result.lowerBound > result.maxLive)
+      llvm::outs() << "          " << llvm::format("%.4f", boundRatio)
+                   << " of the bound\n";
+    llvm::outs() << "time:     " << llvm::format("%.1f", result.planMs)
                  << " ms\n";
   }
   // A failed write to standard output (a full disk, /dev/full) is an error

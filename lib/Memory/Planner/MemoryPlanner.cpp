@@ -34,6 +34,15 @@ int64_t alignUp(int64_t value, int64_t alignment) {
 /// only the orders that a sweep over time places in O(n log n) run.
 constexpr int64_t kMaxConflictPairs = int64_t(1) << 23;
 
+/// One work unit of the budget is this many steps of the exact search (a
+/// step visits one section or one buffer with no other work: on this
+/// project's machine 2^26 steps take about as long as 2^22 units of the
+/// local search, which sorts and places).
+constexpr int64_t kExactStepsPerUnit = 4;
+
+/// The exact search's first restart comes after this many steps.
+constexpr int64_t kExactRestartSteps = int64_t(1) << 23;
+
 /// Buffer indices sorted by (start, end, index). The keys are sorted in one
 /// contiguous array, not through the indices, which on millions of buffers
 /// is several times faster.
@@ -283,6 +292,270 @@ struct Problem {
   }
 };
 
+/// Branch and bound over canonical placements: does an arena of at most
+/// `capacity` bytes exist? Any plan can be made "gravity-compact" without
+/// growing it (each buffer, in offset order, drops onto the highest buffer
+/// below it that it conflicts with, or to 0), and a compact plan is fully
+/// described by the order of its offsets: taken in (offset, index) order,
+/// each buffer sits on the highest top among the buffers already placed
+/// that it conflicts with. The search builds that order one buffer at a
+/// time, keeping each unplaced buffer's landing offset up to date as its
+/// neighbours are placed. Time is cut into sections (one per distinct start
+/// step: two buffers conflict exactly when they share one), each with a
+/// floor (the highest top placed in it) and the bytes still to place in it;
+/// a node is refused when a section cannot stack those bytes above its
+/// floor and the next offset, or a buffer no longer fits under the
+/// capacity. Identical buffers are placed in index order only. Iterative
+/// (the depth is the buffer count), and it counts its steps, so a budget
+/// bounds it on any machine.
+class ExactSearch {
+public:
+  enum class Outcome { Found, Infeasible, OutOfBudget };
+
+  ExactSearch(const std::vector<Buffer> &buffers,
+              const std::vector<int64_t> &sizes)
+      : sizes(sizes) {
+    for (size_t i = 0; i < buffers.size(); ++i)
+      if (sizes[i] > 0)
+        items.push_back(uint32_t(i));
+    std::vector<int64_t> starts;
+    for (uint32_t i : items)
+      starts.push_back(buffers[i].start);
+    std::sort(starts.begin(), starts.end());
+    starts.erase(std::unique(starts.begin(), starts.end()), starts.end());
+    sectionCount = starts.size();
+    for (uint32_t i : items) {
+      auto lo =
+          std::lower_bound(starts.begin(), starts.end(), buffers[i].start);
+      auto hi = std::upper_bound(starts.begin(), starts.end(), buffers[i].end);
+      first.push_back(uint32_t(lo - starts.begin()));
+      last.push_back(uint32_t(hi - starts.begin())); // one past
+    }
+    // Neighbours: items whose section ranges intersect, by a sweep over
+    // the sections in which each item meets those that started before it
+    // and still live.
+    std::vector<uint32_t> byFirst(items.size());
+    std::iota(byFirst.begin(), byFirst.end(), 0);
+    std::stable_sort(
+        byFirst.begin(), byFirst.end(),
+        [&](uint32_t a, uint32_t b) { return first[a] < first[b]; });
+    std::vector<std::pair<uint32_t, uint32_t>> pairs;
+    std::vector<uint32_t> active;
+    for (uint32_t k : byFirst) {
+      active.erase(
+          std::remove_if(active.begin(), active.end(),
+                         [&](uint32_t j) { return last[j] <= first[k]; }),
+          active.end());
+      for (uint32_t j : active)
+        pairs.push_back({k, j});
+      active.push_back(k);
+    }
+    adjFirst.assign(items.size() + 1, 0);
+    for (auto [x, y] : pairs) {
+      ++adjFirst[x + 1];
+      ++adjFirst[y + 1];
+    }
+    for (size_t k = 0; k < items.size(); ++k)
+      adjFirst[k + 1] += adjFirst[k];
+    adj.resize(adjFirst.back());
+    std::vector<uint64_t> fill(adjFirst.begin(), adjFirst.end() - 1);
+    for (auto [x, y] : pairs) {
+      adj[fill[x]++] = y;
+      adj[fill[y]++] = x;
+    }
+    // An identical buffer with a smaller index must be placed first.
+    std::map<std::tuple<int64_t, int64_t, int64_t>, uint32_t> seen;
+    twin.assign(items.size(), kNone);
+    for (uint32_t k = 0; k < items.size(); ++k) {
+      auto key = std::make_tuple(buffers[items[k]].start, buffers[items[k]].end,
+                                 sizes[items[k]]);
+      auto [it, inserted] = seen.try_emplace(key, k);
+      if (!inserted) {
+        twin[k] = it->second;
+        it->second = k;
+      }
+    }
+    order(0, 0);
+  }
+
+  /// Sets the order in which candidates at one offset are tried, by attempt
+  /// modulo 3: larger first, then longer; longer first, then larger; a
+  /// shuffle seeded by the attempt, larger first.
+  void order(int attempt, uint64_t seed) {
+    tryOrder.resize(items.size());
+    std::iota(tryOrder.begin(), tryOrder.end(), 0);
+    auto size = [&](uint32_t k) { return sizes[items[k]]; };
+    auto length = [&](uint32_t k) { return int64_t(last[k] - first[k]); };
+    int kind = attempt % 3;
+    if (kind == 1) {
+      std::sort(tryOrder.begin(), tryOrder.end(), [&](uint32_t a, uint32_t b) {
+        return std::make_tuple(-length(a), -size(a), a) <
+               std::make_tuple(-length(b), -size(b), b);
+      });
+      return;
+    }
+    if (kind == 2) {
+      std::mt19937_64 rng(seed + uint64_t(attempt));
+      for (size_t i = tryOrder.size(); i > 1; --i)
+        std::swap(tryOrder[i - 1], tryOrder[rng() % i]);
+    }
+    std::stable_sort(tryOrder.begin(), tryOrder.end(),
+                     [&](uint32_t a, uint32_t b) {
+                       if (kind == 2)
+                         return size(a) > size(b);
+                       return std::make_tuple(-size(a), -length(a), a) <
+                              std::make_tuple(-size(b), -length(b), b);
+                     });
+  }
+
+  /// Searches for an arena of at most `capacity`, spending at most `budget`
+  /// steps (decremented). On Found, `offsets` (indexed like the input)
+  /// holds the plan and `arena` its size.
+  Outcome run(int64_t capacity, int64_t &budget, std::vector<int64_t> &offsets,
+              int64_t &arena) {
+    size_t m = items.size();
+    floorOf.assign(sectionCount, 0);
+    need.assign(sectionCount, 0);
+    for (uint32_t k = 0; k < m; ++k)
+      for (uint32_t s = first[k]; s < last[k]; ++s)
+        need[s] += sizes[items[k]];
+    landing.assign(m, 0);
+    lowest.assign(sectionCount, 0);
+    placedAt.assign(m, -1);
+    floorTrail.clear();
+    landingTrail.clear();
+    size_t left = m;
+    struct Frame {
+      std::vector<std::pair<int64_t, uint32_t>> candidates; // (offset, k)
+      size_t next = 0;
+      size_t floorMark = 0, landingMark = 0;
+      uint32_t placed = kNone; // the candidate placed from this frame
+    };
+    std::vector<Frame> stack;
+    // The node after placing `lastItem` at `lastOffset`: refused (false),
+    // complete, or its candidates pushed as a new frame.
+    auto expand = [&](int64_t lastOffset, uint32_t lastItem) -> bool {
+      if (left == 0)
+        return true;
+      Frame frame;
+      int64_t next = std::numeric_limits<int64_t>::max();
+      budget -= int64_t(m);
+      for (uint32_t k : tryOrder) {
+        if (placedAt[k] >= 0)
+          continue;
+        // It lands at its floor or higher, never below the last one placed:
+        // floors only rise.
+        if (std::max(landing[k], lastOffset) + sizes[items[k]] > capacity)
+          return false;
+        if (twin[k] != kNone && placedAt[twin[k]] < 0)
+          continue;
+        if (landing[k] < lastOffset ||
+            (landing[k] == lastOffset && lastItem != kNone && k < lastItem))
+          continue; // it would come before the last placed one in the order
+        frame.candidates.push_back({landing[k], k});
+        next = std::min(next, landing[k]);
+      }
+      if (frame.candidates.empty())
+        return false;
+      // What a section still needs is stacked above its floor, above the
+      // next one placed (a candidate: nothing lands below it), and above
+      // the lowest offset any of the section's own buffers can take (the
+      // space below that is lost).
+      budget -= int64_t(sectionCount);
+      std::fill(lowest.begin(), lowest.end(),
+                std::numeric_limits<int64_t>::max());
+      for (uint32_t k : tryOrder) {
+        if (placedAt[k] >= 0)
+          continue;
+        budget -= int64_t(last[k] - first[k]);
+        int64_t at = std::max(landing[k], lastOffset);
+        for (uint32_t s = first[k]; s < last[k]; ++s)
+          lowest[s] = std::min(lowest[s], at);
+      }
+      for (size_t s = 0; s < sectionCount; ++s)
+        if (need[s] > 0 &&
+            std::max({floorOf[s], next, lowest[s]}) + need[s] > capacity)
+          return false;
+      std::stable_sort(
+          frame.candidates.begin(), frame.candidates.end(),
+          [](const auto &a, const auto &b) { return a.first < b.first; });
+      frame.floorMark = floorTrail.size();
+      frame.landingMark = landingTrail.size();
+      stack.push_back(std::move(frame));
+      return true;
+    };
+    auto undo = [&](Frame &frame) {
+      if (frame.placed == kNone)
+        return;
+      uint32_t k = frame.placed;
+      while (floorTrail.size() > frame.floorMark) {
+        floorOf[floorTrail.back().first] = floorTrail.back().second;
+        floorTrail.pop_back();
+      }
+      while (landingTrail.size() > frame.landingMark) {
+        landing[landingTrail.back().first] = landingTrail.back().second;
+        landingTrail.pop_back();
+      }
+      for (uint32_t s = first[k]; s < last[k]; ++s)
+        need[s] += sizes[items[k]];
+      placedAt[k] = -1;
+      ++left;
+      frame.placed = kNone;
+    };
+    if (!expand(0, kNone))
+      return budget < 0 ? Outcome::OutOfBudget : Outcome::Infeasible;
+    while (left > 0) {
+      if (budget < 0)
+        return Outcome::OutOfBudget;
+      if (stack.empty())
+        return Outcome::Infeasible;
+      Frame &frame = stack.back();
+      undo(frame);
+      if (frame.next == frame.candidates.size()) {
+        stack.pop_back();
+        continue;
+      }
+      auto [offset, k] = frame.candidates[frame.next++];
+      int64_t size = sizes[items[k]], top = offset + size;
+      for (uint32_t s = first[k]; s < last[k]; ++s) {
+        floorTrail.push_back({s, floorOf[s]});
+        floorOf[s] = top;
+        need[s] -= size;
+      }
+      for (uint64_t e = adjFirst[k]; e < adjFirst[k + 1]; ++e) {
+        uint32_t j = adj[e];
+        if (placedAt[j] < 0 && landing[j] < top) {
+          landingTrail.push_back({j, landing[j]});
+          landing[j] = top;
+        }
+      }
+      placedAt[k] = offset;
+      --left;
+      frame.placed = k;
+      budget -= 1 + int64_t(last[k] - first[k]) +
+                int64_t(adjFirst[k + 1] - adjFirst[k]);
+      expand(offset, k); // pushes a frame, completes, or refuses the node
+    }
+    offsets.assign(sizes.size(), 0);
+    arena = 0;
+    for (uint32_t k = 0; k < m; ++k) {
+      offsets[items[k]] = placedAt[k];
+      arena = std::max(arena, placedAt[k] + sizes[items[k]]);
+    }
+    return Outcome::Found;
+  }
+
+private:
+  static constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+  const std::vector<int64_t> &sizes;
+  std::vector<uint32_t> items; // buffers that take memory
+  size_t sectionCount = 0;
+  std::vector<uint32_t> first, last, twin, tryOrder, adj;
+  std::vector<uint64_t> adjFirst;
+  std::vector<int64_t> floorOf, need, landing, lowest, placedAt;
+  std::vector<std::pair<uint32_t, int64_t>> floorTrail, landingTrail;
+};
+
 } // namespace
 
 bool fuse::planner::validate(const std::vector<Buffer> &buffers,
@@ -394,6 +667,7 @@ Plan fuse::planner::plan(const std::vector<Buffer> &buffers,
   Plan result;
   result.naive = computeNaive(buffers, alignment);
   result.maxLive = computeMaxLive(buffers, alignment);
+  result.lowerBound = result.maxLive;
   result.arena = kInfinity;
   size_t n = buffers.size();
   if (n == 0) {
@@ -424,7 +698,7 @@ Plan fuse::planner::plan(const std::vector<Buffer> &buffers,
   consider("start", sweepArena);
   // At the bound, or with too many pairs alive together to list, the
   // sweeps are the plan.
-  if (result.arena == result.maxLive || !problem.buildConflictLists()) {
+  if (result.arena == result.lowerBound || !problem.buildConflictLists()) {
     result.planMs = elapsedMs();
     return result;
   }
@@ -486,9 +760,50 @@ Plan fuse::planner::plan(const std::vector<Buffer> &buffers,
     }
   }
 
+  // The exact search, at the lower bound: a capacity it proves too small
+  // raises the bound by one alignment step (every arena is a multiple of
+  // it) and it tries again; a plan it finds at the bound is optimal. Half
+  // the budget; the local search gets the rest.
+  // The search restarts in another candidate order after a share of the
+  // budget that follows the Luby sequence (1 1 2 1 1 2 4 ...), which keeps
+  // one bad early choice from taking all of it; a search that ends without
+  // running out is a proof either way.
+  int64_t budget = std::max<int64_t>(0, options.searchBudget);
+  if (result.arena > result.lowerBound) {
+    ExactSearch exact(buffers, problem.sizes);
+    int64_t exactBudget = budget / 2;
+    budget -= exactBudget;
+    exactBudget *= kExactStepsPerUnit;
+    auto luby = [](int64_t i) { // i >= 1
+      for (;;) {
+        int k = 1;
+        while ((int64_t(1) << k) - 1 < i)
+          ++k;
+        if (i == (int64_t(1) << k) - 1)
+          return int64_t(1) << (k - 1);
+        i -= (int64_t(1) << (k - 1)) - 1;
+      }
+    };
+    for (int attempt = 0; result.arena > result.lowerBound && exactBudget > 0;
+         ++attempt) {
+      int64_t share = std::min<int64_t>(exactBudget,
+                                        kExactRestartSteps * luby(attempt + 1));
+      int64_t left = share;
+      exact.order(attempt, options.seed);
+      int64_t arena = 0;
+      auto outcome = exact.run(result.lowerBound, left, offsets, arena);
+      exactBudget -= share - std::max<int64_t>(0, left);
+      if (outcome == ExactSearch::Outcome::Found)
+        consider("exact", arena);
+      else if (outcome == ExactSearch::Outcome::Infeasible)
+        result.lowerBound += alignment;
+    }
+    budget += std::max<int64_t>(0, exactBudget) / kExactStepsPerUnit;
+  }
+
   // Local search over the best order: swaps and moves, kept when the arena
   // does not grow, until the bound is reached or the budget is spent.
-  if (result.arena > result.maxLive && n > 1) {
+  if (result.arena > result.lowerBound && n > 1) {
     std::mt19937_64 rng(options.seed);
     std::vector<uint32_t> order = bestOrder;
     int64_t current = bestOrderArena;
@@ -497,9 +812,8 @@ Plan fuse::planner::plan(const std::vector<Buffer> &buffers,
     // Each candidate costs at most one unit per buffer and per conflict
     // entry; the count of candidates follows from the budget alone.
     int64_t perCandidate = int64_t(n + problem.flat.size());
-    int64_t candidates = std::max<int64_t>(0, options.searchBudget) /
-                         std::max<int64_t>(1, perCandidate);
-    for (int64_t c = 0; c < candidates && current != result.maxLive; ++c) {
+    int64_t candidates = budget / std::max<int64_t>(1, perCandidate);
+    for (int64_t c = 0; c < candidates && current > result.lowerBound; ++c) {
       std::vector<uint32_t> candidate = order;
       size_t i = rng() % n, j = rng() % n;
       if (rng() & 1) {
