@@ -47,6 +47,8 @@ config.substitutions.append(("%python", "/usr/bin/python3"))
 config.substitutions.append(("%cc", config.c_compiler))
 config.substitutions.append(("%check_offsets",
     "/usr/bin/python3 " + os.path.join(config.fuse_src_root, "scripts", "check-offsets.py")))
+config.substitutions.append(("%report_agrees",
+    "/usr/bin/python3 " + os.path.join(config.fuse_src_root, "scripts", "report-agrees.py")))
 config.substitutions.append(("%ptx_stats",
     "/usr/bin/python3 " + os.path.join(config.fuse_src_root, "scripts", "ptx-stats.py")))
 

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fuse/Memory/KernelOrder.h"
 #include "fuse/Memory/MemoryPlanner.h"
 
 #include <gtest/gtest.h>
@@ -310,6 +311,89 @@ TEST(PlannerTest, PerfectPackingsReachTheBound) {
   EXPECT_GE(byExact, traces / 5) << "the exact search plans a share of them";
   EXPECT_GT(greedyAbove, traces / 2)
       << "greedy by size misses the bound on most of these traces";
+}
+
+/// An Inception block: kernel 0 writes the input of four branches, each a
+/// reduction (a 1x1 convolution to few channels, small) then a widening
+/// (large), and a last kernel joins them. In source order every branch's
+/// first kernel runs before any second one.
+KernelGraph inceptionBlock(std::vector<uint32_t> &sourceOrder) {
+  KernelGraph g;
+  g.kernels = 10;
+  g.values.push_back({0, {1, 3, 5, 7}, 1000}); // the block's input
+  for (uint32_t b = 0; b < 4; ++b) {
+    uint32_t first = 1 + 2 * b, second = first + 1;
+    g.values.push_back({first, {second}, 2000}); // wide
+    g.values.push_back({second, {9}, 300});      // the branch's output
+  }
+  sourceOrder = {0, 1, 3, 5, 7, 2, 4, 6, 8, 9};
+  return g;
+}
+
+TEST(KernelOrderTest, InceptionBranchesOneAfterAnother) {
+  std::vector<uint32_t> source;
+  KernelGraph g = inceptionBlock(source);
+  KernelOrder o = orderForMemory(g, source, 1);
+  std::string error;
+  ASSERT_TRUE(isValidOrder(g, o.order, &error)) << error;
+  // Source order: the input and all four wide buffers alive together.
+  EXPECT_EQ(o.maxLiveBefore, 1000 + 4 * 2000);
+  // A branch at a time: the input, one wide buffer, the outputs so far.
+  EXPECT_EQ(o.maxLiveAfter, 1000 + 2000 + 3 * 300);
+  EXPECT_EQ(o.maxLiveAfter, computeMaxLive(lifetimesOf(g, o.order), 1));
+  EXPECT_NE(o.strategy, "given");
+}
+
+TEST(KernelOrderTest, RandomGraphsValidAndNeverWorse) {
+  std::mt19937_64 rng(20261205);
+  int better = 0;
+  for (int t = 0; t < 500; ++t) {
+    KernelGraph g;
+    g.kernels = 2 + rng() % 40;
+    // Edges only forward in index order: the index order is valid.
+    for (uint32_t k = 0; k + 1 < g.kernels; ++k) {
+      KernelGraph::Value v;
+      v.producer = k;
+      v.bytes = int64_t(1 + rng() % 1000);
+      int readers = 1 + rng() % 3;
+      for (int r = 0; r < readers; ++r)
+        v.readers.push_back(k + 1 + rng() % (g.kernels - k - 1));
+      g.values.push_back(v);
+      if (rng() % 4 == 0)
+        g.after.push_back({k, uint32_t(k + 1 + rng() % (g.kernels - k - 1))});
+    }
+    std::vector<uint32_t> given(g.kernels);
+    std::iota(given.begin(), given.end(), 0);
+    int64_t alignment = int64_t(1) << (rng() % 5);
+    KernelOrder o = orderForMemory(g, given, alignment);
+    std::string error;
+    ASSERT_TRUE(isValidOrder(g, o.order, &error))
+        << "graph " << t << ": " << error;
+    EXPECT_LE(o.maxLiveAfter, o.maxLiveBefore) << "graph " << t;
+    EXPECT_EQ(o.maxLiveBefore,
+              computeMaxLive(lifetimesOf(g, given), alignment));
+    EXPECT_EQ(o.maxLiveAfter,
+              computeMaxLive(lifetimesOf(g, o.order), alignment));
+    better += o.maxLiveAfter < o.maxLiveBefore;
+  }
+  EXPECT_GT(better, 50) << "reordering helps on a share of random graphs";
+}
+
+TEST(KernelOrderTest, OrderChecks) {
+  std::vector<uint32_t> source;
+  KernelGraph g = inceptionBlock(source);
+  std::string error;
+  EXPECT_FALSE(isValidOrder(g, {0, 2, 1, 3, 4, 5, 6, 7, 8, 9}, &error))
+      << "a reader before its producer";
+  EXPECT_NE(error.find("reads"), std::string::npos) << error;
+  EXPECT_FALSE(isValidOrder(g, {0, 1, 2}, &error)) << "too short";
+  EXPECT_FALSE(isValidOrder(g, {0, 0, 2, 3, 4, 5, 6, 7, 8, 9}, &error))
+      << "a kernel twice";
+  g.after.push_back({9, 0});
+  // A cycle: no schedule exists; the given order is kept as it is.
+  KernelOrder o = orderForMemory(g, source, 1);
+  EXPECT_EQ(o.order, source);
+  EXPECT_EQ(o.strategy, "given");
 }
 
 TEST(PlannerTest, InPlacePlacesAndNaiveSum) {

@@ -407,6 +407,7 @@ struct FormGroupsPass : public fuse::impl::FuseFormGroupsBase<FormGroupsPass> {
         plan.plan = checkLowering
                         ? planLowerable(fn, block, policy, plan.schedules)
                         : planFusion(block, policy);
+        orderKernelsForMemory(plan.plan, orderKernels, kMemoryAlignment);
         plans.push_back(std::move(plan));
         blocks.push_back(&block);
       }

@@ -52,26 +52,6 @@ static SmallVector<std::string> reasonsLeftAlone(const FusionPlan &plan,
   return reasons;
 }
 
-namespace {
-/// The memory section of a function's report: the buffers between its
-/// kernels (values a group makes and another group reads), planned into one
-/// arena as fuse-plan-buffers will do after bufferization.
-struct MemoryEstimate {
-  /// Every intermediate of the unfused graph in its own buffer.
-  int64_t unfusedNaive = 0;
-  int64_t naive = 0, arena = 0, maxLive = 0, inPlaceBytes = 0;
-  int64_t buffers = 0;
-  std::string strategy;
-};
-} // namespace
-
-/// Whether every op of `group` is elementwise.
-static bool isElementwiseGroup(const PlannedGroup &group) {
-  return llvm::all_of(group.ops, [](Operation *op) {
-    return classifyOp(op).category == OpCategory::elementwise;
-  });
-}
-
 /// The group's place on the roofline: its FLOPs (the ops' own counts; an op
 /// whose count is unknown adds none), FLOPs per byte of its global traffic,
 /// and whether that is below the target's ridge point for the anchor's
@@ -93,167 +73,6 @@ static Roofline rooflineOf(const PlannedGroup &group, TargetAttr target) {
                   : Float32Type::get(target.getContext());
   r.memoryBound = r.intensity < target.getRidgeFlopsPerByte(elem);
   return r;
-}
-
-/// Arena alignment of the estimate (fuse-plan-buffers' default, for GPUs).
-static constexpr int64_t kMemoryAlignment = 256;
-
-static MemoryEstimate estimateMemory(const FusionPlan &plan,
-                                     int64_t alignment) {
-  MemoryEstimate estimate;
-  llvm::DenseMap<Operation *, unsigned> groupOf;
-  for (auto [i, group] : llvm::enumerate(plan.groups))
-    for (Operation *op : group.ops)
-      groupOf[op] = i;
-
-  // The groups (kernels) that read `value`, through ops that are not
-  // kernels (reshapes, casts), and whether it leaves the function.
-  auto readers = [&](Value value, SmallVectorImpl<unsigned> &out) {
-    bool escapes = false;
-    SmallVector<Value> worklist = {value};
-    llvm::SmallPtrSet<Operation *, 8> seen;
-    while (!worklist.empty()) {
-      Value v = worklist.pop_back_val();
-      for (Operation *user : v.getUsers()) {
-        Operation *top = user;
-        while (top && !groupOf.count(top) &&
-               top->getBlock() != value.getParentBlock())
-          top = top->getParentOp();
-        if (!top)
-          continue;
-        auto it = groupOf.find(top);
-        if (it != groupOf.end()) {
-          out.push_back(it->second);
-          continue;
-        }
-        if (top->hasTrait<OpTrait::IsTerminator>()) {
-          escapes = true;
-          continue;
-        }
-        if (seen.insert(top).second)
-          worklist.append(top->result_begin(), top->result_end());
-      }
-    }
-    return escapes;
-  };
-
-  // Kernel order: groups topologically, ties by their first op.
-  unsigned n = plan.groups.size();
-  std::vector<SmallVector<unsigned>> succ(n);
-  std::vector<unsigned> indegree(n, 0);
-  for (auto [i, group] : llvm::enumerate(plan.groups))
-    for (Operation *op : group.ops)
-      for (Value result : op->getResults()) {
-        SmallVector<unsigned> users;
-        readers(result, users);
-        for (unsigned u : users)
-          if (u != i && !llvm::is_contained(succ[i], u)) {
-            succ[i].push_back(u);
-            ++indegree[u];
-          }
-      }
-  auto firstOp = [&](unsigned g) {
-    Operation *first = plan.groups[g].ops.front();
-    for (Operation *op : plan.groups[g].ops)
-      if (op->isBeforeInBlock(first))
-        first = op;
-    return first;
-  };
-  std::vector<int64_t> step(n, -1);
-  SmallVector<unsigned> ready;
-  for (unsigned g = 0; g < n; ++g)
-    if (indegree[g] == 0)
-      ready.push_back(g);
-  for (int64_t t = 0; !ready.empty(); ++t) {
-    auto best = llvm::min_element(ready, [&](unsigned a, unsigned b) {
-      return firstOp(a)->isBeforeInBlock(firstOp(b));
-    });
-    unsigned g = *best;
-    ready.erase(best);
-    step[g] = t;
-    for (unsigned s : succ[g])
-      if (--indegree[s] == 0)
-        ready.push_back(s);
-  }
-  if (llvm::is_contained(step, -1))
-    return estimate; // a cycle: the engine refuses these; nothing to plan
-
-  struct Entry {
-    Value value;
-    unsigned producer;
-    int64_t end;
-    int64_t bytes;
-  };
-  SmallVector<Entry> entries;
-  for (auto [i, group] : llvm::enumerate(plan.groups))
-    for (Operation *op : group.ops)
-      for (Value result : op->getResults()) {
-        std::optional<int64_t> bytes = getShapedTypeBytes(result.getType());
-        if (!bytes)
-          continue;
-        SmallVector<unsigned> users;
-        bool escapes = readers(result, users);
-        // Unfused, every op's result is a buffer of its own.
-        if (!escapes && !users.empty())
-          estimate.unfusedNaive += *bytes;
-        unsigned self = i;
-        bool external =
-            llvm::any_of(users, [self](unsigned u) { return u != self; });
-        if (escapes || !external)
-          continue;
-        int64_t end = step[i];
-        for (unsigned u : users)
-          end = std::max(end, step[u]);
-        entries.push_back({result, unsigned(i), end, *bytes});
-      }
-  if (entries.empty())
-    return estimate;
-
-  // In place: an elementwise kernel writes a result over a same-typed input
-  // buffer it reads last.
-  llvm::EquivalenceClasses<unsigned> same;
-  for (unsigned e = 0; e < entries.size(); ++e)
-    same.insert(e);
-  llvm::DenseSet<unsigned> reused;
-  for (unsigned o = 0; o < entries.size(); ++o) {
-    const PlannedGroup &group = plan.groups[entries[o].producer];
-    if (!isElementwiseGroup(group))
-      continue;
-    int64_t at = step[entries[o].producer];
-    for (unsigned in = 0; in < entries.size(); ++in) {
-      if (in == o || reused.contains(in) || entries[in].end != at ||
-          entries[in].value.getType() != entries[o].value.getType())
-        continue;
-      SmallVector<unsigned> users;
-      readers(entries[in].value, users);
-      if (!llvm::is_contained(users, entries[o].producer))
-        continue;
-      same.unionSets(in, o);
-      reused.insert(in);
-      estimate.inPlaceBytes += entries[o].bytes;
-      break;
-    }
-  }
-
-  std::vector<::fuse::planner::Buffer> intervals;
-  std::vector<size_t> placeOf;
-  for (auto [e, entry] : llvm::enumerate(entries)) {
-    intervals.push_back({step[entry.producer], entry.end, entry.bytes});
-    placeOf.push_back(same.getLeaderValue(e));
-  }
-  ::fuse::planner::Options options;
-  options.alignment = alignment;
-  // The budget fuse-plan-buffers uses by default: the same buffers get
-  // the same plan in the report and in the compiled module.
-  options.searchBudget = ::fuse::planner::kDefaultSearchBudget;
-  ::fuse::planner::Plan result = ::fuse::planner::plan(
-      ::fuse::planner::mergePlaces(intervals, placeOf), options);
-  estimate.naive = ::fuse::planner::computeNaive(intervals, alignment);
-  estimate.buffers = entries.size();
-  estimate.arena = result.arena;
-  estimate.maxLive = result.maxLive;
-  estimate.strategy = result.strategy;
-  return estimate;
 }
 
 //===----------------------------------------------------------------------===//
@@ -442,7 +261,7 @@ void mlir::fuse::buildFusionRemarks(const FunctionPlan &fn, TargetAttr target,
     refused.insert(Arg("Reason", rejection.reason));
   }
   // The function's totals and the buffers left between its kernels.
-  MemoryEstimate memory = estimateMemory(plan, kMemoryAlignment);
+  PlanMemory memory = estimatePlanMemory(plan, kMemoryAlignment);
   Location loc = fn.function ? fn.function->getLoc() : UnknownLoc::get(context);
   FusionRemark &summary = out.emplace_back(remark::RemarkKind::RemarkAnalysis,
                                            DiagnosticSeverity::Remark, loc,
@@ -465,6 +284,14 @@ void mlir::fuse::buildFusionRemarks(const FunctionPlan &fn, TargetAttr target,
   summary.insert(makeIntArg(context, "in_place_bytes", memory.inPlaceBytes));
   summary.insert(
       Arg("strategy", memory.strategy.empty() ? "none" : memory.strategy));
+  summary.insert(
+      makeIntArg(context, "order_max_live_source", plan.maxLiveSourceOrder));
+  summary.insert(
+      makeIntArg(context, "order_max_live", plan.maxLiveKernelOrder));
+  summary.insert(makeIntArg(context, "order_bound", plan.maxLiveAnyOrderBound));
+  summary.insert(Arg("order", plan.kernelOrderStrategy.empty()
+                                  ? "none"
+                                  : plan.kernelOrderStrategy));
 }
 
 void mlir::fuse::streamFusionRemarks(MLIRContext *context,

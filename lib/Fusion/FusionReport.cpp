@@ -126,6 +126,11 @@ struct MemoryEstimate {
           inPlaceBytes = 0;
   /// "" where nothing was planned.
   std::string strategy;
+  /// The kernel order: max-live of the buffers between kernels (before
+  /// in-place reuse) in the source order and in the order chosen, and the
+  /// heuristic that chose it ("" where no order was chosen).
+  int64_t orderMaxLiveSource = 0, orderMaxLive = 0, orderBound = 0;
+  std::string order;
 };
 } // namespace
 
@@ -139,6 +144,11 @@ static MemoryEstimate memoryOf(ArrayRef<Arg> summary) {
   m.inPlaceBytes = intOf(summary, "in_place_bytes");
   StringRef strategy = textOf(summary, "strategy");
   m.strategy = strategy == "none" ? "" : strategy.str();
+  m.orderMaxLiveSource = intOf(summary, "order_max_live_source");
+  m.orderMaxLive = intOf(summary, "order_max_live");
+  m.orderBound = intOf(summary, "order_bound");
+  StringRef order = textOf(summary, "order");
+  m.order = order == "none" ? "" : order.str();
   return m;
 }
 
@@ -153,6 +163,12 @@ static void writeMemory(llvm::json::OStream &json, const MemoryEstimate &m) {
                    m.maxLive ? double(m.arena) / double(m.maxLive) : 1.0);
     json.attribute("in_place_bytes", m.inPlaceBytes);
     json.attribute("strategy", m.strategy.empty() ? "none" : m.strategy);
+    json.attributeObject("kernel_order", [&] {
+      json.attribute("strategy", m.order.empty() ? "none" : m.order);
+      json.attribute("max_live_source_order", m.orderMaxLiveSource);
+      json.attribute("max_live", m.orderMaxLive);
+      json.attribute("bound", m.orderBound);
+    });
   });
 }
 
@@ -274,6 +290,13 @@ void FusionReportBuilder::writeJSON(raw_ostream &os,
             total.strategy = memory.strategy;
           else if (!memory.strategy.empty())
             total.strategy = "mixed";
+          total.orderMaxLiveSource += memory.orderMaxLiveSource;
+          total.orderMaxLive += memory.orderMaxLive;
+          total.orderBound += memory.orderBound;
+          if (total.order.empty() || total.order == memory.order)
+            total.order = memory.order;
+          else if (!memory.order.empty())
+            total.order = "mixed";
           // The sum of the groups' predicted times (kernels run one after
           // the other on one stream), where the groups were lowered.
           std::optional<double> functionPredictedUs;

@@ -19,7 +19,7 @@ using namespace mlir::fuse;
 using namespace mlir::fuse::detail;
 
 /// Builds the fuse.group for one planned group.
-static void materializeGroup(Block &block, const PlannedGroup &planned) {
+static GroupOp materializeGroup(Block &block, const PlannedGroup &planned) {
   llvm::DenseSet<Operation *> members(planned.ops.begin(), planned.ops.end());
 
   // Values the group needs from outside: each becomes an input, unless it is
@@ -118,13 +118,29 @@ static void materializeGroup(Block &block, const PlannedGroup &planned) {
   for (Operation *op : llvm::reverse(cloneOrder))
     if (op->use_empty() && isMemoryEffectFree(op))
       op->erase();
+  return group;
 }
 
 LogicalResult mlir::fuse::materializeFusionPlan(Block &block,
                                                 const FusionPlan &plan) {
-  for (const PlannedGroup &group : plan.groups)
+  SmallVector<GroupOp> groups(plan.groups.size());
+  for (auto [i, group] : llvm::enumerate(plan.groups))
     if (!group.ops.empty())
-      materializeGroup(block, group);
+      groups[i] = materializeGroup(block, group);
+  // The groups in the plan's kernel order, at the end of the block: the
+  // topological sort below keeps them in that order (it is one) and moves
+  // the ops between them that need an earlier group's result after it.
+  if (plan.kernelOrder.size() == plan.groups.size()) {
+    Operation *end =
+        block.mightHaveTerminator() ? block.getTerminator() : nullptr;
+    for (uint32_t k : plan.kernelOrder)
+      if (groups[k]) {
+        if (end)
+          groups[k]->moveBefore(end);
+        else
+          groups[k]->moveBefore(&block, block.end());
+      }
+  }
   if (!sortTopologically(&block))
     return failure();
   // Originals of what was cloned into groups and is now unused.

@@ -69,6 +69,7 @@ void mlir::fuse::buildFusionPipeline(OpPassManager &pm,
   groups.stages = options.stages;
   groups.splitK = options.splitK;
   groups.splitRowEpilogues = options.splitRowEpilogues;
+  groups.orderKernels = options.orderKernels;
   pm.addPass(createFuseFormGroups(groups));
 }
 

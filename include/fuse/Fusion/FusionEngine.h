@@ -118,14 +118,83 @@ struct FusionPlan {
   int64_t kernelsBefore = 0, kernelsAfter = 0;
   /// Global-memory bytes of all kernels, unfused and fused.
   int64_t bytesBefore = 0, bytesAfter = 0;
+  /// The order the kernels run in (indices into `groups`), chosen by
+  /// orderKernelsForMemory; empty: the source order.
+  std::vector<uint32_t> kernelOrder;
+  /// Max-live of the buffers between kernels in the source order and in
+  /// `kernelOrder` (aligned as the report's estimate), and the heuristic
+  /// that chose it ("given" when the source order was kept).
+  int64_t maxLiveSourceOrder = 0, maxLiveKernelOrder = 0;
+  /// No kernel order has a lower max-live than this (KernelOrder).
+  int64_t maxLiveAnyOrderBound = 0;
+  std::string kernelOrderStrategy;
 };
 
 /// Decides the fusion groups of the top-level ops of `block`. The IR is not
 /// changed. Deterministic: the same input and policy give the same plan.
 FusionPlan planFusion(Block &block, const FusionPolicy &policy);
 
+/// The groups of a plan as kernels, and every value their ops make: which
+/// kernels read it (through ops that are not kernels, such as reshapes),
+/// whether it leaves the function, and its bytes. One walk of the IR,
+/// shared by the kernel order and the report's memory estimate.
+struct PlanKernels {
+  struct ValueInfo {
+    Value value;
+    unsigned producer = 0;
+    /// Kernels that read it, once each, in order of first use; the
+    /// producer is listed when it reads the value itself (a group's inner
+    /// value).
+    SmallVector<unsigned> readers;
+    bool escapes = false;
+    /// Bytes of a statically shaped value; -1 when unknown.
+    int64_t bytes = -1;
+    /// The value (an index into `values`) whose memory this one is written
+    /// into: its op is destination-style and its destination is another
+    /// kernel's value (directly, or through a value of its own kernel that
+    /// is), as a branch writes into its slice of a concatenation; -1 if
+    /// none. Bufferization writes it in place where the kernel reads that
+    /// value last.
+    int64_t writesInto = -1;
+  };
+  std::vector<ValueInfo> values;
+  /// Kernel k depends on each kernel in `predecessors[k]`.
+  std::vector<SmallVector<unsigned>> predecessors;
+  /// The source order: topological, ties by each group's last op in the
+  /// block; empty if the groups form a cycle.
+  std::vector<uint32_t> sourceOrder;
+};
+PlanKernels analyzePlanKernels(const FusionPlan &plan);
+
+/// The memory section of a function's report: the buffers between its
+/// kernels (values one kernel makes and another reads), with their places
+/// (in place where a kernel writes into a value it reads last), planned
+/// into one arena as fuse-plan-buffers does after bufferization.
+struct PlanMemory {
+  /// Every intermediate of the unfused graph in its own buffer.
+  int64_t unfusedNaive = 0;
+  int64_t naive = 0, arena = 0, maxLive = 0, inPlaceBytes = 0;
+  int64_t buffers = 0;
+  /// The planner's strategy; "" where nothing was planned.
+  std::string strategy;
+};
+/// The estimate for `plan`'s kernels in plan.kernelOrder (else the source
+/// order), with the planner's default budget (fuse-plan-buffers' too).
+PlanMemory estimatePlanMemory(const FusionPlan &plan, int64_t alignment);
+
+/// The alignment of the buffers between kernels in the report's memory
+/// estimate and in the kernel order's max-live (fuse-plan-buffers' default,
+/// for GPUs).
+inline constexpr int64_t kMemoryAlignment = 256;
+
+/// Sets plan.kernelOrder: with `reorder`, the order of least max-live that
+/// orderForMemory finds (never above the source order's); without, the
+/// source order. Records both max-lives.
+void orderKernelsForMemory(FusionPlan &plan, bool reorder, int64_t alignment);
+
 /// Wraps every planned group in a `fuse.group` (kind and rule from the plan)
-/// and orders the block topologically. Constants, `tensor.empty`, fills of
+/// and orders the block topologically, the groups in plan.kernelOrder where
+/// it is set. Constants, `tensor.empty`, fills of
 /// constants and reshapes are cloned into the groups that use them.
 LogicalResult materializeFusionPlan(Block &block, const FusionPlan &plan);
 

@@ -27,6 +27,12 @@ def FuseFormGroups : Pass<"fuse-form-groups", "::mlir::ModuleOp"> {
     that refused it and its numbers, every op left alone with the reasons,
     and kernel and byte totals; `graph=` writes a Graphviz picture.
 
+    The groups are then ordered (`order-kernels`, on by default): among the
+    topological orders of the kernels, greedy schedules that run next the
+    ready kernel adding the least memory alive (one finishing a branch
+    before starting the next) are tried, and one is kept only when it lowers
+    the max-live of the buffers between kernels below the source order's.
+
     Before:
     ```mlir
     %m = linalg.matmul ins(%a, %b : ...) outs(%fill : ...) -> tensor<16x64xf32>
@@ -89,6 +95,12 @@ def FuseFormGroups : Pass<"fuse-form-groups", "::mlir::ModuleOp"> {
            "contraction's group when the cost model predicts the contraction "
            "alone on tensor cores and the rest as its own kernel faster "
            "(check 'cost')">,
+    Option<"orderKernels", "order-kernels", "bool", /*default=*/"true",
+           "Run independent kernels (branches, heads, independent "
+           "subgraphs) in the order that keeps the least memory alive "
+           "between them, where one lowers max-live; the report gives "
+           "max-live in the source order and in the chosen one. The "
+           "predicted time does not depend on the order">,
   ];
   // The trial lowering of each planned group (check-lowering) tiles it.
   let dependentDialects = ["::mlir::fuse::FuseDialect",

@@ -98,6 +98,11 @@ struct FusionPipelineOptions
                      "the cost model predicts the GEMM alone on tensor cores "
                      "and the LayerNorm apart faster (false: always fused)"),
       llvm::cl::init(FuseFormGroupsOptions().splitRowEpilogues)};
+  PassOptions::Option<bool> orderKernels{
+      *this, "order-kernels",
+      llvm::cl::desc("Order independent kernels to keep less memory alive "
+                     "between them (false: the source order)"),
+      llvm::cl::init(FuseFormGroupsOptions().orderKernels)};
   PassOptions::Option<bool> prune{
       *this, "prune",
       llvm::cl::desc("Run fuse-prune (dead code, cancelling pairs, constant "

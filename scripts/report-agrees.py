@@ -1,0 +1,43 @@
+#!/usr/bin/python3
+"""Checks that the fusion report's memory section (planned from the fusion
+plan, before bufferization) gives the arena that fuse-plan-buffers builds
+after bufferization, function by function.
+
+usage: report-agrees.py REPORT.json LOWERED.mlir
+Prints one line per function; exit 1 if any differ or none is found.
+"""
+import json
+import re
+import sys
+
+
+def main():
+    report, lowered = sys.argv[1], sys.argv[2]
+    functions = {f["name"]: f["memory"]["arena"] for f in json.load(open(report))["functions"]}
+    text = open(lowered).read()
+    # fuse.memory = {arena = N : i64, ...} on the lowered host function (a
+    # func.func, or an llvm.func of any linkage), on the line that opens it.
+    planned = {}
+    for line in text.splitlines():
+        m = re.search(r"(?:func\.func|llvm\.func)\s+(?:\w+\s+)*@([\w.$]+)\(.*fuse\.memory = \{arena = (\d+)", line)
+        if m:
+            planned[m.group(1)] = int(m.group(2))
+    status = 0
+    checked = 0
+    for name, arena in functions.items():
+        if arena == 0 and name not in planned:
+            continue  # nothing between kernels to plan
+        got = planned.get(name)
+        verdict = "agree" if got == arena else "DIFFER"
+        if got != arena:
+            status = 1
+        checked += 1
+        print(f"{name}: report {arena} B, fuse-plan-buffers {got} B: {verdict}")
+    if not checked:
+        print("no function with a planned arena")
+        status = 1
+    sys.exit(status)
+
+
+if __name__ == "__main__":
+    main()
