@@ -18,6 +18,16 @@ def print_memory(m):
           f"{m['buffers']} buffer(s) between kernels, {human_bytes(m['naive'])} one by one -> "
           f"arena {human_bytes(m['arena'])} (max-live bound {human_bytes(m['max_live'])}, "
           f"ratio {m['ratio']:.4f}, {human_bytes(m['in_place_bytes'])} in place, {m['strategy']})")
+    order = m.get("kernel_order")
+    if order and order["max_live_source_order"]:
+        print(f"  kernel order: {order['strategy']}, max-live {human_bytes(order['max_live_source_order'])} "
+              f"in the source order -> {human_bytes(order['max_live'])} "
+              f"(no order below {human_bytes(order['bound'])})")
+    fp = m.get("footprint")
+    if fp:
+        print(f"  footprint: weights {human_bytes(fp['weights'])} + arena {human_bytes(fp['arena'])} "
+              f"= {human_bytes(fp['model'])} for the model; with inputs {human_bytes(fp['inputs'])} "
+              f"and outputs {human_bytes(fp['outputs'])}, {human_bytes(fp['total'])}")
 
 
 def main(path):

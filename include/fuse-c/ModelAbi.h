@@ -12,15 +12,15 @@
 |*                          void *workspace);  0 on success                   *|
 |*                                                                            *|
 |* The signature, one item per line:                                          *|
-|* A GPU library (target cuda) also exports fuse_model_init and              *|
+|* A GPU library (target cuda) also exports fuse_model_init and               *|
 |* fuse_model_fini (void(void)): they load and unload its kernels through     *|
 |* libfuse_cuda_runtime's mgpu* functions, whose symbols it leaves undefined; *|
 |* nothing runs at dlopen.                                                    *|
 |*                                                                            *|
 |*   fuse-model 1                                                             *|
 |*   target cpu|cuda                                                          *|
-|*   workspace <bytes>              (the caller's scratch buffer, >=
-64-aligned)*|
+|*   workspace <bytes>              (the caller's scratch buffer,             *|
+|*                                   64-byte aligned or more)                 *|
 |*   reentrant 0|1                  (1: concurrent calls with separate        *|
 |*                                   workspaces are safe)                     *|
 |*   input <name> <dtype> <shape>   (one line per input, in call order)       *|

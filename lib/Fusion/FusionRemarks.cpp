@@ -284,6 +284,9 @@ void mlir::fuse::buildFusionRemarks(const FunctionPlan &fn, TargetAttr target,
   summary.insert(makeIntArg(context, "in_place_bytes", memory.inPlaceBytes));
   summary.insert(
       Arg("strategy", memory.strategy.empty() ? "none" : memory.strategy));
+  summary.insert(makeIntArg(context, "weights", memory.weights));
+  summary.insert(makeIntArg(context, "inputs", memory.inputs));
+  summary.insert(makeIntArg(context, "outputs", memory.outputs));
   summary.insert(
       makeIntArg(context, "order_max_live_source", plan.maxLiveSourceOrder));
   summary.insert(

@@ -130,6 +130,8 @@ struct MemoryEstimate {
   /// in-place reuse) in the source order and in the order chosen, and the
   /// heuristic that chose it ("" where no order was chosen).
   int64_t orderMaxLiveSource = 0, orderMaxLive = 0, orderBound = 0;
+  /// The footprint besides the arena (PlanMemory).
+  int64_t weights = 0, inputs = 0, outputs = 0;
   std::string order;
 };
 } // namespace
@@ -147,6 +149,9 @@ static MemoryEstimate memoryOf(ArrayRef<Arg> summary) {
   m.orderMaxLiveSource = intOf(summary, "order_max_live_source");
   m.orderMaxLive = intOf(summary, "order_max_live");
   m.orderBound = intOf(summary, "order_bound");
+  m.weights = intOf(summary, "weights");
+  m.inputs = intOf(summary, "inputs");
+  m.outputs = intOf(summary, "outputs");
   StringRef order = textOf(summary, "order");
   m.order = order == "none" ? "" : order.str();
   return m;
@@ -168,6 +173,17 @@ static void writeMemory(llvm::json::OStream &json, const MemoryEstimate &m) {
       json.attribute("max_live_source_order", m.orderMaxLiveSource);
       json.attribute("max_live", m.orderMaxLive);
       json.attribute("bound", m.orderBound);
+    });
+    // What the function needs while it runs: a compiled model keeps the
+    // weights and the arena (its workspace); the caller gives the inputs
+    // and the results' buffers.
+    json.attributeObject("footprint", [&] {
+      json.attribute("weights", m.weights);
+      json.attribute("arena", m.arena);
+      json.attribute("inputs", m.inputs);
+      json.attribute("outputs", m.outputs);
+      json.attribute("model", m.weights + m.arena);
+      json.attribute("total", m.weights + m.arena + m.inputs + m.outputs);
     });
   });
 }
@@ -293,6 +309,9 @@ void FusionReportBuilder::writeJSON(raw_ostream &os,
           total.orderMaxLiveSource += memory.orderMaxLiveSource;
           total.orderMaxLive += memory.orderMaxLive;
           total.orderBound += memory.orderBound;
+          total.weights += memory.weights;
+          total.inputs += memory.inputs;
+          total.outputs += memory.outputs;
           if (total.order.empty() || total.order == memory.order)
             total.order = memory.order;
           else if (!memory.order.empty())

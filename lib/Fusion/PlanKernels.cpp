@@ -9,6 +9,8 @@
 #include "fuse/Fusion/FusionEngine.h"
 #include "fuse/Memory/KernelOrder.h"
 
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -228,6 +230,33 @@ void mlir::fuse::orderKernelsForMemory(FusionPlan &plan, bool reorder,
 PlanMemory mlir::fuse::estimatePlanMemory(const FusionPlan &plan,
                                           int64_t alignment) {
   PlanMemory estimate;
+  // The footprint besides the arena: weights, inputs, results.
+  Block *block = nullptr;
+  for (const PlannedGroup &group : plan.groups)
+    if (!group.ops.empty()) {
+      block = group.ops.front()->getBlock();
+      break;
+    }
+  if (block) {
+    auto bytesOf = [](Value v) {
+      return getShapedTypeBytes(v.getType()).value_or(0);
+    };
+    for (BlockArgument arg : block->getArguments())
+      estimate.inputs += bytesOf(arg);
+    if (block->mightHaveTerminator())
+      for (Value result : block->getTerminator()->getOperands())
+        estimate.outputs += bytesOf(result);
+    for (Operation &op : *block) {
+      ElementsAttr value;
+      if (op.getNumResults() != 1 || op.use_empty() ||
+          !matchPattern(op.getResult(0), m_Constant(&value)))
+        continue;
+      if (auto dense = dyn_cast<DenseElementsAttr>(value);
+          dense && dense.isSplat())
+        continue; // a fill, not memory
+      estimate.weights += bytesOf(op.getResult(0));
+    }
+  }
   PlanKernels kernels = analyzePlanKernels(plan);
   const std::vector<uint32_t> &order =
       plan.kernelOrder.empty() ? kernels.sourceOrder : plan.kernelOrder;

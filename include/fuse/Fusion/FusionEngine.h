@@ -177,6 +177,11 @@ struct PlanMemory {
   int64_t buffers = 0;
   /// The planner's strategy; "" where nothing was planned.
   std::string strategy;
+  /// The rest of the memory the function needs while it runs: its
+  /// constants that are not splats (weights, after folding; what a compiled
+  /// model keeps, in device memory on a GPU), its inputs and its results.
+  /// With the arena, the footprint.
+  int64_t weights = 0, inputs = 0, outputs = 0;
 };
 /// The estimate for `plan`'s kernels in plan.kernelOrder (else the source
 /// order), with the planner's default budget (fuse-plan-buffers' too).
