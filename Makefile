@@ -14,7 +14,7 @@ CMAKE_FLAGS ?=
 SETUP_STAMP := $(BUILD_DIR)/.setup-done
 FUSE_OPT    := $(BUILD_DIR)/bin/fuse-opt
 
-.PHONY: all setup configure build check demo docs format install clean bench-memory bench-models soak \
+.PHONY: all setup configure build check demo docs format install clean bench-memory bench-cpu bench-models soak \
         models e2e onnx-conformance fuzz check-asan bench bench-gpu stress
 
 all: build
@@ -105,6 +105,12 @@ bench-gpu: build
 	/usr/bin/python3 bench/gpu.py --out $(BUILD_DIR)/bench-gpu.json
 
 # The memory planner on the published Arm NN traces (docs/benchmarks/memtraces.md).
+# The CPU half: the measured FMA peak, the largest contractions and the
+# networks (fuse fused / unfused / loops, PyTorch eager and frozen, 1 and 2
+# threads), into docs/benchmarks/cpu.md. Needs `make models`.
+bench-cpu: build
+	/usr/bin/python3 bench/cpu.py
+
 bench-memory: build
 	/usr/bin/python3 bench/memtraces.py
 

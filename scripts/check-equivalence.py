@@ -152,9 +152,10 @@ def compile_variant(fuse_opt, path, options, suffix, function, lower=False, blob
     body = text[text.index("{") + 1: text.rindex("}")]
     body = body.replace(f"func.func @{name}(", f"func.func @{name}__{suffix}(", 1)
     if suffix == "unfused":
-        # The reference keeps one buffer per value: no arena planning.
+        # The reference keeps one buffer per value (no arena planning) and
+        # its loops (no vector micro-kernels).
         body = re.sub(rf"(func\.func @{name}__unfused\([^{{]*?\)(?: -> [^{{]*?)?) \{{",
-                      r"\1 attributes {fuse.no_plan} {", body, count=1)
+                      r"\1 attributes {fuse.no_plan, fuse.no_vectorize} {", body, count=1)
     return name, arg_types, result_types, body
 
 

@@ -7,6 +7,7 @@
 #ifndef FUSE_INITALLPASSES_H
 #define FUSE_INITALLPASSES_H
 
+#include "fuse/Codegen/CPU/Passes.h"
 #include "fuse/Codegen/GPU/Passes.h"
 #include "fuse/Codegen/Tiling/Passes.h"
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
@@ -26,6 +27,7 @@ inline void registerAllPasses() {
   registerFuseFusionPasses();
   registerFuseTilingPasses();
   registerFuseGPUPasses();
+  registerFuseCPUPasses();
   registerFuseMemoryPasses();
   registerFuseExportPasses();
   registerFusePipelines();

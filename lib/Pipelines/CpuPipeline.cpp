@@ -12,6 +12,7 @@
 
 #include "Bufferize.h"
 
+#include "fuse/Codegen/CPU/Passes.h"
 #include "fuse/Codegen/GPU/Passes.h"
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
 #include "fuse/Export/Passes.h"
@@ -40,6 +41,11 @@ void mlir::fuse::buildCpuPipeline(OpPassManager &pm,
     mark.function = options.entry;
     pm.addPass(createFuseMarkEntry(mark));
   }
+  // The register-blocked contractions read a filter's output channels as
+  // vectors: constant filters as [KH, KW, C, F].
+  bool vectorize = options.vectorize && options.emulateThreads == 0;
+  if (vectorize)
+    pm.addNestedPass<func::FuncOp>(createFuseRelayoutWeights());
   if (options.outlineGroups)
     pm.addPass(createFuseOutlineGroups());
   // TOSA (if any) and elementwise ops on tensors to linalg.
@@ -51,6 +57,13 @@ void mlir::fuse::buildCpuPipeline(OpPassManager &pm,
   tosa.addPass(createConvertElementwiseToLinalgPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  if (vectorize) {
+    // Filters of convolutions that were TOSA until now (unfused input).
+    pm.addNestedPass<func::FuncOp>(createFuseRelayoutWeights());
+    pm.addNestedPass<func::FuncOp>(createFuseCpuVectorize());
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createCSEPass());
+  }
   pm.addPass(detail::createModuleBufferizePass());
   // Groups updating an input in place (concat branches) return nothing
   // for it; callers use the input rather than a copy.
@@ -83,8 +96,15 @@ void mlir::fuse::buildCpuPipeline(OpPassManager &pm,
   if (options.entryAbi)
     pm.addNestedPass<func::FuncOp>(createFuseCopyToLinalg());
   OpPassManager &loops = pm.nest<func::FuncOp>();
+  if (vectorize)
+    loops.addPass(createFuseCpuLowerVectors());
   loops.addPass(createConvertLinalgToLoopsPass());
   loops.addPass(createForallToForLoopPass());
+  // A multiply and the add that uses it may become one fma, as on the GPU
+  // (fuse-to-nvptx): the vector micro-kernels' FMAs and the loops of any
+  // other build round alike, so the same order of a sum gives the same
+  // bits.
+  pm.addPass(createFuseContractFloat());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
@@ -93,6 +113,7 @@ void mlir::fuse::buildCpuPipeline(OpPassManager &pm,
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());

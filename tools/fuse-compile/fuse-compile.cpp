@@ -100,6 +100,11 @@ static cl::opt<bool> planBuffers(
     cl::desc("Place the buffers between kernels in one workspace "
              "(fuse-plan-buffers); false: each is allocated per call"),
     cl::cat(category));
+static cl::opt<bool> cpuVectorize(
+    "cpu-vectorize", cl::init(true),
+    cl::desc("CPU target: contractions as register-blocked vector "
+             "micro-kernels (fuse-to-cpu vectorize); false: loops"),
+    cl::cat(category));
 static cl::opt<std::string>
     entry("entry", cl::init(""),
           cl::desc("The function to compile (.mlir input with several "
@@ -472,6 +477,8 @@ int compile() {
     lowering += " entry=" + quoted(entry);
   if (profile)
     lowering += " profile=true";
+  if (!gpu && !cpuVectorize)
+    lowering += " vectorize=false";
   std::string format = gpuFormat;
   if (gpu && format == "auto")
     format = llvm::sys::findProgramByName("ptxas", {"/usr/local/cuda/bin"})

@@ -134,6 +134,13 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
                      "group's lowering config's threads (the GPU's block "
                      "size); 0: off"),
       llvm::cl::init(0)};
+  PassOptions::Option<bool> vectorize{
+      *this, "vectorize",
+      llvm::cl::desc("Contractions as register-blocked vector micro-kernels "
+                     "(fuse-cpu-vectorize, fuse-cpu-lower-vectors; constant "
+                     "convolution filters re-laid out for them); not with "
+                     "emulate-threads, which runs the GPU schedule"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> entryAbi{
       *this, "entry-abi",
       llvm::cl::desc("Build the compiled-model ABI (fuse-compile): the entry "

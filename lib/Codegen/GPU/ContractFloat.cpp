@@ -19,7 +19,11 @@ namespace {
 struct ContractFloatPass
     : public fuse::impl::FuseContractFloatBase<ContractFloatPass> {
   void runOnOperation() override {
+    // Only the ops an fma is made of: a conversion's flags would reach the
+    // LLVM dialect as a stray arith attribute.
     getOperation()->walk([](arith::ArithFastMathInterface op) {
+      if (!isa<arith::MulFOp, arith::AddFOp, arith::SubFOp>(op))
+        return;
       StringRef name = op.getFastMathAttrName();
       arith::FastMathFlagsAttr old = op.getFastMathFlagsAttr();
       arith::FastMathFlags flags =

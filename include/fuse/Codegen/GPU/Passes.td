@@ -87,9 +87,10 @@ def FuseLinearizeGrid : Pass<"fuse-linearize-grid", "::mlir::func::FuncOp"> {
 def FuseContractFloat : Pass<"fuse-contract-float"> {
   let summary = "Allow a multiply and the add that uses it to become one fma";
   let description = [{
-    Marks every floating-point arith op under the pass's root (the kernels'
-    `gpu.module` in `fuse-to-nvptx`) `fastmath<contract>`, keeping the
-    flags it already had. Without it the NVPTX backend writes a
+    Marks every floating-point multiply, add and subtract (`arith.mulf`,
+    `arith.addf`, `arith.subf`) under the pass's root (the kernels'
+    `gpu.module` in `fuse-to-nvptx`; the whole module in `fuse-to-cpu`)
+    `fastmath<contract>`, keeping the flags it already had. Without it the NVPTX backend writes a
     multiply-accumulate as `mul.rn.f32` + `add.rn.f32` (the explicit
     rounding forbids ptxas to fuse them); with it, `fma.rn.f32`: one
     instruction and one rounding instead of two (results differ from the

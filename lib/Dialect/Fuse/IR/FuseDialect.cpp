@@ -73,7 +73,8 @@ LogicalResult FuseDialect::verifyOperationAttribute(Operation *op,
       return wrongType("a rule name");
     return onlyOn(isFunction, "a function");
   }
-  if (name == NoPlanAttrHelper::getNameStr()) {
+  if (name == NoPlanAttrHelper::getNameStr() ||
+      name == NoVectorizeAttrHelper::getNameStr()) {
     if (!isa<UnitAttr>(value))
       return wrongType("a unit attribute");
     return onlyOn(isFunction, "a function");
@@ -156,7 +157,7 @@ LogicalResult FuseDialect::verifyOperationAttribute(Operation *op,
   return op->emitOpError() << "unknown fuse attribute '" << name
                            << "' (the fuse dialect declares fuse.target, "
                               "fuse.id, fuse.kind, fuse.rule, fuse.no_plan, "
-                              "fuse.memory, fuse.relayouts, "
+                              "fuse.no_vectorize, fuse.memory, fuse.relayouts, "
                               "fuse.split_k_buffer, fuse.noalias_args, "
                               "fuse.llvm_arg_count, fuse.entry, fuse.category, "
                               "fuse.flops, fuse.bytes_read, "

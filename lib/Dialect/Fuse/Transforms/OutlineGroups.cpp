@@ -64,6 +64,10 @@ struct OutlineGroupsPass
                 .isAttrPresent(fn))
           FuseDialect::NoPlanAttrHelper(builder.getContext())
               .setAttr(callee, builder.getUnitAttr());
+        if (FuseDialect::NoVectorizeAttrHelper(builder.getContext())
+                .isAttrPresent(fn))
+          FuseDialect::NoVectorizeAttrHelper(builder.getContext())
+              .setAttr(callee, builder.getUnitAttr());
         symbols.insert(callee); // renames on a clash
         callee.getBody().takeBody(group.getBody());
         Block &body = callee.getBody().front();

@@ -46,6 +46,9 @@ def Fuse_Dialect : Dialect {
     "::mlir::StringAttr":$rule,
     // On a function: keep its buffers out of fuse-plan-buffers' arena.
     "::mlir::UnitAttr":$no_plan,
+    // On a function: its contractions (and its groups') lower to loops on
+    // the CPU, not to vector micro-kernels (a reference build).
+    "::mlir::UnitAttr":$no_vectorize,
     // On a function: what fuse-plan-buffers decided (bytes, strategy).
     "::mlir::DictionaryAttr":$memory,
     // On a function: the weight re-layouts of fuse-relayout-weights.

@@ -69,7 +69,8 @@ def FuseOutlineGroups : Pass<"fuse-outline-groups", "::mlir::ModuleOp"> {
     its results, and the group is replaced by a `func.call`. The kind and
     rule stay on the function as `fuse.kind` and `fuse.rule` string
     attributes (plain strings, so the lowered module needs no fuse dialect);
-    a `fuse.no_plan` marker on the parent carries over to its groups.
+    a `fuse.no_plan` or `fuse.no_vectorize` marker on the parent carries
+    over to its groups.
 
     Before:
     ```mlir

@@ -1,0 +1,82 @@
+//===- Passes.td - CPU kernel generation -------------------*- tablegen -*-===//
+//
+// Part of fuse, an MLIR-based operator-fusion compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSE_CODEGEN_CPU_PASSES_TD
+#define FUSE_CODEGEN_CPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def FuseCpuVectorize : Pass<"fuse-cpu-vectorize", "::mlir::func::FuncOp"> {
+  let summary = "Contractions as register-blocked vector micro-kernels";
+  let description = [{
+    Each contraction on tensors with static shapes and f32 elements
+    (`linalg.matmul`, `linalg.batch_matmul`, any `linalg.generic` or named
+    op whose indexing maps are projected permutations, and the
+    convolutions `linalg.conv_2d_nhwc_hwcf` and
+    `linalg.depthwise_conv_2d_nhwc_hwc`) becomes a loop nest over register
+    tiles:
+
+    1. Its parallel loops are tiled: the output's contiguous dimension by
+       `NR` (a vector of NR elements; the largest divisor of the extent not
+       above `nr`), the dimension before it by `MR` rows (a divisor not
+       above `mr`; for a convolution the output width), every other one by
+       1; the contiguous dimension's tiles are the outer loop, so one
+       column block of the weights is reused over all rows. The producer of
+       the output's initial value (a zero fill, a broadcast bias) is fused
+       into the tile: the accumulators start from it.
+    2. Its reduction loops are tiled by 1 (the innermost by up to `kc`),
+       with the output tile carried through them.
+    3. A convolution tile (a 1x1 window) becomes a product over a strided
+       slice of its input (a `linalg.generic` whose maps are projected
+       permutations); every op in the tile is vectorized (`vector.contract`,
+       `vector.transfer_read/write`), and the accumulator's read and write
+       are hoisted out of the reduction loops, so the MR x NR accumulators
+       stay in vector registers while the reduction runs.
+
+    `fuse-cpu-lower-vectors` lowers the contractions to outer products and
+    FMAs after bufferization. A contraction that does not qualify (dynamic
+    shapes, other element types, a convolution layout without a 1-D form)
+    is left as it is and lowers to loops, and so is every contraction of a
+    function marked `fuse.no_vectorize` (the unfused reference of
+    `scripts/check-equivalence.py`). `fuse-to-cpu` runs it (option
+    `vectorize`, on by default) on each group's function.
+  }];
+  let options = [
+    Option<"mr", "mr", "int64_t", /*default=*/"8",
+           "Rows of the register tile (upper bound; a divisor of the extent "
+           "is used)">,
+    Option<"nr", "nr", "int64_t", /*default=*/"32",
+           "Elements of the register tile along the output's contiguous "
+           "dimension (upper bound)">,
+    Option<"kc", "kc", "int64_t", /*default=*/"4",
+           "Step of the innermost reduction loop (upper bound)">,
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+}
+
+def FuseCpuLowerVectors : Pass<"fuse-cpu-lower-vectors", "::mlir::func::FuncOp"> {
+  let summary = "Vector contractions to outer products and FMAs, transfers "
+                "to loads and stores";
+  let description = [{
+    After bufferization: `vector.contract` becomes `vector.outerproduct`
+    per reduction step and then `vector.fma` on rows of the accumulator
+    tile; transposes, broadcasts, shape casts and multi-reductions lower to
+    1-D vector operations, and transfers with a contiguous minor dimension
+    to `vector.load`/`vector.store` (the rest to loops, by
+    `convert-vector-to-scf`). What remains lowers with
+    `convert-vector-to-llvm`.
+  }];
+  let dependentDialects = ["::mlir::vector::VectorDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+#endif // FUSE_CODEGEN_CPU_PASSES_TD

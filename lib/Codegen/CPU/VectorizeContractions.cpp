@@ -1,0 +1,391 @@
+//===- VectorizeContractions.cpp - register-blocked CPU contractions ------===//
+//
+// Part of fuse, an MLIR-based operator-fusion compiler.
+//
+// fuse-cpu-vectorize: each contraction on tensors becomes a loop nest over
+// MR x NR register tiles whose reduction runs on vector accumulators.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuse/Codegen/CPU/Passes.h"
+
+#include "fuse/Dialect/Fuse/IR/FuseDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/TilingInterface.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+namespace mlir::fuse {
+#define GEN_PASS_DEF_FUSECPUVECTORIZE
+#include "fuse/Codegen/CPU/Passes.h.inc"
+} // namespace mlir::fuse
+
+using namespace mlir;
+using namespace mlir::fuse;
+
+namespace {
+
+/// How one contraction is tiled: sizes of the register tile over its
+/// parallel loops (in loop order), the order of those tile loops, and the
+/// reduction loops' step.
+struct RegisterTiling {
+  SmallVector<int64_t> parallel;
+  SmallVector<int64_t> interchange;
+  SmallVector<int64_t> reduction;
+};
+
+/// The largest divisor of `extent` that is at most `bound` (at least 1).
+int64_t largestDivisor(int64_t extent, int64_t bound) {
+  for (int64_t d = std::min(extent, std::max<int64_t>(bound, 1)); d > 1; --d)
+    if (extent % d == 0)
+      return d;
+  return 1;
+}
+
+/// A convolution whose register tile (one output row, a 1x1 window) has a
+/// 1-D form that vectorizes.
+bool isDecomposableConvolution(Operation *op) {
+  return isa<linalg::Conv2DNhwcHwcfOp, linalg::DepthwiseConv2DNhwcHwcOp>(op);
+}
+
+bool hasStaticF32Tensors(linalg::LinalgOp op) {
+  if (!op.hasPureTensorSemantics() || op->getNumResults() != 1)
+    return false;
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<RankedTensorType>(operand.get().getType());
+    if (!type || !type.hasStaticShape() || !type.getElementType().isF32())
+      return false;
+  }
+  return true;
+}
+
+/// The register tiling of `op`, or nothing where the op is not a
+/// contraction this pass vectorizes.
+std::optional<RegisterTiling> registerTilingOf(linalg::LinalgOp op, int64_t mr,
+                                               int64_t nr, int64_t kc) {
+  if (!hasStaticF32Tensors(op) || op.getNumReductionLoops() == 0 ||
+      op.getNumDpsInits() != 1)
+    return std::nullopt;
+  bool convolution = isDecomposableConvolution(op);
+  if (!convolution &&
+      !llvm::all_of(op.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isProjectedPermutation(); }))
+    return std::nullopt;
+  // The loops the output's last two dimensions index.
+  AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (out.getNumResults() == 0)
+    return std::nullopt; // a reduction to a scalar
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  unsigned n = cast<AffineDimExpr>(out.getResults().back()).getPosition();
+  std::optional<unsigned> m;
+  if (out.getNumResults() >= 2)
+    m = cast<AffineDimExpr>(out.getResults()[out.getNumResults() - 2])
+            .getPosition();
+
+  RegisterTiling tiling;
+  unsigned innermostReduction = 0;
+  for (auto [i, it] : llvm::enumerate(iterators))
+    if (it == utils::IteratorType::reduction)
+      innermostReduction = i;
+  for (auto [i, it] : llvm::enumerate(iterators)) {
+    if (it == utils::IteratorType::reduction) {
+      tiling.parallel.push_back(0);
+      tiling.reduction.push_back(
+          i == innermostReduction && !isa<linalg::DepthwiseConv2DNhwcHwcOp>(op)
+              ? largestDivisor(ranges[i], kc)
+              : 1);
+      continue;
+    }
+    tiling.reduction.push_back(0);
+    if (i == n)
+      tiling.parallel.push_back(largestDivisor(ranges[i], nr));
+    else if (m && i == *m)
+      tiling.parallel.push_back(largestDivisor(ranges[i], mr));
+    else
+      tiling.parallel.push_back(1);
+  }
+  // Tile loops: the contiguous dimension's first, the rest in loop order
+  // (reduction loops are not tiled here but keep their place).
+  tiling.interchange.push_back(n);
+  for (unsigned i = 0; i < iterators.size(); ++i)
+    if (i != n)
+      tiling.interchange.push_back(i);
+  return tiling;
+}
+
+/// A convolution tile of one output row with a 1x1 window (its window
+/// loops tiled by 1) as a product on 2-D slices, so it vectorizes like a
+/// matrix product: the input becomes a strided slice (the convolution's
+/// stride) with one row per output point, the filter and the output lose
+/// their unit dimensions.
+///   conv_2d_nhwc_hwcf:          out[w, f] += in[w * s, c] * filter[c, f]
+///                               (linalg.matmul)
+///   depthwise_conv_2d_nhwc_hwc: out[w, c] = fma(in[w * s, c], filter[c],
+///                               out[w, c]) (linalg.generic)
+FailureOr<linalg::LinalgOp> convolutionTileToProduct(RewriterBase &rewriter,
+                                                     linalg::LinalgOp op) {
+  if (!isDecomposableConvolution(op) || !hasStaticF32Tensors(op))
+    return failure();
+  bool depthwise = isa<linalg::DepthwiseConv2DNhwcHwcOp>(op);
+  Value input = op.getDpsInputOperand(0)->get();
+  Value filter = op.getDpsInputOperand(1)->get();
+  Value init = op.getDpsInitOperand(0)->get();
+  auto filterType = cast<RankedTensorType>(filter.getType());
+  auto outType = cast<RankedTensorType>(init.getType());
+  ArrayRef<int64_t> outShape = outType.getShape();
+  // One image, one output row, a 1x1 window.
+  if (outShape[0] != 1 || outShape[1] != 1 || filterType.getDimSize(0) != 1 ||
+      filterType.getDimSize(1) != 1)
+    return failure();
+  DenseIntElementsAttr stridesAttr =
+      depthwise ? cast<linalg::DepthwiseConv2DNhwcHwcOp>(op).getStrides()
+                : cast<linalg::Conv2DNhwcHwcfOp>(op).getStrides();
+  int64_t stride = *std::next(stridesAttr.getValues<int64_t>().begin());
+  Location loc = op.getLoc();
+  MLIRContext *context = op->getContext();
+  Type f32 = outType.getElementType();
+  int64_t width = outShape[2], outChannels = outShape[3];
+  int64_t channels = filterType.getDimSize(2);
+  // Each 2-D slice must keep two dimensions of more than one element: a
+  // rank-reducing slice that keeps a unit dimension does not say which
+  // one it dropped, and its buffer's view cannot be expanded. Such a tile
+  // keeps its loops.
+  if (width == 1 || channels == 1 || outChannels == 1)
+    return failure();
+  auto slice = [&](Value source, ArrayRef<int64_t> sizes,
+                   ArrayRef<int64_t> strides, ArrayRef<int64_t> shape) {
+    SmallVector<OpFoldResult> zeros(sizes.size(), rewriter.getIndexAttr(0));
+    return tensor::ExtractSliceOp::create(
+        rewriter, loc, RankedTensorType::get(shape, f32), source, zeros,
+        getAsIndexOpFoldResult(context, sizes),
+        getAsIndexOpFoldResult(context, strides));
+  };
+  Value inSlice = slice(input, {1, 1, width, channels}, {1, 1, stride, 1},
+                        {width, channels});
+  Value filterSlice =
+      depthwise ? slice(filter, {1, 1, channels}, {1, 1, 1}, {channels})
+                : slice(filter, {1, 1, channels, outChannels}, {1, 1, 1, 1},
+                        {channels, outChannels});
+  Value outSlice = slice(init, {1, 1, width, outChannels}, {1, 1, 1, 1},
+                         {width, outChannels});
+  linalg::LinalgOp product;
+  if (depthwise) {
+    AffineExpr d0 = getAffineDimExpr(0, context);
+    AffineExpr d1 = getAffineDimExpr(1, context);
+    SmallVector<AffineMap> maps = {AffineMap::get(2, 0, {d0, d1}, context),
+                                   AffineMap::get(2, 0, {d1}, context),
+                                   AffineMap::get(2, 0, {d0, d1}, context)};
+    SmallVector<utils::IteratorType> iterators(2,
+                                               utils::IteratorType::parallel);
+    product = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{outSlice.getType()},
+        ValueRange{inSlice, filterSlice}, ValueRange{outSlice}, maps, iterators,
+        [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
+          Value fma =
+              math::FmaOp::create(b, bodyLoc, args[0], args[1], args[2]);
+          linalg::YieldOp::create(b, bodyLoc, fma);
+        });
+  } else {
+    product = linalg::MatmulOp::create(
+        rewriter, loc, TypeRange{outSlice.getType()},
+        ValueRange{inSlice, filterSlice}, ValueRange{outSlice});
+  }
+  SmallVector<OpFoldResult> zeros(4, rewriter.getIndexAttr(0));
+  Value inserted = tensor::InsertSliceOp::create(
+      rewriter, loc, product->getResult(0), init, zeros,
+      getAsIndexOpFoldResult(context, {1, 1, width, outChannels}),
+      SmallVector<OpFoldResult>(4, rewriter.getIndexAttr(1)));
+  rewriter.replaceOp(op, inserted);
+  return product;
+}
+
+SmallVector<OpFoldResult> asIndexAttrs(MLIRContext *context,
+                                       ArrayRef<int64_t> sizes) {
+  Builder b(context);
+  return llvm::map_to_vector(
+      sizes, [&](int64_t s) -> OpFoldResult { return b.getIndexAttr(s); });
+}
+
+/// Tiles `op` into register tiles with its output's producer fused, then
+/// its reduction loops; returns the loops holding the vectorizable ops.
+LogicalResult tileContraction(RewriterBase &rewriter, linalg::LinalgOp op,
+                              const RegisterTiling &tiling,
+                              SmallVectorImpl<Operation *> &loops) {
+  MLIRContext *context = op->getContext();
+  scf::SCFTilingOptions parallelOptions;
+  parallelOptions.setTileSizes(asIndexAttrs(context, tiling.parallel));
+  parallelOptions.setInterchange(tiling.interchange);
+  scf::SCFTileAndFuseOptions fuseOptions;
+  fuseOptions.setTilingOptions(parallelOptions);
+  // Nothing is fused here; the initial value's producer follows below.
+  fuseOptions.setFusionControlFn(
+      [](tensor::ExtractSliceOp, OpResult,
+         bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+        return std::nullopt;
+      });
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTileAndFuseResult> tiled =
+      scf::tileConsumerAndFuseProducersUsingSCF(
+          rewriter, cast<TilingInterface>(op.getOperation()), fuseOptions);
+  if (failed(tiled))
+    return failure();
+  Value init = op.getDpsInitOperand(0)->get();
+  for (OpResult result : op->getResults())
+    if (Value replacement = tiled->replacements.lookup(result))
+      rewriter.replaceAllUsesWith(result, replacement);
+  if (op->use_empty())
+    rewriter.eraseOp(op);
+  for (LoopLikeOpInterface loop : tiled->loops)
+    loops.push_back(loop);
+  auto tiledOp = cast<TilingInterface>(tiled->tiledAndFusedOps.front());
+  // The producer of the initial value (a zero fill, a broadcast bias: all
+  // parallel, read by nothing else) is computed per tile, so the
+  // accumulators start from it instead of from memory it wrote.
+  auto tiledLinalg = cast<linalg::LinalgOp>(tiledOp.getOperation());
+  if (auto initSlice = tiledLinalg.getDpsInitOperand(0)
+                           ->get()
+                           .getDefiningOp<tensor::ExtractSliceOp>()) {
+    auto producer = init.getDefiningOp<linalg::LinalgOp>();
+    if (producer && producer.getNumReductionLoops() == 0 &&
+        producer->getNumResults() == 1 && init.hasOneUse()) {
+      SmallVector<LoopLikeOpInterface> loopLikes(tiled->loops);
+      rewriter.setInsertionPoint(initSlice);
+      (void)scf::tileAndFuseProducerOfSlice(rewriter, initSlice, loopLikes);
+    }
+  }
+
+  scf::SCFTilingOptions reductionOptions;
+  reductionOptions.setTileSizes(asIndexAttrs(context, tiling.reduction));
+  SmallVector<unsigned> reductionDims;
+  for (auto [i, size] : llvm::enumerate(tiling.reduction))
+    if (size != 0)
+      reductionDims.push_back(i);
+  reductionOptions.setReductionDims(reductionDims);
+  rewriter.setInsertionPoint(tiledOp);
+  FailureOr<scf::SCFTilingResult> reduced =
+      scf::tileUsingSCF(rewriter, tiledOp, reductionOptions);
+  if (failed(reduced))
+    return failure();
+  rewriter.replaceOp(tiledOp, reduced->replacements);
+  for (LoopLikeOpInterface loop : reduced->loops)
+    loops.push_back(loop);
+  return success();
+}
+
+struct FuseCpuVectorizePass
+    : public fuse::impl::FuseCpuVectorizeBase<FuseCpuVectorizePass> {
+  using FuseCpuVectorizeBase::FuseCpuVectorizeBase;
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    MLIRContext *context = &getContext();
+    if (mr < 1 || nr < 1 || kc < 1) {
+      func.emitError() << "fuse-cpu-vectorize: options 'mr', 'nr' and 'kc' "
+                          "must be at least 1, got "
+                       << mr.getValue() << ", " << nr.getValue() << " and "
+                       << kc.getValue();
+      return signalPassFailure();
+    }
+    // A reference build keeps its loops.
+    if (FuseDialect::NoVectorizeAttrHelper(context).isAttrPresent(func))
+      return;
+    SmallVector<std::pair<linalg::LinalgOp, RegisterTiling>> contractions;
+    func.walk([&](linalg::LinalgOp op) {
+      if (std::optional<RegisterTiling> tiling =
+              registerTilingOf(op, mr, nr, kc))
+        contractions.emplace_back(op, *tiling);
+    });
+    if (contractions.empty())
+      return;
+
+    IRRewriter rewriter(context);
+    SmallVector<Operation *> loops;
+    for (auto &[op, tiling] : contractions) {
+      // A tiling that fails leaves the op as it was (it lowers to loops).
+      SmallVector<Operation *> opLoops;
+      if (failed(tileContraction(rewriter, op, tiling, opLoops)))
+        continue;
+      loops.append(opLoops);
+    }
+
+    // Every op inside the register-tile loops to vectors (a convolution's
+    // tile first as a product).
+    llvm::SmallPtrSet<Operation *, 16> tileLoops(loops.begin(), loops.end());
+    SmallVector<linalg::LinalgOp> toVectorize;
+    func.walk([&](linalg::LinalgOp op) {
+      for (Operation *parent = op->getParentOp(); parent;
+           parent = parent->getParentOp())
+        if (tileLoops.contains(parent)) {
+          toVectorize.push_back(op);
+          return;
+        }
+    });
+    for (linalg::LinalgOp &op : toVectorize) {
+      if (!isDecomposableConvolution(op))
+        continue;
+      rewriter.setInsertionPoint(op);
+      FailureOr<linalg::LinalgOp> product =
+          convolutionTileToProduct(rewriter, op);
+      if (succeeded(product))
+        op = *product;
+    }
+    for (linalg::LinalgOp op : toVectorize) {
+      rewriter.setInsertionPoint(op);
+      FailureOr<linalg::VectorizationResult> result = linalg::vectorize(
+          rewriter, op, /*inputVectorSizes=*/{}, /*inputScalableVecDims=*/{},
+          /*vectorizeNDExtract=*/false, /*flatten1DDepthwiseConv=*/false,
+          /*assumeDynamicDimsMatchVecSizes=*/false,
+          /*createNamedContraction=*/true);
+      if (failed(result))
+        continue;
+      rewriter.replaceOp(op, result->replacements);
+    }
+
+    // Clean up, fold reductions into contractions, and keep the
+    // accumulators in registers through the reduction loops.
+    {
+      RewritePatternSet patterns(context);
+      // Broadcasting reads become a read and a broadcast, which the
+      // contraction takes into its indexing maps (a matrix product).
+      vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+      vector::populateVectorReductionToContractPatterns(patterns);
+      vector::populateVectorTransferDropUnitDimsPatterns(patterns);
+      vector::populateDropUnitDimWithShapeCastPatterns(patterns);
+      vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
+      vector::populateVectorToVectorCanonicalizationPatterns(patterns);
+      tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);
+      scf::ForOp::getCanonicalizationPatterns(patterns, context);
+      tensor::ExtractSliceOp::getCanonicalizationPatterns(patterns, context);
+      tensor::InsertSliceOp::getCanonicalizationPatterns(patterns, context);
+      vector::TransferReadOp::getCanonicalizationPatterns(patterns, context);
+      vector::TransferWriteOp::getCanonicalizationPatterns(patterns, context);
+      if (failed(applyPatternsGreedily(func, std::move(patterns))))
+        return signalPassFailure();
+    }
+    // Innermost loops first, so an accumulator climbs out of every
+    // reduction loop.
+    SmallVector<scf::ForOp> forOps;
+    func.walk([&](scf::ForOp loop) { forOps.push_back(loop); });
+    for (scf::ForOp loop : forOps)
+      hoistLoopInvariantSubsets(rewriter,
+                                cast<LoopLikeOpInterface>(loop.getOperation()));
+  }
+};
+
+} // namespace

@@ -1,0 +1,156 @@
+// fuse-cpu-vectorize: contractions as loops over MR x NR register tiles
+// whose reduction runs on vector accumulators (hoisted out of the
+// reduction loops); what does not qualify keeps its op.
+// RUN: fuse-opt %s --split-input-file --fuse-cpu-vectorize --canonicalize --cse | FileCheck %s
+// RUN: fuse-opt %s --split-input-file --fuse-cpu-vectorize="mr=4 nr=16 kc=1" --canonicalize --cse | FileCheck %s --check-prefix=SMALL
+// RUN: not fuse-opt %s --split-input-file --fuse-cpu-vectorize="mr=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=OPTION
+
+// OPTION: fuse-cpu-vectorize: options 'mr', 'nr' and 'kc' must be at least 1, got 0, 32 and 4
+
+// A matrix product with a zero fill: column blocks of 32 outside, row
+// blocks of 8 inside, the K loop by 4 on an 8x32 accumulator that starts
+// at zero (the fill is computed per tile, in registers).
+// CHECK-LABEL: func.func @matmul
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG: %[[C8:.*]] = arith.constant 8 : index
+// CHECK-DAG: %[[C32:.*]] = arith.constant 32 : index
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<8x32xf32>
+// CHECK: scf.for %[[N:.*]] = %{{.*}} to %{{.*}} step %[[C32]]
+// CHECK: scf.for %[[M:.*]] = %{{.*}} to %{{.*}} step %[[C8]]
+// CHECK: scf.for {{.*}} step %[[C4]] iter_args(%[[A:.*]] = %[[ZERO]]) -> (vector<8x32xf32>)
+// CHECK: vector.transfer_read {{.*}} vector<8x4xf32>
+// CHECK: vector.transfer_read {{.*}} vector<4x32xf32>
+// CHECK: vector.contract {{.*}} %[[A]] : vector<8x4xf32>, vector<4x32xf32> into vector<8x32xf32>
+// CHECK-NOT: linalg.matmul
+// SMALL-LABEL: func.func @matmul
+// SMALL: vector.contract {{.*}} : vector<4x1xf32>, vector<1x16xf32> into vector<4x16xf32>
+func.func @matmul(%a: tensor<16x64xf32>, %b: tensor<64x64xf32>) -> tensor<16x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<16x64xf32>, tensor<64x64xf32>) outs(%f : tensor<16x64xf32>) -> tensor<16x64xf32>
+  return %m : tensor<16x64xf32>
+}
+
+// -----
+
+// Extents that 8, 32 and 4 do not divide: their largest divisors below.
+// CHECK-LABEL: func.func @odd_sizes
+// CHECK: vector.contract {{.*}} : vector<7x3xf32>, vector<3x24xf32> into vector<7x24xf32>
+func.func @odd_sizes(%a: tensor<21x9xf32>, %b: tensor<9x24xf32>, %c: tensor<21x24xf32>) -> tensor<21x24xf32> {
+  %m = linalg.matmul ins(%a, %b : tensor<21x9xf32>, tensor<9x24xf32>) outs(%c : tensor<21x24xf32>) -> tensor<21x24xf32>
+  return %m : tensor<21x24xf32>
+}
+
+// -----
+
+// A convolution (filter [KH, KW, C, F]) with a broadcast bias as its
+// initial value: one output row of 8 points by 32 channels a tile, the
+// bias broadcast into the accumulators, window and channel loops inside.
+// CHECK-LABEL: func.func @conv
+// CHECK: scf.for
+// CHECK: %[[BIAS:.*]] = vector.transfer_read {{.*}} : tensor<32xf32>, vector<32xf32>
+// CHECK: vector.broadcast %[[BIAS]] : vector<32xf32> to vector<8x32xf32>
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (vector<8x32xf32>)
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (vector<8x32xf32>)
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (vector<8x32xf32>)
+// CHECK: vector.contract {{.*}} : vector<8x4xf32>, vector<4x32xf32> into vector<8x32xf32>
+// CHECK-NOT: linalg.conv
+func.func @conv(%x: tensor<1x10x10x16xf32>, %w: tensor<3x3x16x32xf32>, %bias: tensor<32xf32>) -> tensor<1x8x8x32xf32> {
+  %e = tensor.empty() : tensor<1x8x8x32xf32>
+  %b = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%bias : tensor<32xf32>) outs(%e : tensor<1x8x8x32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x8x8x32xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x10x10x16xf32>, tensor<3x3x16x32xf32>) outs(%b : tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32>
+  return %c : tensor<1x8x8x32xf32>
+}
+
+// -----
+
+// Stride 2: the tile's input is a slice with every other point.
+// CHECK-LABEL: func.func @conv_stride2
+// CHECK: tensor.extract_slice {{.*}} [1, 1, 2, 1] : tensor<1x1x7x4xf32> to tensor<4x4xf32>
+// CHECK: vector.contract {{.*}} : vector<4x4xf32>, vector<4x16xf32> into vector<4x16xf32>
+func.func @conv_stride2(%x: tensor<1x9x9x8xf32>, %w: tensor<3x3x8x16xf32>, %o: tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32> {
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x9x9x8xf32>, tensor<3x3x8x16xf32>) outs(%o : tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32>
+  return %c : tensor<1x4x4x16xf32>
+}
+
+// -----
+
+// A depthwise convolution: a fused multiply-add per window element on
+// vectors of channels.
+// CHECK-LABEL: func.func @depthwise
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (vector<8x32xf32>)
+// CHECK: math.fma {{.*}} : vector<8x32xf32>
+// CHECK-NOT: linalg.depthwise
+func.func @depthwise(%x: tensor<1x10x10x32xf32>, %w: tensor<3x3x32xf32>, %o: tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32> {
+  %c = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x10x10x32xf32>, tensor<3x3x32xf32>) outs(%o : tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32>
+  return %c : tensor<1x8x8x32xf32>
+}
+
+// -----
+
+// A batch of products: one batch point a tile.
+// CHECK-LABEL: func.func @batch_matmul
+// CHECK: vector.contract {{.*}} : vector<8x4xf32>, vector<4x32xf32> into vector<8x32xf32>
+func.func @batch_matmul(%a: tensor<4x16x32xf32>, %b: tensor<4x32x64xf32>, %c: tensor<4x16x64xf32>) -> tensor<4x16x64xf32> {
+  %m = linalg.batch_matmul ins(%a, %b : tensor<4x16x32xf32>, tensor<4x32x64xf32>) outs(%c : tensor<4x16x64xf32>) -> tensor<4x16x64xf32>
+  return %m : tensor<4x16x64xf32>
+}
+
+// -----
+
+// A product written as a linalg.generic (B transposed: its rows are the
+// output's columns).
+// CHECK-LABEL: func.func @generic_transposed_b
+// CHECK: vector.contract {{.*}} into vector<8x32xf32>
+// CHECK-NOT: linalg.generic
+func.func @generic_transposed_b(%a: tensor<16x64xf32>, %b: tensor<64x64xf32>, %c: tensor<16x64xf32>) -> tensor<16x64xf32> {
+  %m = linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>],
+                       iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<16x64xf32>, tensor<64x64xf32>) outs(%c : tensor<16x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<16x64xf32>
+  return %m : tensor<16x64xf32>
+}
+
+// -----
+
+// Left as they are: dynamic shapes, other element types, a filter in
+// [F, KH, KW, C] order, a dilated window beyond 1x1 is still a window
+// (tiled by 1: fine), and a function marked fuse.no_vectorize.
+// CHECK-LABEL: func.func @dynamic
+// CHECK: linalg.matmul
+func.func @dynamic(%a: tensor<?x64xf32>, %b: tensor<64x64xf32>, %c: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  %m = linalg.matmul ins(%a, %b : tensor<?x64xf32>, tensor<64x64xf32>) outs(%c : tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %m : tensor<?x64xf32>
+}
+// CHECK-LABEL: func.func @f16
+// CHECK: linalg.matmul
+func.func @f16(%a: tensor<16x64xf16>, %b: tensor<64x64xf16>, %c: tensor<16x64xf16>) -> tensor<16x64xf16> {
+  %m = linalg.matmul ins(%a, %b : tensor<16x64xf16>, tensor<64x64xf16>) outs(%c : tensor<16x64xf16>) -> tensor<16x64xf16>
+  return %m : tensor<16x64xf16>
+}
+// CHECK-LABEL: func.func @fhwc
+// CHECK: linalg.conv_2d_nhwc_fhwc
+func.func @fhwc(%x: tensor<1x10x10x16xf32>, %w: tensor<32x3x3x16xf32>, %o: tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32> {
+  %c = linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x10x10x16xf32>, tensor<32x3x3x16xf32>) outs(%o : tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32>
+  return %c : tensor<1x8x8x32xf32>
+}
+// CHECK-LABEL: func.func @reference
+// CHECK: linalg.matmul
+func.func @reference(%a: tensor<16x64xf32>, %b: tensor<64x64xf32>, %c: tensor<16x64xf32>) -> tensor<16x64xf32> attributes {fuse.no_vectorize} {
+  %m = linalg.matmul ins(%a, %b : tensor<16x64xf32>, tensor<64x64xf32>) outs(%c : tensor<16x64xf32>) -> tensor<16x64xf32>
+  return %m : tensor<16x64xf32>
+}
