@@ -256,8 +256,10 @@ def write_markdown(rows, pngs, args, commit, gpu):
             f"{fmt(r['max_rel_err'], '{:.2g}')} |")
     lines += ["", "Bytes are those read and written by all kernels (each kernel's operands and results, "
               "from the IR). Compile time is import + fusion + `fuse-to-nvptx` (PTX), median of 3. CPU times "
-              "are the naive CPU build (one loop nest per kernel, no vectorisation): a ratio between the "
-              "unfused and fused builds, not a claim about speed."]
+              "are the CPU build as measured when the row was made (the rows' commits; before the vector "
+              "micro-kernels, one loop nest per kernel). The CPU kernels against the machine's FMA peak and "
+              "PyTorch, fused, unfused and at 1 and 2 threads: [benchmarks/cpu.md](benchmarks/cpu.md) "
+              "(`make bench-cpu`)."]
     failed = [r for r in rows if r.get("ptx_error")]
     if failed:
         lines += ["", "No PTX (the lowering refused a group, with this diagnostic):", ""]
