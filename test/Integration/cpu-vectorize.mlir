@@ -11,6 +11,8 @@
 // RUN: %check_equivalence %s --function batch_odd | FileCheck %s --check-prefix=EXEC
 // RUN: %check_equivalence %s --function one_channel | FileCheck %s --check-prefix=EXEC
 // RUN: %check_equivalence %s --function prime_width | FileCheck %s --check-prefix=EXEC
+// RUN: %check_equivalence %s --function long_reduction | FileCheck %s --check-prefix=EXEC
+// RUN: %check_equivalence %s --function long_conv | FileCheck %s --check-prefix=EXEC
 
 // LLVM: llvm.intr.fmuladd({{.*}}) : (vector<32xf32>, vector<32xf32>, vector<32xf32>) -> vector<32xf32>
 // LOOPS-NOT: llvm.intr.fmuladd({{.*}}vector<32xf32>
@@ -124,4 +126,27 @@ func.func @prime_width(%x: tensor<1x15x15x8xf32>, %w: tensor<3x3x8x16xf32>) -> t
   %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
       ins(%x, %w : tensor<1x15x15x8xf32>, tensor<3x3x8x16xf32>) outs(%f : tensor<1x13x13x16xf32>) -> tensor<1x13x13x16xf32>
   return %c : tensor<1x13x13x16xf32>
+}
+
+// Long reductions run in cache blocks (their column panels exceed
+// fuse-cpu-vectorize's panel-bytes): the bias initialises the output once,
+// before the blocks, and each block's register tiles accumulate onto it.
+func.func @long_reduction(%x: tensor<8x2304xf32>, %w: tensor<2304x64xf32>, %bias: tensor<64xf32>) -> tensor<8x64xf32> {
+  %e = tensor.empty() : tensor<8x64xf32>
+  %b = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%bias : tensor<64xf32>) outs(%e : tensor<8x64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<8x64xf32>
+  %m = linalg.matmul ins(%x, %w : tensor<8x2304xf32>, tensor<2304x64xf32>) outs(%b : tensor<8x64xf32>) -> tensor<8x64xf32>
+  return %m : tensor<8x64xf32>
+}
+func.func @long_conv(%x: tensor<1x4x4x256xf32>, %w: tensor<3x3x256x32xf32>) -> tensor<1x2x2x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x2x2x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x2x2x32xf32>) -> tensor<1x2x2x32xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x4x4x256xf32>, tensor<3x3x256x32xf32>) outs(%f : tensor<1x2x2x32xf32>) -> tensor<1x2x2x32xf32>
+  return %c : tensor<1x2x2x32xf32>
 }

@@ -47,6 +47,10 @@ struct RegisterTiling {
   SmallVector<int64_t> parallel;
   SmallVector<int64_t> interchange;
   SmallVector<int64_t> reduction;
+  /// Reduction blocks for the cache (all 0: none): the outermost loops
+  /// walk them, each block's column panel of the weights stays in L1
+  /// while every register tile of the output accumulates it.
+  SmallVector<int64_t> blocks;
 };
 
 /// The largest divisor of `extent` that is at most `bound` (at least 1).
@@ -77,7 +81,8 @@ bool hasStaticF32Tensors(linalg::LinalgOp op) {
 /// The register tiling of `op`, or nothing where the op is not a
 /// contraction this pass vectorizes.
 std::optional<RegisterTiling> registerTilingOf(linalg::LinalgOp op, int64_t mr,
-                                               int64_t nr, int64_t kc) {
+                                               int64_t nr, int64_t kc,
+                                               int64_t panelBytes) {
   if (!hasStaticF32Tensors(op) || op.getNumReductionLoops() == 0 ||
       op.getNumDpsInits() != 1)
     return std::nullopt;
@@ -119,6 +124,31 @@ std::optional<RegisterTiling> registerTilingOf(linalg::LinalgOp op, int64_t mr,
       tiling.parallel.push_back(largestDivisor(ranges[i], mr));
     else
       tiling.parallel.push_back(1);
+  }
+  // A reduction whose column panel (all of the reduction by NR elements)
+  // outgrows `panelBytes` runs in blocks of its innermost dimension, each
+  // block's panel at most `panelBytes` / 8 (an L1 share) and the window
+  // one position at a time; its register tiles read the output back
+  // between blocks.
+  int64_t reductionPoints = 1;
+  for (auto [i, it] : llvm::enumerate(iterators))
+    if (it == utils::IteratorType::reduction)
+      reductionPoints *= ranges[i];
+  int64_t panel = reductionPoints * tiling.parallel[n] * 4;
+  tiling.blocks.assign(iterators.size(), 0);
+  if (panelBytes > 0 && panel > panelBytes &&
+      !isa<linalg::DepthwiseConv2DNhwcHwcOp>(op)) {
+    int64_t blockBound = std::max<int64_t>(
+        panelBytes / 8 / (tiling.parallel[n] * 4), tiling.reduction.back());
+    for (auto [i, it] : llvm::enumerate(iterators))
+      if (it == utils::IteratorType::reduction)
+        tiling.blocks[i] =
+            i == innermostReduction ? largestDivisor(ranges[i], blockBound) : 1;
+    // A block the register tiles' reduction step must divide.
+    if (tiling.blocks[innermostReduction] %
+            tiling.reduction[innermostReduction] !=
+        0)
+      tiling.blocks.assign(iterators.size(), 0);
   }
   // Tile loops: the contiguous dimension's first, the rest in loop order
   // (reduction loops are not tiled here but keep their place).
@@ -222,12 +252,46 @@ SmallVector<OpFoldResult> asIndexAttrs(MLIRContext *context,
       sizes, [&](int64_t s) -> OpFoldResult { return b.getIndexAttr(s); });
 }
 
+/// Tiles the reduction loops of `op` by `sizes` (0: not tiled; the
+/// parallel loops' are 0), the output carried through the loops, which are
+/// appended to `loops`; returns the tiled op.
+FailureOr<Operation *> tileReductions(RewriterBase &rewriter, Operation *op,
+                                      ArrayRef<int64_t> sizes,
+                                      SmallVectorImpl<Operation *> &loops) {
+  scf::SCFTilingOptions options;
+  options.setTileSizes(asIndexAttrs(op->getContext(), sizes));
+  SmallVector<unsigned> dims;
+  for (auto [i, size] : llvm::enumerate(sizes))
+    if (size != 0)
+      dims.push_back(i);
+  options.setReductionDims(dims);
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> tiled =
+      scf::tileUsingSCF(rewriter, cast<TilingInterface>(op), options);
+  if (failed(tiled))
+    return failure();
+  rewriter.replaceOp(op, tiled->replacements);
+  for (LoopLikeOpInterface loop : tiled->loops)
+    loops.push_back(loop);
+  return tiled->tiledOps.back();
+}
+
 /// Tiles `op` into register tiles with its output's producer fused, then
 /// its reduction loops; returns the loops holding the vectorizable ops.
 LogicalResult tileContraction(RewriterBase &rewriter, linalg::LinalgOp op,
                               const RegisterTiling &tiling,
                               SmallVectorImpl<Operation *> &loops) {
   MLIRContext *context = op->getContext();
+  // Reduction blocks first: the output is their loops' carried value, so
+  // its initial value stays outside them (computed once).
+  bool blocked = llvm::any_of(tiling.blocks, [](int64_t b) { return b; });
+  if (blocked) {
+    FailureOr<Operation *> blockedOp =
+        tileReductions(rewriter, op, tiling.blocks, loops);
+    if (failed(blockedOp))
+      return failure();
+    op = cast<linalg::LinalgOp>(*blockedOp);
+  }
   scf::SCFTilingOptions parallelOptions;
   parallelOptions.setTileSizes(asIndexAttrs(context, tiling.parallel));
   parallelOptions.setInterchange(tiling.interchange);
@@ -258,9 +322,10 @@ LogicalResult tileContraction(RewriterBase &rewriter, linalg::LinalgOp op,
   // parallel, read by nothing else) is computed per tile, so the
   // accumulators start from it instead of from memory it wrote.
   auto tiledLinalg = cast<linalg::LinalgOp>(tiledOp.getOperation());
-  if (auto initSlice = tiledLinalg.getDpsInitOperand(0)
-                           ->get()
-                           .getDefiningOp<tensor::ExtractSliceOp>()) {
+  if (auto initSlice = blocked ? nullptr
+                               : tiledLinalg.getDpsInitOperand(0)
+                                     ->get()
+                                     .getDefiningOp<tensor::ExtractSliceOp>()) {
     auto producer = init.getDefiningOp<linalg::LinalgOp>();
     if (producer && producer.getNumReductionLoops() == 0 &&
         producer->getNumResults() == 1 && init.hasOneUse()) {
@@ -270,21 +335,8 @@ LogicalResult tileContraction(RewriterBase &rewriter, linalg::LinalgOp op,
     }
   }
 
-  scf::SCFTilingOptions reductionOptions;
-  reductionOptions.setTileSizes(asIndexAttrs(context, tiling.reduction));
-  SmallVector<unsigned> reductionDims;
-  for (auto [i, size] : llvm::enumerate(tiling.reduction))
-    if (size != 0)
-      reductionDims.push_back(i);
-  reductionOptions.setReductionDims(reductionDims);
-  rewriter.setInsertionPoint(tiledOp);
-  FailureOr<scf::SCFTilingResult> reduced =
-      scf::tileUsingSCF(rewriter, tiledOp, reductionOptions);
-  if (failed(reduced))
+  if (failed(tileReductions(rewriter, tiledOp, tiling.reduction, loops)))
     return failure();
-  rewriter.replaceOp(tiledOp, reduced->replacements);
-  for (LoopLikeOpInterface loop : reduced->loops)
-    loops.push_back(loop);
   return success();
 }
 
@@ -295,20 +347,21 @@ struct FuseCpuVectorizePass
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     MLIRContext *context = &getContext();
-    if (mr < 1 || nr < 1 || kc < 1) {
+    if (mr < 1 || nr < 1 || kc < 1 || panelBytes < 0) {
       func.emitError() << "fuse-cpu-vectorize: options 'mr', 'nr' and 'kc' "
-                          "must be at least 1, got "
-                       << mr.getValue() << ", " << nr.getValue() << " and "
-                       << kc.getValue();
+                          "must be at least 1 and 'panel-bytes' at least 0, "
+                          "got "
+                       << mr.getValue() << ", " << nr.getValue() << ", "
+                       << kc.getValue() << " and " << panelBytes.getValue();
       return signalPassFailure();
     }
     // A reference build keeps its loops.
     if (FuseDialect::NoVectorizeAttrHelper(context).isAttrPresent(func))
       return;
-    SmallVector<std::pair<linalg::LinalgOp, RegisterTiling>> contractions;
+    std::vector<std::pair<linalg::LinalgOp, RegisterTiling>> contractions;
     func.walk([&](linalg::LinalgOp op) {
       if (std::optional<RegisterTiling> tiling =
-              registerTilingOf(op, mr, nr, kc))
+              registerTilingOf(op, mr, nr, kc, panelBytes))
         contractions.emplace_back(op, *tiling);
     });
     if (contractions.empty())

@@ -3,9 +3,10 @@
 // reduction loops); what does not qualify keeps its op.
 // RUN: fuse-opt %s --split-input-file --fuse-cpu-vectorize --canonicalize --cse | FileCheck %s
 // RUN: fuse-opt %s --split-input-file --fuse-cpu-vectorize="mr=4 nr=16 kc=1" --canonicalize --cse | FileCheck %s --check-prefix=SMALL
+// RUN: fuse-opt %s --split-input-file --fuse-cpu-vectorize="panel-bytes=0" --canonicalize --cse | FileCheck %s --check-prefix=NOBLOCK
 // RUN: not fuse-opt %s --split-input-file --fuse-cpu-vectorize="mr=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=OPTION
 
-// OPTION: fuse-cpu-vectorize: options 'mr', 'nr' and 'kc' must be at least 1, got 0, 32 and 4
+// OPTION: fuse-cpu-vectorize: options 'mr', 'nr' and 'kc' must be at least 1 and 'panel-bytes' at least 0, got 0, 32, 4 and 262144
 
 // A matrix product with a zero fill: column blocks of 32 outside, row
 // blocks of 8 inside, the K loop by 4 on an 8x32 accumulator that starts
@@ -152,5 +153,29 @@ func.func @fhwc(%x: tensor<1x10x10x16xf32>, %w: tensor<32x3x3x16xf32>, %o: tenso
 // CHECK: linalg.matmul
 func.func @reference(%a: tensor<16x64xf32>, %b: tensor<64x64xf32>, %c: tensor<16x64xf32>) -> tensor<16x64xf32> attributes {fuse.no_vectorize} {
   %m = linalg.matmul ins(%a, %b : tensor<16x64xf32>, tensor<64x64xf32>) outs(%c : tensor<16x64xf32>) -> tensor<16x64xf32>
+  return %m : tensor<16x64xf32>
+}
+
+// -----
+
+// A long reduction (its column panel 4096 x 32 x 4 B = 512 KiB, over
+// panel-bytes): blocks of 256 (32 KiB of panel) are the outermost loop,
+// carrying the whole output; the zero fill runs once, before them, and
+// each register tile reads its accumulators back.
+// CHECK-LABEL: func.func @long_reduction
+// CHECK: %[[FILL:.*]] = linalg.fill
+// CHECK: scf.for {{.*}} step %c256 iter_args({{.*}} = %[[FILL]]) -> (tensor<16x64xf32>)
+// CHECK: scf.for {{.*}} step %c32
+// CHECK: scf.for {{.*}} step %c8
+// CHECK: vector.transfer_read {{.*}} : tensor<8x32xf32>, vector<8x32xf32>
+// CHECK: scf.for {{.*}} step %c4 {{.*}} -> (vector<8x32xf32>)
+// NOBLOCK-LABEL: func.func @long_reduction
+// NOBLOCK-NOT: step %c256
+// NOBLOCK: scf.for {{.*}} step %c4 {{.*}} -> (vector<8x32xf32>)
+func.func @long_reduction(%a: tensor<16x4096xf32>, %b: tensor<4096x64xf32>) -> tensor<16x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<16x4096xf32>, tensor<4096x64xf32>) outs(%f : tensor<16x64xf32>) -> tensor<16x64xf32>
   return %m : tensor<16x64xf32>
 }

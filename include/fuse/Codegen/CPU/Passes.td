@@ -28,7 +28,12 @@ def FuseCpuVectorize : Pass<"fuse-cpu-vectorize", "::mlir::func::FuncOp"> {
        the output's initial value (a zero fill, a broadcast bias) is fused
        into the tile: the accumulators start from it.
     2. Its reduction loops are tiled by 1 (the innermost by up to `kc`),
-       with the output tile carried through them.
+       with the output tile carried through them. A long reduction (its
+       column panel over `panel-bytes`) first runs in cache blocks, the
+       outermost loops: a window position and up to an eighth of
+       `panel-bytes` of the panel at a time, so the panel stays in L1 while
+       all the register tiles use it; the initial value is then computed
+       once, before the blocks.
     3. A convolution tile (a 1x1 window) becomes a product over a strided
        slice of its input (a `linalg.generic` whose maps are projected
        permutations); every op in the tile is vectorized (`vector.contract`,
@@ -53,6 +58,10 @@ def FuseCpuVectorize : Pass<"fuse-cpu-vectorize", "::mlir::func::FuncOp"> {
            "dimension (upper bound)">,
     Option<"kc", "kc", "int64_t", /*default=*/"4",
            "Step of the innermost reduction loop (upper bound)">,
+    Option<"panelBytes", "panel-bytes", "int64_t", /*default=*/"262144",
+           "A reduction whose column panel of the weights (reduction "
+           "points x NR x 4 bytes) is larger runs in blocks of at most an "
+           "eighth of this, the outermost loops (0: never)">,
   ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::scf::SCFDialect",
