@@ -2,9 +2,10 @@
 //
 // Part of fuse, an MLIR-based operator-fusion compiler.
 //
-// The CPU build of fused IR, used by the numerical tests: every fuse.group
-// becomes a function, tensors bufferize (function boundaries included), and
-// everything lowers to loops and the LLVM dialect for mlir-runner.
+// The CPU build of fused IR (compiled models, the numerical tests): every
+// fuse.group becomes a function, contractions become vector micro-kernels,
+// tensors bufferize (function boundaries included), and the rest lowers to
+// loops and the LLVM dialect.
 //
 //===----------------------------------------------------------------------===//
 
@@ -74,6 +75,11 @@ void mlir::fuse::buildCpuPipeline(OpPassManager &pm,
   pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // A group's intermediates: its caller's, so the arena holds them (not a
+  // malloc and fresh pages per call).
+  if (options.planBuffers && options.hoistGroupScratch &&
+      options.emulateThreads == 0)
+    pm.addPass(createFuseHoistGroupScratch());
   if (options.emulateThreads != 0) {
     FuseDistributeThreadsOptions distribute;
     // -1: each tile's function's lowering config decides (block-size 0).

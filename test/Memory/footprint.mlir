@@ -1,6 +1,6 @@
 // The report's footprint: the weights (constants that are not splats and
 // have uses), the arena, the inputs and the results, per function and in
-// total; a compiled model's workspace is the report's arena.
+// total; fuse-compile adds the compiled library's workspace.
 // RUN: fuse-opt %s --fuse-fusion-pipeline="target=h200 report=-" -o /dev/null | FileCheck %s
 // RUN: fuse-compile %S/../Models/onnx/inception_block.onnx --target=cpu -q --report=%t.json -o %t.so
 // RUN: fuse-run %t.so --info > %t.info
@@ -40,14 +40,19 @@ func.func @footprint(%x: tensor<4x8xf32>) -> tensor<4x16xf32> {
 // CHECK-NEXT: "weights": 512,
 
 // The Inception block: 61440 B of weights (its convolutions' filters and
-// biases, BatchNorm folded), the arena the compiled model asks for as its
-// workspace.
+// biases, BatchNorm folded). fuse-compile adds the library's workspace:
+// the arena of the buffers between kernels plus, on the CPU, the groups'
+// own intermediates (fuse-hoist-group-scratch), which fuse-run --info
+// reports too; model and total count the workspace.
 // MODEL: "footprint": {
-// MODEL-NEXT: "weights": 61440,
-// MODEL-NEXT: "arena": [[#ARENA:]],
+// MODEL-NEXT: "arena": 802816,
 // MODEL-NEXT: "inputs": 200704,
+// MODEL-NEXT: "model": [[#MODEL:]],
 // MODEL-NEXT: "outputs": 301056,
-// MODEL: workspace [[#ARENA]] bytes
+// MODEL-NEXT: "total": [[#MODEL+200704+301056]],
+// MODEL-NEXT: "weights": 61440,
+// MODEL-NEXT: "workspace": [[#MODEL-61440]]
+// MODEL: workspace [[#MODEL-61440]] bytes
 
 // The text summary prints it.
 // RUN: fuse-opt %s --fuse-fusion-pipeline="target=h200 report=%t.fp.json" -o /dev/null

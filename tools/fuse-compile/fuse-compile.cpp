@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuse-c/ModelAbi.h"
+#include "fuse/Dialect/Fuse/IR/FuseDialect.h"
 #include "fuse/Dialect/Fuse/Utils/ToolFiles.h"
 #include "fuse/Fusion/FusionRule.h"
 #include "fuse/InitAllDialects.h"
@@ -24,6 +25,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OperationSupport.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
@@ -45,7 +47,9 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
@@ -233,6 +237,78 @@ bool writeStage(Operation *module, llvm::StringRef name) {
   OpPrintingFlags flags;
   flags.elideLargeElementsAttrs(16).elideLargeResourceString(64);
   module->print(os, flags);
+  return true;
+}
+
+/// Adds to the report at `path` what the compiled library asks for as its
+/// workspace: each function's `fuse.memory` arena after lowering (the
+/// buffers between kernels and, on the CPU, the groups' scratch buffers),
+/// as `footprint.workspace`, with `model` and `total` counting it instead
+/// of the arena, and the same in the totals.
+bool addWorkspaceToReport(ModuleOp module, llvm::StringRef path) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> text =
+      llvm::MemoryBuffer::getFile(path);
+  if (!text) {
+    fail("cannot read the report '" + path + "'");
+    return false;
+  }
+  llvm::Expected<llvm::json::Value> report =
+      llvm::json::parse((*text)->getBuffer());
+  if (!report) {
+    fail("cannot parse the report '" + path +
+         "': " + llvm::toString(report.takeError()));
+    return false;
+  }
+  auto workspaceOf = [&](llvm::StringRef name) -> std::optional<int64_t> {
+    Operation *fn = SymbolTable::lookupSymbolIn(module, name);
+    if (!fn)
+      return std::nullopt;
+    auto memory = mlir::fuse::FuseDialect::MemoryAttrHelper(module.getContext())
+                      .getAttr(fn);
+    auto arena = memory ? memory.getAs<IntegerAttr>("arena") : IntegerAttr();
+    if (!arena)
+      return std::nullopt;
+    return arena.getInt();
+  };
+  auto update = [](llvm::json::Object *footprint, int64_t workspace) {
+    if (!footprint)
+      return;
+    int64_t weights = footprint->getInteger("weights").value_or(0);
+    int64_t inputs = footprint->getInteger("inputs").value_or(0);
+    int64_t outputs = footprint->getInteger("outputs").value_or(0);
+    (*footprint)["workspace"] = workspace;
+    (*footprint)["model"] = weights + workspace;
+    (*footprint)["total"] = weights + workspace + inputs + outputs;
+  };
+  llvm::json::Object *root = report->getAsObject();
+  int64_t total = 0;
+  bool any = false;
+  if (llvm::json::Array *functions =
+          root ? root->getArray("functions") : nullptr)
+    for (llvm::json::Value &fn : *functions) {
+      llvm::json::Object *object = fn.getAsObject();
+      std::optional<llvm::StringRef> name =
+          object ? object->getString("name") : std::nullopt;
+      llvm::json::Object *memory =
+          object ? object->getObject("memory") : nullptr;
+      std::optional<int64_t> workspace =
+          name ? workspaceOf(*name) : std::nullopt;
+      if (!memory || !workspace)
+        continue;
+      update(memory->getObject("footprint"), *workspace);
+      total += *workspace;
+      any = true;
+    }
+  if (any && root)
+    if (llvm::json::Object *memory = root->getObject("memory"))
+      update(memory->getObject("footprint"), total);
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (ec) {
+    fail("cannot write '" + path + "': " + ec.message());
+    return false;
+  }
+  os << llvm::formatv("{0:2}", *report) << "\n";
   return true;
 }
 
@@ -491,6 +567,9 @@ int compile() {
     return fail("lowering failed");
   progress.done("codegen", gpu ? (format == "bin" ? "cubin" : "PTX") : "");
   if (!writeStage(*module, "3-lowered.mlir"))
+    return 1;
+  if (!reportPath.empty() && reportPath != "-" &&
+      !addWorkspaceToReport(*module, reportPath))
     return 1;
   if (extension == ".mlir") {
     std::unique_ptr<llvm::ToolOutputFile> out =

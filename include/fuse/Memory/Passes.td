@@ -9,6 +9,31 @@
 
 include "mlir/Pass/PassBase.td"
 
+def FuseHoistGroupScratch : Pass<"fuse-hoist-group-scratch", "::mlir::ModuleOp"> {
+  let summary = "A group function's scratch buffers become its caller's, "
+                "so the arena holds them";
+  let description = [{
+    On the CPU a group function (made by `fuse-outline-groups`, marked
+    `fuse.kind`) computes its ops one after another, and bufferization
+    gives each intermediate a `memref.alloc` that the function frees before
+    it returns: a `malloc` and `free` per call, and for large buffers fresh
+    pages to fault in on every call. This pass makes each such buffer a new
+    trailing argument of the function, allocated by every caller just
+    before the call and freed just after it, where `fuse-plan-buffers`
+    places it in the arena with the buffers between kernels (it lives for
+    the call only, so it shares memory with the others).
+
+    A buffer moves when it is allocated at the top of the function's body
+    with a static shape, the identity layout and no memory space, is freed
+    there by plain `memref.dealloc`s and nowhere else, and never leaves the
+    function (returned, yielded, or turned into another memref by an op
+    that is not a view); the function must be private and used only by
+    `func.call`s. Others stay (an allocation inside a loop is made per
+    iteration). Functions marked `fuse.no_plan` are left alone.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def FusePlanBuffers : Pass<"fuse-plan-buffers", "::mlir::ModuleOp"> {
   let summary = "Place the buffers between kernels in one arena";
   let description = [{

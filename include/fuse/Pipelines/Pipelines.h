@@ -134,6 +134,12 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
                      "group's lowering config's threads (the GPU's block "
                      "size); 0: off"),
       llvm::cl::init(0)};
+  PassOptions::Option<bool> hoistGroupScratch{
+      *this, "hoist-group-scratch",
+      llvm::cl::desc("With plan-buffers: the groups' intermediate buffers "
+                     "go into the arena too (fuse-hoist-group-scratch), not "
+                     "a malloc per call; not with emulate-threads"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> vectorize{
       *this, "vectorize",
       llvm::cl::desc("Contractions as register-blocked vector micro-kernels "

@@ -87,9 +87,14 @@ std::optional<RegisterTiling> registerTilingOf(linalg::LinalgOp op, int64_t mr,
       op.getNumDpsInits() != 1)
     return std::nullopt;
   bool convolution = isDecomposableConvolution(op);
+  // A product summed over its reduction (its body a multiply and an add):
+  // a plain reduction (a row's sum or maximum) is memory-bound and stays a
+  // loop, which LLVM vectorizes along its contiguous dimension.
   if (!convolution &&
-      !llvm::all_of(op.getIndexingMapsArray(),
-                    [](AffineMap map) { return map.isProjectedPermutation(); }))
+      (!linalg::isaContractionOpInterface(op) ||
+       !llvm::all_of(op.getIndexingMapsArray(), [](AffineMap map) {
+         return map.isProjectedPermutation();
+       })))
     return std::nullopt;
   // The loops the output's last two dimensions index.
   AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));

@@ -179,3 +179,19 @@ func.func @long_reduction(%a: tensor<16x4096xf32>, %b: tensor<4096x64xf32>) -> t
   %m = linalg.matmul ins(%a, %b : tensor<16x4096xf32>, tensor<4096x64xf32>) outs(%f : tensor<16x64xf32>) -> tensor<16x64xf32>
   return %m : tensor<16x64xf32>
 }
+
+// -----
+
+// A row reduction (a softmax's sum) is no product: it keeps its op and
+// lowers to a loop LLVM vectorizes along the contiguous dimension.
+// CHECK-LABEL: func.func @row_sum
+// CHECK: linalg.reduce
+// CHECK-NOT: vector.
+func.func @row_sum(%x: tensor<12x128x128xf32>, %o: tensor<12x128xf32>) -> tensor<12x128xf32> {
+  %r = linalg.reduce ins(%x : tensor<12x128x128xf32>) outs(%o : tensor<12x128xf32>) dimensions = [2]
+    (%in: f32, %acc: f32) {
+      %s = arith.addf %in, %acc : f32
+      linalg.yield %s : f32
+    }
+  return %r : tensor<12x128xf32>
+}
