@@ -16,7 +16,7 @@
 
 Writes docs/benchmarks/cpu.md and docs/benchmarks/cpu.json.
 
-usage: bench/cpu.py [--models resnet50,mobilenet_v2,bert_base] [--rounds 3]
+usage: bench/cpu.py [--models resnet50,mobilenet_v2,googlenet,yolo,bert_base] [--rounds 3]
                     [--threads 1,2] [--skip-models] [--models-dir build/models]
 """
 import argparse
@@ -291,7 +291,7 @@ def write(args, peak, gemms, models):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--models", default="resnet50,mobilenet_v2,bert_base")
+    parser.add_argument("--models", default="resnet50,mobilenet_v2,googlenet,yolo,bert_base")
     parser.add_argument("--models-dir", default=os.path.join(ROOT, "build", "models"))
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--runs", type=int, default=20, help="runs of each contraction")
