@@ -10,12 +10,13 @@
 
 #include "fuse/Memory/Passes.h"
 
+#include "AliasOps.h"
+
 #include "fuse/Dialect/Fuse/IR/FuseDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/SymbolTable.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir::fuse {
 #define GEN_PASS_DEF_FUSEHOISTGROUPSCRATCH
@@ -49,9 +50,7 @@ bool isHoistableScratch(memref::AllocOp alloc, Block &block,
         deallocs.push_back(user);
         continue;
       }
-      if (isa<ViewLikeOpInterface, memref::CastOp, memref::ExpandShapeOp,
-              memref::CollapseShapeOp, memref::ReinterpretCastOp,
-              memref::ExtractStridedMetadataOp>(user)) {
+      if (mlir::fuse::detail::isAliasOp(user)) {
         for (Value result : user->getResults())
           if (isa<BaseMemRefType>(result.getType()))
             worklist.push_back(result);
@@ -101,15 +100,13 @@ struct FuseHoistGroupScratchPass
         continue;
       // The function takes the buffers as trailing arguments.
       SmallVector<Type> added;
+      SmallVector<IntegerAttr> alignments;
       for (auto &[alloc, deallocs] : moves) {
         BlockArgument arg = block.addArgument(alloc.getType(), alloc.getLoc());
         alloc.getResult().replaceAllUsesWith(arg);
         for (Operation *dealloc : deallocs)
           dealloc->erase();
         added.push_back(alloc.getType());
-      }
-      SmallVector<IntegerAttr> alignments;
-      for (auto &[alloc, deallocs] : moves) {
         alignments.push_back(alloc.getAlignmentAttr());
         alloc->erase();
       }

@@ -4,6 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AliasOps.h"
+
 #include "fuse/Dialect/Fuse/IR/FuseDialect.h"
 #include "fuse/Dialect/Fuse/IR/FuseInterfaces.h"
 #include "fuse/Memory/MemoryPlanner.h"
@@ -26,15 +28,9 @@ namespace mlir::fuse {
 
 using namespace mlir;
 using namespace mlir::fuse;
+using mlir::fuse::detail::isAliasOp;
 
 namespace {
-
-/// Ops that only make another view of a buffer.
-bool isAliasOp(Operation *op) {
-  return isa<ViewLikeOpInterface, memref::CastOp, memref::ExpandShapeOp,
-             memref::CollapseShapeOp, memref::ReinterpretCastOp,
-             memref::ExtractStridedMetadataOp>(op);
-}
 
 /// An allocation the pass may place, with its live interval in steps (the
 /// index of the ops of the block).

@@ -37,11 +37,12 @@ struct FuseCpuLowerVectorsPass
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     MLIRContext *context = &getContext();
-    bool hasVectors = false;
-    func.walk([&](Operation *op) {
-      if (isa<vector::VectorDialect>(op->getDialect()))
-        hasVectors = true;
-    });
+    bool hasVectors = func.walk([](Operation *op) {
+                            return isa<vector::VectorDialect>(op->getDialect())
+                                       ? WalkResult::interrupt()
+                                       : WalkResult::advance();
+                          })
+                          .wasInterrupted();
     if (!hasVectors)
       return;
     // Stale reads and writes of the same memory fold first.

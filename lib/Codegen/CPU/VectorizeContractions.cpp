@@ -326,18 +326,19 @@ LogicalResult tileContraction(RewriterBase &rewriter, linalg::LinalgOp op,
   // The producer of the initial value (a zero fill, a broadcast bias: all
   // parallel, read by nothing else) is computed per tile, so the
   // accumulators start from it instead of from memory it wrote.
-  auto tiledLinalg = cast<linalg::LinalgOp>(tiledOp.getOperation());
-  if (auto initSlice = blocked ? nullptr
-                               : tiledLinalg.getDpsInitOperand(0)
-                                     ->get()
-                                     .getDefiningOp<tensor::ExtractSliceOp>()) {
-    auto producer = init.getDefiningOp<linalg::LinalgOp>();
-    if (producer && producer.getNumReductionLoops() == 0 &&
-        producer->getNumResults() == 1 && init.hasOneUse()) {
-      SmallVector<LoopLikeOpInterface> loopLikes(tiled->loops);
-      rewriter.setInsertionPoint(initSlice);
-      (void)scf::tileAndFuseProducerOfSlice(rewriter, initSlice, loopLikes);
-    }
+  // (Under reduction blocks the initial value is the blocks' carried
+  // output and stays outside.)
+  auto producer = init.getDefiningOp<linalg::LinalgOp>();
+  auto initSlice = cast<linalg::LinalgOp>(tiledOp.getOperation())
+                       .getDpsInitOperand(0)
+                       ->get()
+                       .getDefiningOp<tensor::ExtractSliceOp>();
+  if (!blocked && initSlice && producer &&
+      producer.getNumReductionLoops() == 0 && producer->getNumResults() == 1 &&
+      init.hasOneUse()) {
+    SmallVector<LoopLikeOpInterface> loopLikes(tiled->loops);
+    rewriter.setInsertionPoint(initSlice);
+    (void)scf::tileAndFuseProducerOfSlice(rewriter, initSlice, loopLikes);
   }
 
   if (failed(tileReductions(rewriter, tiledOp, tiling.reduction, loops)))
