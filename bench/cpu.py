@@ -12,7 +12,8 @@
    micro-kernels off (--cpu-vectorize=false), PyTorch eager and
    torch.jit.freeze + optimize_for_inference, interleaved (one round of every
    variant, then the next round); median of --rounds rounds per variant.
-   fuse runs one thread; PyTorch runs at each of --threads.
+   fuse (fused and unfused) and PyTorch run at each of --threads; the GEMMs
+   and fused_loops on one thread.
 
 Writes docs/benchmarks/cpu.md and docs/benchmarks/cpu.json.
 
@@ -136,10 +137,10 @@ def gemm_cases():
     return cases
 
 
-def fuse_ms(library, runs, warmup=2):
+def fuse_ms(library, runs, warmup=2, threads=1):
     out = os.path.join(os.path.dirname(library), os.path.basename(library) + ".json")
     run([os.path.join(BIN, "fuse-benchmark"), library, "--runs", str(runs), "--warmup", str(warmup),
-         "--json", out])
+         "--threads", str(threads), "--json", out])
     with open(out) as f:
         stats = json.load(f)
     return stats["median"]
@@ -212,13 +213,18 @@ def bench_models(args, tmp):
         with torch.no_grad():
             traced = torch.jit.trace(net, tuple(inputs), check_trace=False)
             frozen_net = torch.jit.optimize_for_inference(torch.jit.freeze(traced))
-        times = {k: [] for k in ["fused", "unfused", "fused_loops"]}
+        times = {"fused_loops": []}
         for t in args.threads:
+            times[f"fused_{t}t"] = []
+            times[f"unfused_{t}t"] = []
             times[f"torch_eager_{t}t"] = []
             times[f"torch_jit_{t}t"] = []
         for _ in range(args.rounds):
-            for variant in ["fused", "unfused"] + (["fused_loops"] if not args.skip_loops else []):
-                times[variant].append(fuse_ms(libs[variant], runs=1, warmup=1))
+            for t in args.threads:
+                for variant in ["fused", "unfused"]:
+                    times[f"{variant}_{t}t"].append(fuse_ms(libs[variant], runs=1, warmup=1, threads=t))
+            if not args.skip_loops:
+                times["fused_loops"].append(fuse_ms(libs["fused_loops"], runs=1, warmup=1))
             for t in args.threads:
                 torch.set_num_threads(t)
                 with torch.no_grad():
@@ -258,7 +264,8 @@ def write(args, peak, gemms, models):
              "",
              f"Measured by `make bench-cpu` (`/usr/bin/python3 bench/cpu.py`) on {data['date']} at "
              f"{commit}, on this machine ({os.cpu_count()} cores), PyTorch {torch.__version__} "
-             f"({blas_of(torch)}; convolutions through oneDNN). fuse runs one thread; fp32 everywhere. "
+             f"({blas_of(torch)}; convolutions through oneDNN). fp32 everywhere; `_Nt`: N threads "
+             "(fuse: `fuse-benchmark --threads N`; PyTorch: `torch.set_num_threads(N)`). "
              "Every number is this run's; a ratio is between columns of the same run.",
              "",
              f"FMA peak of one core, measured (16 independent {peak['vector_width']}-wide FMA chains): "
@@ -273,10 +280,10 @@ def write(args, peak, gemms, models):
                          f"{g['fraction_of_peak']:.0%} | {g['torch_ms']:.3f} | {g['torch_gflops']:.1f} |")
         lines.append("")
     if models:
-        cols = ["fused", "unfused", "fused_loops"] + [f"torch_{kind}_{t}t" for t in args.threads
-                                                      for kind in ("eager", "jit")]
+        cols = [f"{kind}_{t}t" for t in args.threads for kind in ("fused", "unfused")] + ["fused_loops"] \
+            + [f"torch_{kind}_{t}t" for t in args.threads for kind in ("eager", "jit")]
         lines += ["## Networks (batch 1, median ms of the interleaved rounds)", "",
-                  "`fused_loops`: fused, with the vector micro-kernels off (`--cpu-vectorize=false`); "
+                  "`fused_loops`: fused, with the vector micro-kernels off (`--cpu-vectorize=false`), one thread; "
                   "`torch_jit`: `torch.jit.freeze` + `optimize_for_inference`.", "",
                   "| model | check | " + " | ".join(cols) + " |",
                   "|---|---|" + "---:|" * len(cols)]

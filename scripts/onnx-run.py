@@ -18,13 +18,14 @@ Inputs and references come from either
 
 Prints one line per output and a summary line
   <model>: nodes N, kernels K, max rel err E: PASS|FAIL
-(K from the fusion report) and exits 1 on a mismatch, 2 when the model
+(K from the fusion report) and exits 1 on a mismatch (or when the thread
+counts of --threads, 1 and 2 by default, give different bits), 2 when the model
 cannot be compiled or run. --repeat N also times N more calls of the
 compiled library ("cpu ms: X", the median). Needs Debian's python3-onnx and
 python3-numpy (/usr/bin/python3).
 
 usage: onnx-run.py MODEL.onnx (--data DIR | --npz FILE) [--target h200]
-         [--rtol 1e-4] [--atol 1e-5] [--unfused] [--repeat N]
+         [--rtol 1e-4] [--atol 1e-5] [--unfused] [--repeat N] [--threads 1,2]
          [--import-options "..."] [--fuse-compile PATH] [--keep DIR]
 """
 import argparse
@@ -101,11 +102,21 @@ def main():
                         help="extra fuse-compile import options, e.g. --onnx-batch=2")
     parser.add_argument("--fuse-compile", default=os.path.join(ROOT, "build", "bin", "fuse-compile"))
     parser.add_argument("--keep", help="keep the compiled library and the fusion report here")
+    parser.add_argument("--threads", default="1,2",
+                        help="thread counts to run the compiled model with (comma-separated); "
+                             "each run is compared with the reference, and all must give the "
+                             "same bits")
     parser.add_argument("--repeat", type=int, default=0,
                         help="also time N more calls of the compiled model and print "
                              "their median as 'cpu ms: X'")
     args = parser.parse_args()
 
+    try:
+        thread_counts = [int(t) for t in args.threads.split(",")]
+        if not thread_counts or any(not 1 <= t <= 1024 for t in thread_counts):
+            raise ValueError
+    except ValueError:
+        parser.error(f"--threads: expected counts from 1 to 1024 separated by commas, got {args.threads!r}")
     name = os.path.basename(args.model)
     work = tempfile.mkdtemp(prefix="onnx-run-")
     try:
@@ -135,11 +146,18 @@ def main():
         if len(expected) != len(compiled.outputs):
             raise RunError(f"{len(expected)} reference outputs, the model has {len(compiled.outputs)}")
         feeds = {info.name: a for info, a in zip(compiled.inputs, inputs)}
-        outputs = compiled.run(feeds)
+        # Every thread count gives the same bits (each loop iteration
+        # writes its own elements; no sum is split between threads).
+        outputs = compiled.run(feeds, threads=thread_counts[0])
+        differ = []
+        for count in thread_counts[1:]:
+            other = compiled.run(feeds, threads=count)
+            if any(not np.array_equal(outputs[k], other[k], equal_nan=True) for k in outputs):
+                differ.append(count)
         times = []
         for _ in range(args.repeat):
             start = time.perf_counter()
-            compiled.run(feeds)
+            compiled.run(feeds, threads=thread_counts[0])
             times.append(time.perf_counter() - start)
     except (RunError, OSError, ValueError, KeyError, AttributeError) as e:
         print(f"{name}: ERROR: {e}")
@@ -172,6 +190,13 @@ def main():
         print(f"  output {k} tensor<{shape}{'x' if shape else ''}f32>: max abs err {max_err:.3g}, max rel err {rel:.3g} "
               f"(of max |ref| {max_ref:.3g}), worst at flat index {at}: "
               f"got {out[at] if out.size else 0:.7g} vs ref {ref[at] if ref.size else 0:.7g}: {'PASS' if ok else 'FAIL'}")
+    if len(thread_counts) > 1 and compiled.parallel:
+        counts = ", ".join(str(t) for t in thread_counts)
+        if differ:
+            print(f"  threads {counts}: outputs differ with {', '.join(map(str, differ))} threads: FAIL")
+            failed += 1
+        else:
+            print(f"  threads {counts}: same outputs")
     if times:
         print(f"cpu ms: {sorted(times)[len(times) // 2] * 1000.0:.3f} (median of {len(times)})")
     print(f"{name}: nodes {len(model.graph.node)}, kernels {kernels}, max rel err {worst:.3g}: "

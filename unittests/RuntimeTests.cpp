@@ -8,7 +8,9 @@
 //                 row_sum = the rows' sums), a planned workspace;
 //   version2.so   the same with ABI version 2;
 //   nosig.so      a shared library without fuse's symbols;
-//   api-profiled.so  api.so compiled with --profile.
+//   api-profiled.so  api.so compiled with --profile;
+//   parallel.so   test/Runtime/Inputs/parallel-model.mlir (y = relu(x . w +
+//                 b)), whose loops run on the runtime's threads.
 // Every error path returns a status whose message names the problem.
 //
 //===----------------------------------------------------------------------===//
@@ -22,6 +24,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -411,6 +414,89 @@ TEST(RuntimeApi, TwoModelsAndThreads) {
     thread.join();
   for (int t = 0; t < 8; ++t)
     EXPECT_EQ(failures[size_t(t)], 0) << "thread " << t;
+}
+
+TEST(RuntimeApi, ParallelLoops) {
+  Model small("api.so");
+  ASSERT_NE(small.model, nullptr);
+  EXPECT_EQ(fuseModelIsParallel(small.model), 0) << "loops too small";
+  Model m("parallel.so");
+  ASSERT_NE(m.model, nullptr);
+  EXPECT_EQ(fuseModelIsParallel(m.model), 1);
+  EXPECT_GE(fuseRuntimeDefaultThreads(), 1);
+
+  const int64_t xDims[] = {64, 256}, wDims[] = {256, 128}, bDims[] = {128},
+                yDims[] = {64, 128};
+  std::vector<float> x(64 * 256), w(256 * 128), b(128);
+  for (size_t i = 0; i < x.size(); ++i)
+    x[i] = float(int(i * 7 % 23) - 11) / 8.0f;
+  for (size_t i = 0; i < w.size(); ++i)
+    w[i] = float(int(i * 5 % 19) - 9) / 16.0f;
+  for (size_t i = 0; i < b.size(); ++i)
+    b[i] = float(int(i % 5) - 2);
+  FuseTensor inputs[3] = {{x.data(), FUSE_DTYPE_F32, 2, xDims},
+                          {w.data(), FUSE_DTYPE_F32, 2, wDims},
+                          {b.data(), FUSE_DTYPE_F32, 1, bDims}};
+  auto run = [&](int32_t threads, std::vector<float> &y,
+                 size_t structSize = sizeof(FuseRunOptions)) {
+    y.assign(64 * 128, -1.0f);
+    FuseTensor output = {y.data(), FUSE_DTYPE_F32, 2, yDims};
+    FuseRunOptions options = {};
+    options.struct_size = structSize;
+    options.memory = FUSE_MEMORY_HOST;
+    options.threads = threads;
+    return fuseModelRun(m.model, inputs, 3, &output, 1, &options);
+  };
+
+  // One thread against a plain computation (the inputs are exact in
+  // binary, the sums of at most 256 terms of 1/128ths exact too).
+  std::vector<float> one;
+  ASSERT_EQ(run(1, one), nullptr);
+  for (int i = 0; i < 64; ++i)
+    for (int j = 0; j < 128; ++j) {
+      double sum = b[size_t(j)];
+      for (int k = 0; k < 256; ++k)
+        sum += double(x[size_t(i * 256 + k)]) * double(w[size_t(k * 128 + j)]);
+      ASSERT_EQ(one[size_t(i * 128 + j)], float(std::max(sum, 0.0)))
+          << "y[" << i << ", " << j << "]";
+    }
+  // Any thread count: the same bits (every iteration writes its own
+  // elements; no sum is split).
+  for (int32_t threads : {2, 3, 7, 64}) {
+    std::vector<float> y;
+    ASSERT_EQ(run(threads, y), nullptr);
+    EXPECT_EQ(std::memcmp(y.data(), one.data(), one.size() * sizeof(float)), 0)
+        << threads << " threads";
+  }
+  // The default (0), and a caller built before `threads` existed.
+  std::vector<float> byDefault, older;
+  ASSERT_EQ(run(0, byDefault), nullptr);
+  EXPECT_EQ(byDefault, one);
+  ASSERT_EQ(run(5, older, offsetof(FuseRunOptions, threads)), nullptr);
+  EXPECT_EQ(older, one);
+  // Concurrent calls share the pool.
+  std::vector<std::thread> callers;
+  std::vector<int> failures(4, 0);
+  for (int t = 0; t < 4; ++t)
+    callers.emplace_back([&, t] {
+      for (int i = 0; i < 25; ++i) {
+        std::vector<float> y;
+        FuseStatus status = run(2 + t % 2, y);
+        if (status || y != one)
+          ++failures[size_t(t)];
+        fuseStatusFree(status);
+      }
+    });
+  for (std::thread &caller : callers)
+    caller.join();
+  for (int t = 0; t < 4; ++t)
+    EXPECT_EQ(failures[size_t(t)], 0) << "caller " << t;
+
+  std::vector<float> y;
+  expectError(run(-1, y), FUSE_STATUS_INVALID_ARGUMENT,
+              "options.threads is -1; give 0 (the default");
+  expectError(run(1025, y), FUSE_STATUS_INVALID_ARGUMENT,
+              "options.threads is 1025");
 }
 
 } // namespace

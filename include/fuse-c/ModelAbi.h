@@ -16,6 +16,13 @@
 |* fuse_model_fini (void(void)): they load and unload its kernels through     *|
 |* libfuse_cuda_runtime's mgpu* functions, whose symbols it leaves undefined; *|
 |* nothing runs at dlopen.                                                    *|
+|* A CPU library with parallel loops exports fuse_model_parallel_hook, a      *|
+|* pointer the runtime may set at load to its parallel-for:                   *|
+|*   void hook(void (*task)(void *context, int64_t begin, int64_t end),       *|
+|*             void *context, int64_t begin, int64_t end);                    *|
+|* which must run task over disjoint subranges covering [begin, end), on any *|
+|* threads, and return when all are done. Null: each loop runs on the        *|
+|* calling thread.                                                            *|
 |*                                                                            *|
 |*   fuse-model 1                                                             *|
 |*   target cpu|cuda                                                          *|
@@ -25,6 +32,9 @@
 |*                                   workspaces are safe)                     *|
 |*   input <name> <dtype> <shape>   (one line per input, in call order)       *|
 |*   output <name> <dtype> <shape>  (one line per output, in call order)      *|
+|*   kernel <name> <rule> <nodes>   (one line per kernel, in call order)      *|
+|*   profile 1                      (optional: the profile hook is there)     *|
+|*   parallel 1                     (optional: the parallel hook is there)    *|
 |* <name> is percent-encoded (every byte outside [A-Za-z0-9_.:/+-] as %XX),   *|
 |* <dtype> one of f16 bf16 f32 f64 bool i8 i16 i32 i64, <shape> the dims      *|
 |* joined by 'x' ("1x3x224x224"), or "scalar" for rank 0. Data is dense,      *|
@@ -41,5 +51,6 @@
 #define FUSE_MODEL_PROFILE_HOOK_SYMBOL "fuse_model_profile_hook"
 #define FUSE_MODEL_INIT_SYMBOL "fuse_model_init"
 #define FUSE_MODEL_FINI_SYMBOL "fuse_model_fini"
+#define FUSE_MODEL_PARALLEL_HOOK_SYMBOL "fuse_model_parallel_hook"
 
 #endif /* FUSE_C_MODELABI_H */

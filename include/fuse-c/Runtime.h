@@ -26,7 +26,9 @@
  * Threads: a loaded model may be run from several threads at once; each
  * concurrent call needs its own workspace (or passes none and the runtime
  * allocates one per call). A model whose code keeps state between calls
- * (fuseModelIsReentrant() == 0) runs its calls one at a time. Releasing a
+ * (fuseModelIsReentrant() == 0) runs its calls one at a time. A CPU
+ * model's parallel loops run on the caller's thread and a process-wide
+ * pool of workers (FuseRunOptions.threads, FUSE_NUM_THREADS). Releasing a
  * model while a call on it runs is the caller's error.
  *
  * Trust: a compiled model is machine code. fuseModelLoad checks the file
@@ -163,6 +165,9 @@ FUSE_RUNTIME_EXPORT FuseStatus fuseModelKernel(const FuseModel *model,
                                                FuseKernelInfo *info);
 /** 1 when the model times its kernels (fuse-compile --profile). */
 FUSE_RUNTIME_EXPORT int fuseModelIsProfiled(const FuseModel *model);
+/** 1 when a CPU model has loops that run on several threads
+ *  (FuseRunOptions.threads); 0 when every call runs on its own thread. */
+FUSE_RUNTIME_EXPORT int fuseModelIsParallel(const FuseModel *model);
 
 /*===--- Running ---------------------------------------------------------===*/
 
@@ -194,7 +199,18 @@ typedef struct FuseRunOptions {
   /** NULL, or fuseModelNumKernels() doubles that get each kernel's wall
    *  time in this call, in milliseconds (a model compiled with --profile). */
   double *kernel_ms;
+  /** The threads a CPU model's call may use (the calling thread and
+   *  workers of the runtime's pool, shared by all models and calls): 0 is
+   *  fuseRuntimeDefaultThreads(), else 1 to 1024. Results do not depend on
+   *  it. Added in API version 1.1: a caller built before it passes a
+   *  smaller struct_size and gets the default. */
+  int32_t threads;
 } FuseRunOptions;
+
+/** The threads a CPU model's call uses when its options do not say: the
+ *  environment variable FUSE_NUM_THREADS (1 to 1024) if set, else the
+ *  number of CPUs this process may run on. */
+FUSE_RUNTIME_EXPORT int32_t fuseRuntimeDefaultThreads(void);
 
 /** Runs the model: inputs and outputs in the model's order, each checked
  *  against the model's (count, element type, rank, dims, a non-null and

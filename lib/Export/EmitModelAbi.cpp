@@ -177,15 +177,31 @@ struct EmitModelAbi : public fuse::impl::FuseEmitModelAbiBase<EmitModelAbi> {
         Kernel kernel{callee, "", "", {}};
         if (StringAttr rule = ruleHelper.getAttr(callee))
           kernel.rule = rule.getValue().str();
+        // Its ops and those of the functions it reaches that are no kernel
+        // of their own (the loop bodies its threads run).
         llvm::SetVector<StringRef> names;
-        callee.walk([&](Operation *op) {
-          fuse::findInLocation(op->getLoc(), [&](Location l) {
-            auto name = dyn_cast<NameLoc>(l);
-            if (name)
-              names.insert(name.getName().getValue());
-            return bool(name);
+        llvm::SetVector<Operation *> reached;
+        reached.insert(callee);
+        for (size_t next = 0; next < reached.size(); ++next)
+          reached[next]->walk([&](Operation *op) {
+            fuse::findInLocation(op->getLoc(), [&](Location l) {
+              auto name = dyn_cast<NameLoc>(l);
+              if (name)
+                names.insert(name.getName().getValue());
+              return bool(name);
+            });
+            FlatSymbolRefAttr target;
+            if (auto inner = dyn_cast<LLVM::CallOp>(op))
+              target = inner.getCalleeAttr();
+            else if (auto address = dyn_cast<LLVM::AddressOfOp>(op))
+              target = address.getGlobalNameAttr();
+            auto function = target
+                                ? module.lookupSymbol<LLVM::LLVMFuncOp>(target)
+                                : LLVM::LLVMFuncOp();
+            if (function && !function.isExternal() &&
+                !kindHelper.isAttrPresent(function))
+              reached.insert(function);
           });
-        });
         constexpr unsigned kMaxNames = 16;
         for (auto [i, name] : llvm::enumerate(names)) {
           if (i == kMaxNames) {
@@ -208,7 +224,14 @@ struct EmitModelAbi : public fuse::impl::FuseEmitModelAbiBase<EmitModelAbi> {
       if (fn != entry)
         fn.setNoInline(true);
     }
+    // The parallel-for hook (fuse-cpu-dispatch-parallel) stays exported:
+    // the runtime sets it once, at load.
+    bool parallel = false;
     for (auto global : module.getOps<LLVM::GlobalOp>()) {
+      if (global.getSymName() == FUSE_MODEL_PARALLEL_HOOK_SYMBOL) {
+        parallel = true;
+        continue;
+      }
       bool defined = global.getValueOrNull() || global.getInitializerBlock();
       if (!defined)
         continue;
@@ -289,6 +312,8 @@ struct EmitModelAbi : public fuse::impl::FuseEmitModelAbiBase<EmitModelAbi> {
          << (kernel.nodes.empty() ? "-" : escapeName(kernel.nodes)) << "\n";
     if (profile)
       os << "profile 1\n";
+    if (parallel)
+      os << "parallel 1\n";
     text.push_back('\0');
 
     Location loc = entry.getLoc();

@@ -101,11 +101,22 @@ void mlir::fuse::buildCpuPipeline(OpPassManager &pm,
   // too, not calls into MLIR's runner library.
   if (options.entryAbi)
     pm.addNestedPass<func::FuncOp>(createFuseCopyToLinalg());
+  bool parallel = options.parallel && options.emulateThreads == 0;
   OpPassManager &loops = pm.nest<func::FuncOp>();
   if (vectorize)
     loops.addPass(createFuseCpuLowerVectors());
-  loops.addPass(createConvertLinalgToLoopsPass());
+  // Parallel dimensions as scf.parallel, which (with the register-tile
+  // loops) become bodies the runtime's threads share.
+  if (parallel)
+    loops.addPass(createConvertLinalgToParallelLoopsPass());
+  else
+    loops.addPass(createConvertLinalgToLoopsPass());
   loops.addPass(createForallToForLoopPass());
+  if (parallel) {
+    FuseCpuOutlineParallelOptions outline;
+    outline.minWork = options.parallelMinWork;
+    pm.addPass(createFuseCpuOutlineParallel(outline));
+  }
   // A multiply and the add that uses it may become one fma, as on the GPU
   // (fuse-to-nvptx): the vector micro-kernels' FMAs and the loops of any
   // other build round alike, so the same order of a sum gives the same
@@ -125,6 +136,8 @@ void mlir::fuse::buildCpuPipeline(OpPassManager &pm,
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  if (parallel)
+    pm.addPass(createFuseCpuDispatchParallel());
   pm.addPass(createFuseStripTarget());
   if (options.entryAbi) {
     FuseEmitModelAbiOptions abi;

@@ -225,6 +225,8 @@ std::string parseSignature(const std::string &text, Signature &signature) {
       signature.kernels.push_back(std::move(kernel));
     } else if (line == "profile 1" && !signature.profiled) {
       signature.profiled = true;
+    } else if (line == "parallel 1" && !signature.parallel) {
+      signature.parallel = true;
     } else {
       return where + "unexpected '" + line.substr(0, 64) + "'";
     }

@@ -56,6 +56,8 @@ struct Signature {
   uint64_t workspace = 0;
   bool reentrant = false;
   bool profiled = false;
+  /// The library exports fuse_model_parallel_hook.
+  bool parallel = false;
   std::vector<Port> inputs, outputs;
   std::vector<Kernel> kernels;
 };

@@ -11,12 +11,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "ModelFile.h"
+#include "ThreadPool.h"
 #include "fuse-c/ModelAbi.h"
 #include "fuse-c/Runtime.h"
 
 #include <dlfcn.h>
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -31,6 +33,10 @@ using namespace fuse::runtime;
 namespace {
 
 using RunFn = int32_t (*)(void *const *, void *const *, void *);
+using ParallelHook = void (*)(ParallelTask, void *, int64_t, int64_t);
+
+/// FuseRunOptions as API version 1.0 had it (before `threads`).
+constexpr size_t kRunOptionsV1Size = offsetof(FuseRunOptions, threads);
 
 /// libfuse_cuda_runtime, loaded (globally: a GPU model's mgpu* symbols
 /// resolve against it) for the first GPU model.
@@ -418,6 +424,18 @@ FuseStatus fuseModelLoad(const char *path, FuseModel **model) {
     }
     *hook = profileEvent;
   }
+  if (loaded->signature.parallel) {
+    auto **hook = static_cast<ParallelHook *>(
+        dlsym(loaded->handle, FUSE_MODEL_PARALLEL_HOOK_SYMBOL));
+    if (!hook) {
+      dlclose(loaded->handle);
+      return makeStatus(FUSE_STATUS_INVALID_MODEL,
+                        "the model '%s' says it has parallel loops but "
+                        "exports no %s",
+                        path, FUSE_MODEL_PARALLEL_HOOK_SYMBOL);
+    }
+    *hook = parallelHook;
+  }
   *model = loaded.release();
   return nullptr;
 }
@@ -490,6 +508,10 @@ int fuseModelIsProfiled(const FuseModel *model) {
   return model && model->signature.profiled ? 1 : 0;
 }
 
+int fuseModelIsParallel(const FuseModel *model) {
+  return model && model->signature.parallel ? 1 : 0;
+}
+
 FuseStatus fuseModelRun(FuseModel *model, const FuseTensor *inputs,
                         int32_t numInputs, const FuseTensor *outputs,
                         int32_t numOutputs, const FuseRunOptions *options) {
@@ -497,16 +519,30 @@ FuseStatus fuseModelRun(FuseModel *model, const FuseTensor *inputs,
     return makeStatus(FUSE_STATUS_INVALID_ARGUMENT,
                       "fuseModelRun: the model must not be NULL");
   const Signature &signature = model->signature;
-  FuseRunOptions given = {
-      sizeof(FuseRunOptions), FUSE_MEMORY_HOST, nullptr, nullptr, 0, nullptr};
+  FuseRunOptions given = {sizeof(FuseRunOptions),
+                          FUSE_MEMORY_HOST,
+                          nullptr,
+                          nullptr,
+                          0,
+                          nullptr,
+                          0};
   if (options) {
-    if (options->struct_size < sizeof(FuseRunOptions))
+    // A caller built against an older header passes a smaller struct: the
+    // fields it has, the rest at their defaults.
+    if (options->struct_size < kRunOptionsV1Size)
       return makeStatus(FUSE_STATUS_INVALID_ARGUMENT,
                         "fuseModelRun: options.struct_size is %zu; set it to "
                         "sizeof(FuseRunOptions) (%zu)",
                         options->struct_size, sizeof(FuseRunOptions));
-    given = *options;
+    std::memcpy(&given, options,
+                std::min(options->struct_size, sizeof(FuseRunOptions)));
+    given.struct_size = sizeof(FuseRunOptions);
   }
+  if (given.threads < 0 || given.threads > 1024)
+    return makeStatus(FUSE_STATUS_INVALID_ARGUMENT,
+                      "fuseModelRun: options.threads is %d; give 0 (the "
+                      "default, %d here) or 1 to 1024",
+                      int(given.threads), int(defaultThreads()));
   CudaRuntime *cuda = model->cuda;
   bool gpu = cuda != nullptr;
   FuseMemoryKind expected = gpu ? FUSE_MEMORY_DEVICE : FUSE_MEMORY_HOST;
@@ -630,8 +666,14 @@ FuseStatus fuseModelRun(FuseModel *model, const FuseTensor *inputs,
       given.kernel_ms[k] = 0;
     profiledCall = &profile;
   }
+  // This call's thread count, read by the model's parallel loops
+  // (parallelHook) on this thread.
+  setCurrentThreads(given.threads ? given.threads : defaultThreads());
   struct Reset {
-    ~Reset() { profiledCall = nullptr; }
+    ~Reset() {
+      profiledCall = nullptr;
+      setCurrentThreads(1);
+    }
   } reset;
   int32_t result;
   if (gpu) {
@@ -656,5 +698,7 @@ FuseStatus fuseModelRun(FuseModel *model, const FuseTensor *inputs,
                       "the model's code failed (status %d)", int(result));
   return nullptr;
 }
+
+int32_t fuseRuntimeDefaultThreads(void) { return defaultThreads(); }
 
 } // extern "C"

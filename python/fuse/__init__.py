@@ -59,7 +59,8 @@ class _Tensor(ctypes.Structure):
 class _RunOptions(ctypes.Structure):
     _fields_ = [("struct_size", ctypes.c_size_t), ("memory", ctypes.c_int),
                 ("stream", ctypes.c_void_p), ("workspace", ctypes.c_void_p),
-                ("workspace_bytes", ctypes.c_size_t), ("kernel_ms", ctypes.POINTER(ctypes.c_double))]
+                ("workspace_bytes", ctypes.c_size_t), ("kernel_ms", ctypes.POINTER(ctypes.c_double)),
+                ("threads", ctypes.c_int32)]
 
 
 _DTYPE_CODES = {name: code for code, (name, _) in _DTYPES.items()}
@@ -113,6 +114,8 @@ def _load_runtime():
         "fuseModelInput": (status, [ctypes.c_void_p, ctypes.c_int32, ctypes.POINTER(_TensorInfo)]),
         "fuseModelOutput": (status, [ctypes.c_void_p, ctypes.c_int32, ctypes.POINTER(_TensorInfo)]),
         "fuseModelWorkspaceSize": (ctypes.c_size_t, [ctypes.c_void_p]),
+        "fuseModelIsParallel": (ctypes.c_int, [ctypes.c_void_p]),
+        "fuseRuntimeDefaultThreads": (ctypes.c_int32, []),
         "fuseModelRun": (status, [ctypes.c_void_p, ctypes.POINTER(_Tensor), ctypes.c_int32,
                                   ctypes.POINTER(_Tensor), ctypes.c_int32, ctypes.c_void_p]),
     }
@@ -171,6 +174,8 @@ class Model:
         self.report = report
         self.target = lib.fuseModelTarget(handle).decode()
         self.workspace_size = lib.fuseModelWorkspaceSize(handle)
+        # Loops a CPU model's calls spread over threads (run(threads=...)).
+        self.parallel = bool(lib.fuseModelIsParallel(handle))
         self.inputs = [self._info(lib.fuseModelInput, k) for k in range(lib.fuseModelNumInputs(handle))]
         self.outputs = [self._info(lib.fuseModelOutput, k) for k in range(lib.fuseModelNumOutputs(handle))]
 
@@ -186,8 +191,12 @@ class Model:
             _lib.fuseModelRelease(handle)
             self._handle = None
 
-    def run(self, feeds):
-        """Runs on `feeds` ({input name: array}); returns {output name: array}."""
+    def run(self, feeds, threads=None):
+        """Runs on `feeds` ({input name: array}); returns {output name: array}.
+        `threads`: the threads a CPU model's call may use (None: the
+        runtime's default, FUSE_NUM_THREADS or the CPUs this process may use)."""
+        if threads is not None and (not isinstance(threads, int) or not 1 <= threads <= 1024):
+            raise FuseError(f"threads must be an int from 1 to 1024, got {threads!r}")
         names = [info.name for info in self.inputs]
         unknown = sorted(set(feeds) - set(names))
         if unknown:
@@ -208,7 +217,11 @@ class Model:
         # Each array as it is (its own shape: the runtime says what differs).
         ins = _tensor_array([(a.ctypes.data, info.dtype, a.shape) for a, info in zip(arrays, self.inputs)])
         outs = _tensor_array([(a.ctypes.data, info.dtype, a.shape) for a, info in zip(results, self.outputs)])
-        _check(_runtime().fuseModelRun(self._handle, ins, len(arrays), outs, len(results), None))
+        options = None
+        if threads is not None:
+            options = _RunOptions(ctypes.sizeof(_RunOptions), 0, None, None, 0, None, threads)
+            options = ctypes.byref(options)
+        _check(_runtime().fuseModelRun(self._handle, ins, len(arrays), outs, len(results), options))
         return {info.name: value for info, value in zip(self.outputs, results)}
 
     def run_pointers(self, inputs, outputs, stream=None, memory="device", workspace=None,
@@ -226,7 +239,7 @@ class Model:
         ins = _tensor_array([(int(a), info.dtype, info.shape) for a, info in zip(inputs, self.inputs)])
         outs = _tensor_array([(int(a), info.dtype, info.shape) for a, info in zip(outputs, self.outputs)])
         options = _RunOptions(ctypes.sizeof(_RunOptions), 1 if memory == "device" else 0,
-                              stream or None, workspace or None, workspace_bytes, None)
+                              stream or None, workspace or None, workspace_bytes, None, 0)
         _check(_runtime().fuseModelRun(self._handle, ins, len(inputs), outs, len(outputs),
                                        ctypes.byref(options)))
 

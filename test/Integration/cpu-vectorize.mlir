@@ -13,6 +13,8 @@
 // RUN: %check_equivalence %s --function prime_width | FileCheck %s --check-prefix=EXEC
 // RUN: %check_equivalence %s --function long_reduction | FileCheck %s --check-prefix=EXEC
 // RUN: %check_equivalence %s --function long_conv | FileCheck %s --check-prefix=EXEC
+// RUN: %check_equivalence %s --function pad_max_pool | FileCheck %s --check-prefix=EXEC
+// RUN: %check_equivalence %s --function avg_pool | FileCheck %s --check-prefix=EXEC
 
 // LLVM: llvm.intr.fmuladd({{.*}}) : (vector<32xf32>, vector<32xf32>, vector<32xf32>) -> vector<32xf32>
 // LOOPS-NOT: llvm.intr.fmuladd({{.*}}vector<32xf32>
@@ -149,4 +151,38 @@ func.func @long_conv(%x: tensor<1x4x4x256xf32>, %w: tensor<3x3x256x32xf32>) -> t
   %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
       ins(%x, %w : tensor<1x4x4x256xf32>, tensor<3x3x256x32xf32>) outs(%f : tensor<1x2x2x32xf32>) -> tensor<1x2x2x32xf32>
   return %c : tensor<1x2x2x32xf32>
+}
+
+// A padded 3x3 max pool (an Inception branch's, fused with its pad) and a
+// stride-2 average pool: vectors of channels, against plain loops.
+func.func @pad_max_pool(%x: tensor<1x14x14x48xf32>) -> tensor<1x14x14x48xf32> {
+  %min = arith.constant -3.40282347E+38 : f32
+  %padded = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %min : f32
+  } : tensor<1x14x14x48xf32> to tensor<1x16x16x48xf32>
+  %e = tensor.empty() : tensor<1x14x14x48xf32>
+  %f = linalg.fill ins(%min : f32) outs(%e : tensor<1x14x14x48xf32>) -> tensor<1x14x14x48xf32>
+  %w = tensor.empty() : tensor<3x3xf32>
+  %p = linalg.pooling_nhwc_max {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+      ins(%padded, %w : tensor<1x16x16x48xf32>, tensor<3x3xf32>) outs(%f : tensor<1x14x14x48xf32>) -> tensor<1x14x14x48xf32>
+  return %p : tensor<1x14x14x48xf32>
+}
+
+func.func @avg_pool(%x: tensor<1x12x12x40xf32>) -> tensor<1x6x6x40xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninth = arith.constant 0.25 : f32
+  %e = tensor.empty() : tensor<1x6x6x40xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x6x6x40xf32>) -> tensor<1x6x6x40xf32>
+  %w = tensor.empty() : tensor<2x2xf32>
+  %s = linalg.pooling_nhwc_sum {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>}
+      ins(%x, %w : tensor<1x12x12x40xf32>, tensor<2x2xf32>) outs(%f : tensor<1x6x6x40xf32>) -> tensor<1x6x6x40xf32>
+  %a = linalg.generic {indexing_maps = [affine_map<(a, b, c, d) -> (a, b, c, d)>, affine_map<(a, b, c, d) -> (a, b, c, d)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%s : tensor<1x6x6x40xf32>) outs(%e : tensor<1x6x6x40xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %m = arith.mulf %v, %ninth : f32
+    linalg.yield %m : f32
+  } -> tensor<1x6x6x40xf32>
+  return %a : tensor<1x6x6x40xf32>
 }

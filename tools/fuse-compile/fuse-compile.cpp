@@ -109,6 +109,12 @@ static cl::opt<bool> cpuVectorize(
     cl::desc("CPU target: contractions as register-blocked vector "
              "micro-kernels (fuse-to-cpu vectorize); false: loops"),
     cl::cat(category));
+static cl::opt<bool> cpuParallel(
+    "cpu-parallel", cl::init(true),
+    cl::desc("CPU target: parallel loops as tasks the runtime spreads over "
+             "its threads (fuse-to-cpu parallel; the thread count is a "
+             "run-time setting); false: every loop on the calling thread"),
+    cl::cat(category));
 static cl::opt<std::string>
     entry("entry", cl::init(""),
           cl::desc("The function to compile (.mlir input with several "
@@ -555,6 +561,8 @@ int compile() {
     lowering += " profile=true";
   if (!gpu && !cpuVectorize)
     lowering += " vectorize=false";
+  if (!gpu && !cpuParallel)
+    lowering += " parallel=false";
   std::string format = gpuFormat;
   if (gpu && format == "auto")
     format = llvm::sys::findProgramByName("ptxas", {"/usr/local/cuda/bin"})

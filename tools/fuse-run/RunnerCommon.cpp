@@ -110,6 +110,7 @@ void runner::printSignature(FuseModel *model, FILE *out) {
   std::fprintf(out, "reentrant %s\n",
                fuseModelIsReentrant(model) ? "yes" : "no");
   std::fprintf(out, "profiled %s\n", fuseModelIsProfiled(model) ? "yes" : "no");
+  std::fprintf(out, "parallel %s\n", fuseModelIsParallel(model) ? "yes" : "no");
 }
 
 namespace {

@@ -32,10 +32,13 @@ namespace {
 void usage() {
   std::fprintf(stderr,
                "usage: fuse-benchmark MODEL.so [--warmup N] [--runs N] "
-               "[--seed N] [--json FILE]\n"
+               "[--seed N] [--threads N] [--json FILE]\n"
                "  --warmup  untimed runs first (default 3)\n"
                "  --runs    timed runs (default 20)\n"
                "  --seed    seed of the random inputs (default 0)\n"
+               "  --threads threads of a CPU model's call (default: "
+               "FUSE_NUM_THREADS, else the\n"
+               "            CPUs this process may use)\n"
                "  --json    also write the statistics as JSON to FILE\n");
 }
 
@@ -52,7 +55,7 @@ double percentile(const std::vector<double> &sorted, double p) {
 
 int main(int argc, char **argv) {
   std::string modelPath, jsonPath;
-  uint64_t warmup = 3, runs = 20, seed = 0;
+  uint64_t warmup = 3, runs = 20, seed = 0, threads = 0;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     auto value = [&](const char *flag) {
@@ -71,6 +74,9 @@ int main(int argc, char **argv) {
     } else if (const char *v = value("--seed")) {
       if (!parseCount(v, &seed))
         return fail(std::string("--seed: not a number: ") + v);
+    } else if (const char *v = value("--threads")) {
+      if (!parseCount(v, &threads) || threads < 1 || threads > 1024)
+        return fail(std::string("--threads: expected 1 to 1024, got ") + v);
     } else if (const char *v = value("--json")) {
       jsonPath = v;
     } else if (!arg.empty() && arg[0] == '-') {
@@ -109,9 +115,19 @@ int main(int argc, char **argv) {
       fuseModelIsProfiled(model.get()) ? fuseModelNumKernels(model.get()) : 0;
   std::vector<double> kernelMs(static_cast<size_t>(kernels), 0.0);
   std::vector<std::vector<double>> kernelTimes(static_cast<size_t>(kernels));
-  FuseRunOptions options = {
-      sizeof(FuseRunOptions), FUSE_MEMORY_HOST, nullptr, workspace,
-      workspaceBytes,         nullptr};
+  FuseRunOptions options = {};
+  options.struct_size = sizeof(FuseRunOptions);
+  options.memory = FUSE_MEMORY_HOST;
+  options.workspace = workspace;
+  options.workspace_bytes = workspaceBytes;
+  // A GPU model's call has one host thread.
+  bool cpu = std::strcmp(fuseModelTarget(model.get()), "cpu") == 0;
+  int32_t callThreads = !cpu      ? 1
+                        : threads ? int32_t(threads)
+                        : fuseModelIsParallel(model.get())
+                            ? fuseRuntimeDefaultThreads()
+                            : 1;
+  options.threads = cpu ? callThreads : 0;
   for (uint64_t i = 0; i < warmup; ++i)
     if (!buffers.run(model.get(), &options))
       return 2;
@@ -144,9 +160,10 @@ int main(int argc, char **argv) {
                {"p99", percentile(sorted, 99)},
                {"mean", mean},
                {"max", sorted.back()}};
-  std::printf("%s: target %s, %llu runs after %llu warm-up, one thread\n",
+  std::printf("%s: target %s, %llu runs after %llu warm-up, %d thread%s\n",
               modelPath.c_str(), fuseModelTarget(model.get()),
-              (unsigned long long)runs, (unsigned long long)warmup);
+              (unsigned long long)runs, (unsigned long long)warmup,
+              int(callThreads), callThreads == 1 ? "" : "s");
   for (const auto &stat : stats)
     std::printf("  %-6s %10.3f ms\n", stat.name, stat.value);
   // Per kernel: the median of its times, slowest first.
@@ -178,9 +195,10 @@ int main(int argc, char **argv) {
       return fail("cannot write '" + jsonPath + "': " + std::strerror(errno));
     std::fprintf(out,
                  "{\"model\": \"%s\", \"target\": \"%s\", \"runs\": %llu, "
-                 "\"warmup\": %llu, \"unit\": \"ms\"",
+                 "\"warmup\": %llu, \"threads\": %d, \"unit\": \"ms\"",
                  fileNameOf(modelPath).c_str(), fuseModelTarget(model.get()),
-                 (unsigned long long)runs, (unsigned long long)warmup);
+                 (unsigned long long)runs, (unsigned long long)warmup,
+                 int(callThreads));
     for (const auto &stat : stats)
       std::fprintf(out, ", \"%s\": %.6f", stat.name, stat.value);
     std::fprintf(out, ", \"kernels\": [");

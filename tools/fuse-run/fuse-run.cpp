@@ -41,7 +41,7 @@ void usage() {
       "usage: fuse-run MODEL.so [--input NAME=FILE.npy | --input FILE.npy | "
       "--input FILE.npz]...\n"
       "                [--seed N] [--output DIR] [--compare REF.npz]\n"
-      "                [--rtol R] [--atol A] [--info] [-q]\n"
+      "                [--rtol R] [--atol A] [--threads N] [--info] [-q]\n"
       "  --input      an input: NAME=FILE.npy, or FILE.npy for the next "
       "input in order, or\n"
       "               FILE.npz (members named as the inputs, or input_K)\n"
@@ -51,6 +51,9 @@ void usage() {
       "  --compare    reference outputs: a .npz (members named as the "
       "outputs, or output_K)\n"
       "  --rtol/--atol  the comparison's tolerances (default 1e-4, 1e-5)\n"
+      "  --threads    threads of a CPU model's call (default: "
+      "FUSE_NUM_THREADS, else\n"
+      "               the CPUs this process may use)\n"
       "  --info       print the model's inputs, outputs and workspace, and "
       "exit\n"
       "  -q           print only errors and the comparison's verdict\n");
@@ -64,6 +67,7 @@ int main(int argc, char **argv) {
   uint64_t seed = 0;
   double rtol = 1e-4, atol = 1e-5;
   bool info = false, quiet = false;
+  uint64_t threads = 0;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     auto value = [&](const char *flag) {
@@ -88,6 +92,9 @@ int main(int argc, char **argv) {
     } else if (const char *v = value("--atol")) {
       if (!parseTolerance(v, &atol))
         return fail(std::string("--atol: not a tolerance: ") + v);
+    } else if (const char *v = value("--threads")) {
+      if (!parseCount(v, &threads) || threads < 1 || threads > 1024)
+        return fail(std::string("--threads: expected 1 to 1024, got ") + v);
     } else if (arg == "--info") {
       info = true;
     } else if (arg == "-q") {
@@ -120,7 +127,11 @@ int main(int argc, char **argv) {
   if (!buffers.prepareInputs(model.get(), inputArgs, seed, quiet))
     return 2;
   buffers.prepareOutputs(model.get());
-  if (!buffers.run(model.get()))
+  FuseRunOptions options = {};
+  options.struct_size = sizeof(FuseRunOptions);
+  options.memory = FUSE_MEMORY_HOST;
+  options.threads = int32_t(threads);
+  if (!buffers.run(model.get(), &options))
     return 2;
 
   int32_t outputs = fuseModelNumOutputs(model.get());

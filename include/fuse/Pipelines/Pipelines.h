@@ -147,6 +147,18 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
                      "convolution filters re-laid out for them); not with "
                      "emulate-threads, which runs the GPU schedule"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> parallel{
+      *this, "parallel",
+      llvm::cl::desc("Outermost parallel loops (register-tile loops, "
+                     "parallel dimensions of the other ops) as functions the "
+                     "compiled model's runtime spreads over its threads "
+                     "(fuse-cpu-outline-parallel, fuse-cpu-dispatch-parallel; "
+                     "off with emulate-threads)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<int64_t> parallelMinWork{
+      *this, "parallel-min-work",
+      llvm::cl::desc("Loops doing fewer operations than this stay serial"),
+      llvm::cl::init(32768)};
   PassOptions::Option<bool> entryAbi{
       *this, "entry-abi",
       llvm::cl::desc("Build the compiled-model ABI (fuse-compile): the entry "

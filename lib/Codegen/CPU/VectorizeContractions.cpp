@@ -24,6 +24,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/TilingInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -64,7 +65,21 @@ int64_t largestDivisor(int64_t extent, int64_t bound) {
 /// A convolution whose register tile (one output row, a 1x1 window) has a
 /// 1-D form that vectorizes.
 bool isDecomposableConvolution(Operation *op) {
-  return isa<linalg::Conv2DNhwcHwcfOp, linalg::DepthwiseConv2DNhwcHwcOp>(op);
+  return isa<linalg::Conv2DNhwcHwcfOp, linalg::DepthwiseConv2DNhwcHwcOp,
+             linalg::PoolingNhwcMaxOp, linalg::PoolingNhwcMinOp,
+             linalg::PoolingNhwcSumOp>(op);
+}
+
+/// A convolution whose window is applied per channel (no sum over input
+/// channels): its tile is elementwise on a row of channels.
+bool isPerChannel(Operation *op) {
+  return isa<linalg::DepthwiseConv2DNhwcHwcOp, linalg::PoolingNhwcMaxOp,
+             linalg::PoolingNhwcMinOp, linalg::PoolingNhwcSumOp>(op);
+}
+
+bool isPooling(Operation *op) {
+  return isa<linalg::PoolingNhwcMaxOp, linalg::PoolingNhwcMinOp,
+             linalg::PoolingNhwcSumOp>(op);
 }
 
 bool hasStaticF32Tensors(linalg::LinalgOp op) {
@@ -116,10 +131,9 @@ std::optional<RegisterTiling> registerTilingOf(linalg::LinalgOp op, int64_t mr,
   for (auto [i, it] : llvm::enumerate(iterators)) {
     if (it == utils::IteratorType::reduction) {
       tiling.parallel.push_back(0);
-      tiling.reduction.push_back(
-          i == innermostReduction && !isa<linalg::DepthwiseConv2DNhwcHwcOp>(op)
-              ? largestDivisor(ranges[i], kc)
-              : 1);
+      tiling.reduction.push_back(i == innermostReduction && !isPerChannel(op)
+                                     ? largestDivisor(ranges[i], kc)
+                                     : 1);
       continue;
     }
     tiling.reduction.push_back(0);
@@ -141,8 +155,7 @@ std::optional<RegisterTiling> registerTilingOf(linalg::LinalgOp op, int64_t mr,
       reductionPoints *= ranges[i];
   int64_t panel = reductionPoints * tiling.parallel[n] * 4;
   tiling.blocks.assign(iterators.size(), 0);
-  if (panelBytes > 0 && panel > panelBytes &&
-      !isa<linalg::DepthwiseConv2DNhwcHwcOp>(op)) {
+  if (panelBytes > 0 && panel > panelBytes && !isPerChannel(op)) {
     int64_t blockBound = std::max<int64_t>(
         panelBytes / 8 / (tiling.parallel[n] * 4), tiling.reduction.back());
     for (auto [i, it] : llvm::enumerate(iterators))
@@ -173,11 +186,18 @@ std::optional<RegisterTiling> registerTilingOf(linalg::LinalgOp op, int64_t mr,
 ///                               (linalg.matmul)
 ///   depthwise_conv_2d_nhwc_hwc: out[w, c] = fma(in[w * s, c], filter[c],
 ///                               out[w, c]) (linalg.generic)
+///   pooling_nhwc_max/min/sum:   out[w, c] = max/min/+(out[w, c],
+///                               in[w * s, c]) (linalg.generic)
 FailureOr<linalg::LinalgOp> convolutionTileToProduct(RewriterBase &rewriter,
                                                      linalg::LinalgOp op) {
   if (!isDecomposableConvolution(op) || !hasStaticF32Tensors(op))
     return failure();
   bool depthwise = isa<linalg::DepthwiseConv2DNhwcHwcOp>(op);
+  bool pooling = isPooling(op);
+  // A pooling body combines the input with the output; the window operand
+  // only gives the window's shape.
+  if (pooling && !op->getRegion(0).front().getArgument(1).use_empty())
+    return failure();
   Value input = op.getDpsInputOperand(0)->get();
   Value filter = op.getDpsInputOperand(1)->get();
   Value init = op.getDpsInitOperand(0)->get();
@@ -188,15 +208,16 @@ FailureOr<linalg::LinalgOp> convolutionTileToProduct(RewriterBase &rewriter,
   if (outShape[0] != 1 || outShape[1] != 1 || filterType.getDimSize(0) != 1 ||
       filterType.getDimSize(1) != 1)
     return failure();
-  DenseIntElementsAttr stridesAttr =
-      depthwise ? cast<linalg::DepthwiseConv2DNhwcHwcOp>(op).getStrides()
-                : cast<linalg::Conv2DNhwcHwcfOp>(op).getStrides();
+  auto stridesAttr = op->getAttrOfType<DenseIntElementsAttr>("strides");
+  if (!stridesAttr || stridesAttr.getNumElements() != 2)
+    return failure();
   int64_t stride = *std::next(stridesAttr.getValues<int64_t>().begin());
   Location loc = op.getLoc();
   MLIRContext *context = op->getContext();
   Type f32 = outType.getElementType();
   int64_t width = outShape[2], outChannels = outShape[3];
-  int64_t channels = filterType.getDimSize(2);
+  // (A pooling window has no channels: it pools each channel.)
+  int64_t channels = pooling ? outChannels : filterType.getDimSize(2);
   // Each 2-D slice must keep two dimensions of more than one element: a
   // rank-reducing slice that keeps a unit dimension does not say which
   // one it dropped, and its buffer's view cannot be expanded. Such a tile
@@ -214,13 +235,34 @@ FailureOr<linalg::LinalgOp> convolutionTileToProduct(RewriterBase &rewriter,
   Value inSlice = slice(input, {1, 1, width, channels}, {1, 1, stride, 1},
                         {width, channels});
   Value filterSlice =
-      depthwise ? slice(filter, {1, 1, channels}, {1, 1, 1}, {channels})
-                : slice(filter, {1, 1, channels, outChannels}, {1, 1, 1, 1},
-                        {channels, outChannels});
+      pooling     ? Value()
+      : depthwise ? slice(filter, {1, 1, channels}, {1, 1, 1}, {channels})
+                  : slice(filter, {1, 1, channels, outChannels}, {1, 1, 1, 1},
+                          {channels, outChannels});
   Value outSlice = slice(init, {1, 1, width, outChannels}, {1, 1, 1, 1},
                          {width, outChannels});
   linalg::LinalgOp product;
-  if (depthwise) {
+  if (pooling) {
+    // The pooling's own combiner (its body: in, window, out), on the input
+    // and the output.
+    AffineMap identity = AffineMap::getMultiDimIdentityMap(2, context);
+    SmallVector<utils::IteratorType> iterators(2,
+                                               utils::IteratorType::parallel);
+    Block &poolBody = op->getRegion(0).front();
+    product = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{outSlice.getType()}, ValueRange{inSlice},
+        ValueRange{outSlice}, SmallVector<AffineMap>{identity, identity},
+        iterators, [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
+          IRMapping mapping;
+          mapping.map(poolBody.getArgument(0), args[0]);
+          mapping.map(poolBody.getArgument(2), args[1]);
+          for (Operation &inner : poolBody.without_terminator())
+            b.clone(inner, mapping);
+          linalg::YieldOp::create(
+              b, bodyLoc,
+              mapping.lookupOrDefault(poolBody.getTerminator()->getOperand(0)));
+        });
+  } else if (depthwise) {
     AffineExpr d0 = getAffineDimExpr(0, context);
     AffineExpr d1 = getAffineDimExpr(1, context);
     SmallVector<AffineMap> maps = {AffineMap::get(2, 0, {d0, d1}, context),
@@ -320,8 +362,13 @@ LogicalResult tileContraction(RewriterBase &rewriter, linalg::LinalgOp op,
       rewriter.replaceAllUsesWith(result, replacement);
   if (op->use_empty())
     rewriter.eraseOp(op);
-  for (LoopLikeOpInterface loop : tiled->loops)
+  // The register tiles are independent: fuse-cpu-outline-parallel may
+  // spread these loops over threads.
+  for (LoopLikeOpInterface loop : tiled->loops) {
     loops.push_back(loop);
+    FuseDialect::ParallelTilesAttrHelper(context).setAttr(
+        loop, UnitAttr::get(context));
+  }
   auto tiledOp = cast<TilingInterface>(tiled->tiledAndFusedOps.front());
   // The producer of the initial value (a zero fill, a broadcast bias: all
   // parallel, read by nothing else) is computed per tile, so the

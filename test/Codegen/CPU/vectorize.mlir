@@ -98,6 +98,36 @@ func.func @depthwise(%x: tensor<1x10x10x32xf32>, %w: tensor<3x3x32xf32>, %o: ten
 
 // -----
 
+// Pooling (max, and sum as in an average pool): the pooling's own combiner
+// per window element on vectors of channels, the accumulators starting from
+// the fill in registers; stride 2 reads a strided slice.
+// CHECK-LABEL: func.func @max_pool
+// CHECK: arith.constant dense<-3.40282347E+38> : vector<4x32xf32>
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (vector<4x32xf32>)
+// CHECK: arith.maximumf {{.*}} : vector<4x32xf32>
+// CHECK-NOT: linalg.pooling
+func.func @max_pool(%x: tensor<1x9x9x64xf32>) -> tensor<1x4x4x64xf32> {
+  %min = arith.constant -3.40282347E+38 : f32
+  %e = tensor.empty() : tensor<1x4x4x64xf32>
+  %f = linalg.fill ins(%min : f32) outs(%e : tensor<1x4x4x64xf32>) -> tensor<1x4x4x64xf32>
+  %w = tensor.empty() : tensor<3x3xf32>
+  %p = linalg.pooling_nhwc_max {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>}
+      ins(%x, %w : tensor<1x9x9x64xf32>, tensor<3x3xf32>) outs(%f : tensor<1x4x4x64xf32>) -> tensor<1x4x4x64xf32>
+  return %p : tensor<1x4x4x64xf32>
+}
+// CHECK-LABEL: func.func @sum_pool
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (vector<8x32xf32>)
+// CHECK: arith.addf {{.*}} : vector<8x32xf32>
+// CHECK-NOT: linalg.pooling
+func.func @sum_pool(%x: tensor<1x10x10x32xf32>, %o: tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32> {
+  %w = tensor.empty() : tensor<3x3xf32>
+  %p = linalg.pooling_nhwc_sum {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x10x10x32xf32>, tensor<3x3xf32>) outs(%o : tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32>
+  return %p : tensor<1x8x8x32xf32>
+}
+
+// -----
+
 // A batch of products: one batch point a tile.
 // CHECK-LABEL: func.func @batch_matmul
 // CHECK: vector.contract {{.*}} : vector<8x4xf32>, vector<4x32xf32> into vector<8x32xf32>

@@ -14,10 +14,10 @@ def FuseCpuVectorize : Pass<"fuse-cpu-vectorize", "::mlir::func::FuncOp"> {
   let description = [{
     Each contraction on tensors with static shapes and f32 elements
     (`linalg.matmul`, `linalg.batch_matmul`, any `linalg.generic` or named
-    op whose indexing maps are projected permutations, and the
-    convolutions `linalg.conv_2d_nhwc_hwcf` and
-    `linalg.depthwise_conv_2d_nhwc_hwc`) becomes a loop nest over register
-    tiles:
+    op whose indexing maps are projected permutations, the convolutions
+    `linalg.conv_2d_nhwc_hwcf` and `linalg.depthwise_conv_2d_nhwc_hwc`, and
+    the poolings `linalg.pooling_nhwc_max/min/sum`) becomes a loop nest
+    over register tiles:
 
     1. Its parallel loops are tiled: the output's contiguous dimension by
        `NR` (a vector of NR elements; the largest divisor of the extent not
@@ -36,7 +36,8 @@ def FuseCpuVectorize : Pass<"fuse-cpu-vectorize", "::mlir::func::FuncOp"> {
        once, before the blocks.
     3. A convolution tile (a 1x1 window) becomes a product over a strided
        slice of its input (a `linalg.generic` whose maps are projected
-       permutations); every op in the tile is vectorized (`vector.contract`,
+       permutations; a pooling tile the pooling's combiner, elementwise on
+       a row of channels); every op in the tile is vectorized (`vector.contract`,
        `vector.transfer_read/write`), and the accumulator's read and write
        are hoisted out of the reduction loops, so the MR x NR accumulators
        stay in vector registers while the reduction runs.
@@ -86,6 +87,56 @@ def FuseCpuLowerVectors : Pass<"fuse-cpu-lower-vectors", "::mlir::func::FuncOp">
   let dependentDialects = ["::mlir::vector::VectorDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect"];
+}
+
+def FuseCpuOutlineParallel : Pass<"fuse-cpu-outline-parallel", "::mlir::ModuleOp"> {
+  let summary = "Parallel loops as functions over a range of their "
+                "iterations, for the runtime's threads";
+  let description = [{
+    After bufferization and the lowering to loops: in every function, each
+    outermost parallel loop (an `scf.parallel` without results, or a
+    perfectly nested chain of `scf.for` loops over register tiles that
+    `fuse-cpu-vectorize` marked `fuse.parallel_tiles`) becomes a private
+    function `<function>_parallel<k>(%begin, %end, <captured values>)`
+    marked `fuse.parallel_body`, which runs the loop's linearized
+    iterations `[begin, end)`; the loop is replaced by one call of it over
+    all iterations. Constants are cloned into it; other values the loop
+    uses from outside (memrefs, scalars, vectors) become its arguments.
+
+    The call computes the same thing as the loop on one thread;
+    `fuse-cpu-dispatch-parallel` then hands it to the compiled model's
+    runtime, which splits the range over its threads. A loop that does
+    less than `min-work` operations (its static trip counts times the
+    operations in its body; 16 iterations for a loop of unknown count) stays
+    where it is, as does a loop that yields values or uses a value of
+    another type.
+  }];
+  let options = [
+    Option<"minWork", "min-work", "int64_t", /*default=*/"32768",
+           "Loops doing fewer operations than this stay serial">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def FuseCpuDispatchParallel : Pass<"fuse-cpu-dispatch-parallel", "::mlir::ModuleOp"> {
+  let summary = "Calls of parallel loop bodies through the runtime's "
+                "parallel-for hook";
+  let description = [{
+    In the LLVM dialect, after `fuse-cpu-outline-parallel`: each call of a
+    function marked `fuse.parallel_body` stores its captured arguments in a
+    context record on the caller's stack and calls
+    `__fuse_parallel_for(task, context, begin, end)`, where `task` is a new
+    internal function `(context, begin, end)` that reads the record and
+    calls the body. `__fuse_parallel_for` calls the hook the runtime set in
+    the global `fuse_model_parallel_hook` (see `include/fuse-c/ModelAbi.h`)
+    or, while it is null (a module run by `mlir-runner`, a runtime that
+    sets no hook), runs the task over the whole range on the calling
+    thread. The result is the same either way: every iteration writes its
+    own elements.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 #endif // FUSE_CODEGEN_CPU_PASSES_TD

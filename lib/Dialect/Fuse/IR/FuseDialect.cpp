@@ -79,6 +79,16 @@ LogicalResult FuseDialect::verifyOperationAttribute(Operation *op,
       return wrongType("a unit attribute");
     return onlyOn(isFunction, "a function");
   }
+  if (name == ParallelTilesAttrHelper::getNameStr()) {
+    if (!isa<UnitAttr>(value))
+      return wrongType("a unit attribute");
+    return onlyOn(op->getName().getStringRef() == "scf.for", "an scf.for");
+  }
+  if (name == ParallelBodyAttrHelper::getNameStr()) {
+    if (!isa<UnitAttr>(value))
+      return wrongType("a unit attribute");
+    return onlyOn(isFunction, "a function");
+  }
   if (name == MemoryAttrHelper::getNameStr()) {
     auto memory = dyn_cast<DictionaryAttr>(value);
     if (!memory)
@@ -157,7 +167,9 @@ LogicalResult FuseDialect::verifyOperationAttribute(Operation *op,
   return op->emitOpError() << "unknown fuse attribute '" << name
                            << "' (the fuse dialect declares fuse.target, "
                               "fuse.id, fuse.kind, fuse.rule, fuse.no_plan, "
-                              "fuse.no_vectorize, fuse.memory, fuse.relayouts, "
+                              "fuse.no_vectorize, fuse.parallel_tiles, "
+                              "fuse.parallel_body, fuse.memory, "
+                              "fuse.relayouts, "
                               "fuse.split_k_buffer, fuse.noalias_args, "
                               "fuse.llvm_arg_count, fuse.entry, fuse.category, "
                               "fuse.flops, fuse.bytes_read, "

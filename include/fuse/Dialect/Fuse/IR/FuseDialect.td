@@ -49,6 +49,14 @@ def Fuse_Dialect : Dialect {
     // On a function: its contractions (and its groups') lower to loops on
     // the CPU, not to vector micro-kernels (a reference build).
     "::mlir::UnitAttr":$no_vectorize,
+    // On an scf.for (fuse-cpu-vectorize): a loop over register tiles whose
+    // iterations are independent, which fuse-cpu-outline-parallel may
+    // spread over threads.
+    "::mlir::UnitAttr":$parallel_tiles,
+    // On a function (fuse-cpu-outline-parallel): the body of a parallel
+    // loop, called with a range of its linearized iterations, which
+    // fuse-cpu-dispatch-parallel hands to the runtime's threads.
+    "::mlir::UnitAttr":$parallel_body,
     // On a function: what fuse-plan-buffers decided (bytes, strategy).
     "::mlir::DictionaryAttr":$memory,
     // On a function: the weight re-layouts of fuse-relayout-weights.
