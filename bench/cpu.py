@@ -11,7 +11,8 @@
 3. Networks: fuse fused, fuse unfused (--unfused), fuse with the vector
    micro-kernels off (--cpu-vectorize=false), PyTorch eager and
    torch.jit.freeze + optimize_for_inference, interleaved (one round of every
-   variant, then the next round); median of --rounds rounds per variant.
+   variant, then the next round); median of --rounds rounds per variant
+   (a fuse round is the median of 5 calls after one warm-up call).
    fuse (fused and unfused) and PyTorch run at each of --threads; the GEMMs
    and fused_loops on one thread.
 
@@ -222,7 +223,7 @@ def bench_models(args, tmp):
         for _ in range(args.rounds):
             for t in args.threads:
                 for variant in ["fused", "unfused"]:
-                    times[f"{variant}_{t}t"].append(fuse_ms(libs[variant], runs=1, warmup=1, threads=t))
+                    times[f"{variant}_{t}t"].append(fuse_ms(libs[variant], runs=5, warmup=1, threads=t))
             if not args.skip_loops:
                 times["fused_loops"].append(fuse_ms(libs["fused_loops"], runs=1, warmup=1))
             for t in args.threads:

@@ -412,30 +412,30 @@ FuseStatus fuseModelLoad(const char *path, FuseModel **model) {
                         error.c_str());
     }
   }
-  if (loaded->signature.profiled) {
-    auto **hook = static_cast<void (**)(int32_t, int32_t)>(
-        dlsym(loaded->handle, FUSE_MODEL_PROFILE_HOOK_SYMBOL));
+  // The hooks its signature promises, set to the runtime's.
+  auto setHook = [&](bool promised, const char *symbol, const char *claim,
+                     auto function) -> FuseStatus {
+    if (!promised)
+      return nullptr;
+    auto *hook =
+        static_cast<decltype(function) *>(dlsym(loaded->handle, symbol));
     if (!hook) {
       dlclose(loaded->handle);
       return makeStatus(FUSE_STATUS_INVALID_MODEL,
-                        "the model '%s' says it is profiled but exports no "
-                        "%s",
-                        path, FUSE_MODEL_PROFILE_HOOK_SYMBOL);
+                        "the model '%s' says it %s but exports no %s", path,
+                        claim, symbol);
     }
-    *hook = profileEvent;
-  }
-  if (loaded->signature.parallel) {
-    auto **hook = static_cast<ParallelHook *>(
-        dlsym(loaded->handle, FUSE_MODEL_PARALLEL_HOOK_SYMBOL));
-    if (!hook) {
-      dlclose(loaded->handle);
-      return makeStatus(FUSE_STATUS_INVALID_MODEL,
-                        "the model '%s' says it has parallel loops but "
-                        "exports no %s",
-                        path, FUSE_MODEL_PARALLEL_HOOK_SYMBOL);
-    }
-    *hook = parallelHook;
-  }
+    *hook = function;
+    return nullptr;
+  };
+  if (FuseStatus status =
+          setHook(loaded->signature.profiled, FUSE_MODEL_PROFILE_HOOK_SYMBOL,
+                  "is profiled", &profileEvent))
+    return status;
+  if (FuseStatus status =
+          setHook(loaded->signature.parallel, FUSE_MODEL_PARALLEL_HOOK_SYMBOL,
+                  "has parallel loops", ParallelHook(&parallelHook)))
+    return status;
   *model = loaded.release();
   return nullptr;
 }
