@@ -128,7 +128,7 @@ TEST(RuntimeApi, LoadQueryRun) {
       (reinterpret_cast<uintptr_t>(memory.data()) + 63) / 64 * 64);
   FuseRunOptions options = {
       sizeof(FuseRunOptions),          FUSE_MEMORY_HOST, nullptr, aligned,
-      fuseModelWorkspaceSize(m.model), nullptr};
+      fuseModelWorkspaceSize(m.model), nullptr,          0};
   Call again;
   ASSERT_EQ(again.run(m.model, &options), nullptr);
   again.check();
@@ -154,7 +154,7 @@ TEST(RuntimeApi, KernelsAndProfile) {
 
   double times[1] = {-1};
   FuseRunOptions options = {
-      sizeof(FuseRunOptions), FUSE_MEMORY_HOST, nullptr, nullptr, 0, times};
+      sizeof(FuseRunOptions), FUSE_MEMORY_HOST, nullptr, nullptr, 0, times, 0};
   Call refused;
   expectError(refused.run(plain.model, &options), FUSE_STATUS_INVALID_ARGUMENT,
               "compile it with fuse-compile --profile");
@@ -266,7 +266,8 @@ TEST(RuntimeApi, RunErrors) {
                               nullptr,
                               nullptr,
                               0,
-                              nullptr};
+                              nullptr,
+                              0};
     expectError(call.run(m.model, &options), FUSE_STATUS_INVALID_ARGUMENT,
                 "a cpu model runs on host memory");
     options.memory = FUSE_MEMORY_HOST;
@@ -284,7 +285,7 @@ TEST(RuntimeApi, RunErrors) {
     alignas(64) static char small[64];
     FuseRunOptions options = {
         sizeof(FuseRunOptions), FUSE_MEMORY_HOST, nullptr, small,
-        sizeof(small),          nullptr};
+        sizeof(small),          nullptr,          0};
     if (fuseModelWorkspaceSize(m.model) > sizeof(small))
       expectError(call.run(m.model, &options), FUSE_STATUS_INVALID_ARGUMENT,
                   "the workspace has 64 bytes, the model needs");
@@ -398,7 +399,8 @@ TEST(RuntimeApi, TwoModelsAndThreads) {
                                 nullptr,
                                 workspace,
                                 bytes,
-                                nullptr};
+                                nullptr,
+                                0};
       for (int i = 0; i < 200; ++i) {
         Call call;
         call.x[0] = float(t + i);
