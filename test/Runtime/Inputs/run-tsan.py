@@ -12,9 +12,9 @@ def run(cmd):
 
 
 def main():
-    proc = run([sys.argv[1]])
+    proc = run(sys.argv[1:])
     if "unexpected memory mapping" in proc.stderr:
-        proc = run(["setarch", "-R", sys.argv[1]])
+        proc = run(["setarch", "-R"] + sys.argv[1:])
     sys.stdout.write(proc.stdout)
     sys.stderr.write(proc.stderr)
     if proc.returncode != 0 or "WARNING: ThreadSanitizer" in proc.stderr:
