@@ -165,7 +165,7 @@ FUZZ_DIR ?= build-fuzz
 FUZZ_TIME ?= 60
 fuzz: setup
 	$(CMAKE_CONFIGURE) -B $(FUZZ_DIR) -DFUSE_SANITIZE="address;undefined" -DFUSE_FUZZERS=ON
-	cmake --build $(FUZZ_DIR) -j $(JOBS) --target onnx-import-fuzzer pipeline-fuzzer model-file-fuzzer
+	cmake --build $(FUZZ_DIR) -j $(JOBS) --target onnx-import-fuzzer pipeline-fuzzer model-file-fuzzer runtime-api-fuzzer
 	bash scripts/fuzz.sh $(FUZZ_DIR) $(FUZZ_TIME)
 
 # Resource bounds: a 10^6-node ONNX chain through import and fusion (no

@@ -6,7 +6,11 @@
 #                       the lit tests' .mlir files;
 #   model-file-fuzzer   bytes -> the runtime's checks of a compiled model's
 #                       file and signature (nothing loaded), seeded with
-#                       compiled models and signatures.
+#                       compiled models and signatures;
+#   runtime-api-fuzzer  bytes -> fuseModelRun's arguments (counts, pointers,
+#                       element types, shapes, options, thread counts) on
+#                       two compiled models (the main build's fuse-compile
+#                       makes them; skipped without it).
 # Crashes go to BUILD/crashes/<fuzzer>/; each fuzzer's line says how many
 # inputs ran and how many crashed. Exit 1 on any crash in fuse's code.
 # allow_user_poisoning=0: LLVM's allocators poison their slabs from inline
@@ -20,8 +24,9 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 NODE=/usr/share/libonnx-testdata/data/node
 
-mkdir -p "$BUILD/corpus/onnx" "$BUILD/corpus/ir" "$BUILD/corpus/model" \
-  "$BUILD/crashes/onnx" "$BUILD/crashes/ir" "$BUILD/crashes/model"
+mkdir -p "$BUILD/corpus/onnx" "$BUILD/corpus/ir" "$BUILD/corpus/model" "$BUILD/corpus/api" \
+  "$BUILD/crashes/onnx" "$BUILD/crashes/ir" "$BUILD/crashes/model" "$BUILD/crashes/api" \
+  "$BUILD/api-models"
 # Seeds (copied once; the fuzzers add what they find).
 if [ -z "$(ls -A "$BUILD/corpus/onnx")" ]; then
   for f in test/Models/onnx/*.onnx; do cp "$f" "$BUILD/corpus/onnx/"; done
@@ -115,4 +120,13 @@ run() {
 run onnx-import-fuzzer "$BUILD/corpus/onnx" "$BUILD/crashes/onnx" -max_len=1048576
 run pipeline-fuzzer "$BUILD/corpus/ir" "$BUILD/crashes/ir" -max_len=16384
 run model-file-fuzzer "$BUILD/corpus/model" "$BUILD/crashes/model" -max_len=262144
+if [ -x build/bin/fuse-compile ] &&
+  build/bin/fuse-compile -q test/Runtime/Inputs/api-model.mlir -o "$BUILD/api-models/api.so" &&
+  build/bin/fuse-compile -q test/Runtime/Inputs/parallel-model.mlir -o "$BUILD/api-models/parallel.so"; then
+  [ -n "$(ls -A "$BUILD/corpus/api")" ] || head -c 64 /dev/zero > "$BUILD/corpus/api/zeros"
+  export FUSE_FUZZ_MODELS="$BUILD/api-models"
+  run runtime-api-fuzzer "$BUILD/corpus/api" "$BUILD/crashes/api" -max_len=512
+else
+  echo "runtime-api-fuzzer: skipped (no build/bin/fuse-compile to compile its models: make build first)"
+fi
 exit $status

@@ -236,6 +236,20 @@ TEST(RuntimeApi, RunErrors) {
     call.inputs[1].dtype = FUSE_DTYPE_F64;
     expectError(call.run(m.model), FUSE_STATUS_INVALID_ARGUMENT,
                 "input 1 ('bias'): element type f64 given, the model's is f32");
+    // Any code a C caller stores (found by runtime-api-fuzzer: read as the
+    // C++ enum, a code outside the enumerators was undefined behaviour).
+    int32_t code = -4;
+    std::memcpy(&call.inputs[1].dtype, &code, sizeof(code));
+    expectError(call.run(m.model), FUSE_STATUS_INVALID_ARGUMENT,
+                "input 1 ('bias'): element type code -4 given, the model's is "
+                "f32");
+    FuseRunOptions options = {};
+    options.struct_size = sizeof(FuseRunOptions);
+    code = 7;
+    std::memcpy(&options.memory, &code, sizeof(code));
+    Call other;
+    expectError(other.run(m.model, &options), FUSE_STATUS_INVALID_ARGUMENT,
+                "memory kind 7 given");
   }
   {
     Call call;

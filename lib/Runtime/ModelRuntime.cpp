@@ -194,14 +194,29 @@ FuseStatus describe(const FuseModel *model, int32_t index, bool input,
   return nullptr;
 }
 
+/// An enum field a C caller filled in, as the int it holds (a C enum is
+/// int-sized, and a C caller can store any int in it; reading it as the C++
+/// enum would be undefined for values outside the enumerators' range).
+template <typename Enum> int64_t rawEnum(const Enum &field) {
+  int32_t raw;
+  static_assert(sizeof(raw) == sizeof(field), "C enums are int-sized");
+  std::memcpy(&raw, &field, sizeof(raw));
+  return raw;
+}
+
 /// Checks one caller buffer against the model's port.
 FuseStatus checkTensor(const FuseTensor &tensor, const Port &port,
                        const char *role, int32_t index) {
-  if (tensor.dtype != port.dtype)
-    return makeStatus(FUSE_STATUS_INVALID_ARGUMENT,
-                      "%s %d ('%s'): element type %s given, the model's is %s",
-                      role, int(index), port.name.c_str(),
-                      fuseDTypeName(tensor.dtype), fuseDTypeName(port.dtype));
+  int64_t dtype = rawEnum(tensor.dtype);
+  if (dtype != int64_t(port.dtype)) {
+    bool known = dtype > FUSE_DTYPE_INVALID && dtype <= FUSE_DTYPE_I64;
+    return makeStatus(
+        FUSE_STATUS_INVALID_ARGUMENT,
+        "%s %d ('%s'): element type %s%s given, the model's is %s", role,
+        int(index), port.name.c_str(),
+        known ? fuseDTypeName(FuseDType(dtype)) : "code ",
+        known ? "" : std::to_string(dtype).c_str(), fuseDTypeName(port.dtype));
+  }
   bool sameShape = tensor.rank == int32_t(port.dims.size()) &&
                    (tensor.rank == 0 || tensor.dims);
   for (int32_t d = 0; sameShape && d < tensor.rank; ++d)
@@ -546,13 +561,14 @@ FuseStatus fuseModelRun(FuseModel *model, const FuseTensor *inputs,
   CudaRuntime *cuda = model->cuda;
   bool gpu = cuda != nullptr;
   FuseMemoryKind expected = gpu ? FUSE_MEMORY_DEVICE : FUSE_MEMORY_HOST;
-  if (given.memory != expected)
+  int64_t memory = rawEnum(given.memory);
+  if (memory != int64_t(expected))
     return makeStatus(FUSE_STATUS_INVALID_ARGUMENT,
                       "fuseModelRun: a %s model runs on %s memory (%s); "
                       "memory kind %d given",
                       signature.target.c_str(), gpu ? "device" : "host",
                       gpu ? "FUSE_MEMORY_DEVICE" : "FUSE_MEMORY_HOST",
-                      int(given.memory));
+                      int(memory));
   if (given.kernel_ms && !signature.profiled)
     return makeStatus(FUSE_STATUS_INVALID_ARGUMENT,
                       "fuseModelRun: kernel times asked for, but the model "
