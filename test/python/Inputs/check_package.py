@@ -33,11 +33,16 @@ a = model(ref["input_0"])
 b = model(input=ref["input_0"].astype(np.float64))  # converted to f32
 assert np.array_equal(a, b)
 print("load:", model.target, model.inputs, model.outputs, model.workspace_size > 0)
+# Threads: the same bits for any count.
+one = model.run({"input": ref["input_0"]}, threads=1)["output"]
+three = model.run({"input": ref["input_0"]}, threads=3)["output"]
+print("threads:", model.parallel, np.array_equal(one, three), np.array_equal(one, a))
 
 for call in [lambda: model(np.zeros((1, 3, 8, 8), np.float32)),
              lambda: model.run({"image": ref["input_0"]}),
              lambda: model.run({}),
              lambda: model(ref["input_0"], ref["input_0"]),
+             lambda: model.run({"input": ref["input_0"]}, threads=0),
              lambda: fuse.load(os.path.join(workdir, "missing.so")),
              lambda: fuse.load(os.path.join(models, "resnet_tiny.npz")),
              lambda: fuse.compile(os.path.join(models, "resnet_tiny.npz"))]:
