@@ -62,6 +62,22 @@ int64_t largestDivisor(int64_t extent, int64_t bound) {
   return 1;
 }
 
+/// The register tile's width along the contiguous dimension: the largest
+/// divisor of `extent` up to `bound` that is a multiple of 16 floats (whole
+/// vector registers), else the largest power of two that divides it, else
+/// the largest divisor. A width such as 24 lowers to vectors of odd length
+/// that ran 9-20x slower (a 3x3 depthwise convolution on 56x56x144: 3.85
+/// ms with tiles 24 wide, 0.195 ms 16 wide).
+int64_t vectorWidth(int64_t extent, int64_t bound) {
+  for (int64_t d = std::min(extent, bound) / 16 * 16; d >= 16; d -= 16)
+    if (extent % d == 0)
+      return d;
+  for (int64_t d = 8; d > 1; d /= 2)
+    if (d <= bound && extent % d == 0)
+      return d;
+  return largestDivisor(extent, bound);
+}
+
 /// A convolution whose register tile (one output row, a 1x1 window) has a
 /// 1-D form that vectorizes.
 bool isDecomposableConvolution(Operation *op) {
@@ -138,7 +154,7 @@ std::optional<RegisterTiling> registerTilingOf(linalg::LinalgOp op, int64_t mr,
     }
     tiling.reduction.push_back(0);
     if (i == n)
-      tiling.parallel.push_back(largestDivisor(ranges[i], nr));
+      tiling.parallel.push_back(vectorWidth(ranges[i], nr));
     else if (m && i == *m)
       tiling.parallel.push_back(largestDivisor(ranges[i], mr));
     else

@@ -35,9 +35,12 @@ func.func @matmul(%a: tensor<16x64xf32>, %b: tensor<64x64xf32>) -> tensor<16x64x
 
 // -----
 
-// Extents that 8, 32 and 4 do not divide: their largest divisors below.
+// Extents that 8, 32 and 4 do not divide: rows and the reduction by their
+// largest divisors below; the columns (24) by 8, the largest power of two
+// that divides them (no multiple of 16 does): a tile 24 wide lowers to
+// vectors of odd length, many times slower.
 // CHECK-LABEL: func.func @odd_sizes
-// CHECK: vector.contract {{.*}} : vector<7x3xf32>, vector<3x24xf32> into vector<7x24xf32>
+// CHECK: vector.contract {{.*}} : vector<7x3xf32>, vector<3x8xf32> into vector<7x8xf32>
 func.func @odd_sizes(%a: tensor<21x9xf32>, %b: tensor<9x24xf32>, %c: tensor<21x24xf32>) -> tensor<21x24xf32> {
   %m = linalg.matmul ins(%a, %b : tensor<21x9xf32>, tensor<9x24xf32>) outs(%c : tensor<21x24xf32>) -> tensor<21x24xf32>
   return %m : tensor<21x24xf32>
@@ -94,6 +97,18 @@ func.func @depthwise(%x: tensor<1x10x10x32xf32>, %w: tensor<3x3x32xf32>, %o: ten
   %c = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
       ins(%x, %w : tensor<1x10x10x32xf32>, tensor<3x3x32xf32>) outs(%o : tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32>
   return %c : tensor<1x8x8x32xf32>
+}
+
+// -----
+
+// 144 channels (MobileNetV2): tiles of 16, whole vector registers, not 24
+// (the largest divisor up to 32).
+// CHECK-LABEL: func.func @depthwise_144
+// CHECK: math.fma {{.*}} : vector<8x16xf32>
+func.func @depthwise_144(%x: tensor<1x10x10x144xf32>, %w: tensor<3x3x144xf32>, %o: tensor<1x8x8x144xf32>) -> tensor<1x8x8x144xf32> {
+  %c = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x10x10x144xf32>, tensor<3x3x144xf32>) outs(%o : tensor<1x8x8x144xf32>) -> tensor<1x8x8x144xf32>
+  return %c : tensor<1x8x8x144xf32>
 }
 
 // -----

@@ -20,8 +20,9 @@ def FuseCpuVectorize : Pass<"fuse-cpu-vectorize", "::mlir::func::FuncOp"> {
     over register tiles:
 
     1. Its parallel loops are tiled: the output's contiguous dimension by
-       `NR` (a vector of NR elements; the largest divisor of the extent not
-       above `nr`), the dimension before it by `MR` rows (a divisor not
+       `NR` (a vector of NR elements: the largest divisor of the extent not
+       above `nr` that is a multiple of 16, else the largest power of two
+       dividing it, else the largest divisor), the dimension before it by `MR` rows (a divisor not
        above `mr`; for a convolution the output width), every other one by
        1; the contiguous dimension's tiles are the outer loop, so one
        column block of the weights is reused over all rows. The producer of
