@@ -73,13 +73,19 @@ public:
     wake.notify_all();
     job.work();
     std::unique_lock<std::mutex> lock(mutex);
-    auto it = std::find(queue.begin(), queue.end(), &job);
-    if (it != queue.end())
-      queue.erase(it);
+    dequeue(&job);
     finished.wait(lock, [&] { return job.holders == 0; });
   }
 
 private:
+  /// Takes `job` out of the queue, if it is still there (under `mutex`):
+  /// no worker finds it afterwards.
+  void dequeue(Job *job) {
+    auto it = std::find(queue.begin(), queue.end(), job);
+    if (it != queue.end())
+      queue.erase(it);
+  }
+
   void serve() {
     std::unique_lock<std::mutex> lock(mutex);
     while (true) {
@@ -97,9 +103,7 @@ private:
       lock.unlock();
       job->work();
       lock.lock();
-      auto it = std::find(queue.begin(), queue.end(), job);
-      if (it != queue.end())
-        queue.erase(it);
+      dequeue(job);
       if (--job->holders == 0)
         finished.notify_all();
     }
@@ -162,8 +166,6 @@ int32_t defaultThreads() {
   }();
   return threads;
 }
-
-int32_t currentThreads() { return callThreads; }
 
 void setCurrentThreads(int32_t threads) { callThreads = std::max(threads, 1); }
 

@@ -30,9 +30,8 @@ void parallelFor(int32_t threads, ParallelTask task, void *context,
 /// is a number from 1 to 1024, else the CPUs this process may run on.
 int32_t defaultThreads();
 
-/// The thread count of the call running on this thread (set around a
-/// model's run); 1 where no call runs.
-int32_t currentThreads();
+/// Sets the thread count of the call running on this thread (around a
+/// model's run; 1 where no call runs), which parallelHook uses.
 void setCurrentThreads(int32_t threads);
 
 /// The hook a model's parallel loops call: parallelFor with the current

@@ -96,6 +96,19 @@ struct FuseCpuDispatchParallelPass
       LLVM::ReturnOp::create(b, loc, ValueRange());
     }
 
+    // The bodies' calls, found in one walk before any task adds its own.
+    llvm::DenseMap<StringAttr, SmallVector<LLVM::CallOp>> callsOf;
+    for (LLVM::LLVMFuncOp body : bodies)
+      callsOf[body.getSymNameAttr()];
+    module.walk([&](LLVM::CallOp call) {
+      FlatSymbolRefAttr callee = call.getCalleeAttr();
+      if (!callee)
+        return;
+      auto it = callsOf.find(callee.getAttr());
+      if (it != callsOf.end())
+        it->second.push_back(call);
+    });
+
     for (LLVM::LLVMFuncOp body : bodies) {
       ArrayRef<Type> params = body.getFunctionType().getParams();
       if (params.size() < 2 || params[0] != i64 || params[1] != i64 ||
@@ -109,12 +122,7 @@ struct FuseCpuDispatchParallelPass
       auto recordType =
           LLVM::LLVMStructType::getLiteral(context, params.drop_front(2));
 
-      // Its calls (before the task adds one).
-      SmallVector<LLVM::CallOp> calls;
-      module.walk([&](LLVM::CallOp call) {
-        if (call.getCallee() == body.getSymName())
-          calls.push_back(call);
-      });
+      const SmallVector<LLVM::CallOp> &calls = callsOf[body.getSymNameAttr()];
 
       // The task: unpacks the record and calls the body.
       builder.setInsertionPointAfter(body);

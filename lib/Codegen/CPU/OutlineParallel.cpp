@@ -49,13 +49,20 @@ struct ParallelNest {
 /// the threads before the rest stay loops.
 constexpr int64_t kOuterIterations = 256;
 
-int64_t staticTripCount(Value lb, Value ub, Value step) {
+/// max(0, ceil((ub - lb) / step)) when all three are constants (and the
+/// step positive).
+std::optional<int64_t> constantTripCount(Value lb, Value ub, Value step) {
   std::optional<int64_t> l = getConstantIntValue(lb),
                          u = getConstantIntValue(ub),
                          s = getConstantIntValue(step);
   if (!l || !u || !s || *s <= 0)
-    return 16;
+    return std::nullopt;
   return std::max<int64_t>(0, llvm::divideCeil(*u - *l, *s));
+}
+
+/// The trip count for estimates: 16 for a loop that is not static.
+int64_t staticTripCount(Value lb, Value ub, Value step) {
+  return constantTripCount(lb, ub, step).value_or(16);
 }
 
 /// Non-negative counts that stop at the largest int64_t.
@@ -109,9 +116,10 @@ std::optional<ParallelNest> nestAt(Operation *op) {
     unsigned rank = parallel.getNumLoops(), outer = 0;
     int64_t iterations = 1;
     while (outer < std::max(rank, 2u) - 1 && iterations < kOuterIterations) {
-      iterations *= staticTripCount(parallel.getLowerBound()[outer],
-                                    parallel.getUpperBound()[outer],
-                                    parallel.getStep()[outer]);
+      iterations = multiplyCounts(
+          iterations, staticTripCount(parallel.getLowerBound()[outer],
+                                      parallel.getUpperBound()[outer],
+                                      parallel.getStep()[outer]));
       ++outer;
     }
     auto split = [&](auto range, SmallVector<Value> &head,
@@ -168,12 +176,8 @@ bool isPassable(Type type) {
 /// max(0, ceil((ub - lb) / step)), folded where static.
 Value iterationCount(OpBuilder &b, Location loc, Value lb, Value ub,
                      Value step) {
-  std::optional<int64_t> l = getConstantIntValue(lb),
-                         u = getConstantIntValue(ub),
-                         s = getConstantIntValue(step);
-  if (l && u && s && *s > 0)
-    return arith::ConstantIndexOp::create(
-        b, loc, std::max<int64_t>(0, llvm::divideCeil(*u - *l, *s)));
+  if (std::optional<int64_t> count = constantTripCount(lb, ub, step))
+    return arith::ConstantIndexOp::create(b, loc, *count);
   Value span = arith::SubIOp::create(b, loc, ub, lb);
   Value count = arith::CeilDivSIOp::create(b, loc, span, step);
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);

@@ -78,19 +78,17 @@ int64_t vectorWidth(int64_t extent, int64_t bound) {
   return largestDivisor(extent, bound);
 }
 
-/// A convolution whose register tile (one output row, a 1x1 window) has a
-/// 1-D form that vectorizes.
-bool isDecomposableConvolution(Operation *op) {
-  return isa<linalg::Conv2DNhwcHwcfOp, linalg::DepthwiseConv2DNhwcHwcOp,
-             linalg::PoolingNhwcMaxOp, linalg::PoolingNhwcMinOp,
-             linalg::PoolingNhwcSumOp>(op);
-}
-
 /// A convolution whose window is applied per channel (no sum over input
 /// channels): its tile is elementwise on a row of channels.
 bool isPerChannel(Operation *op) {
   return isa<linalg::DepthwiseConv2DNhwcHwcOp, linalg::PoolingNhwcMaxOp,
              linalg::PoolingNhwcMinOp, linalg::PoolingNhwcSumOp>(op);
+}
+
+/// A convolution whose register tile (one output row, a 1x1 window) has a
+/// 1-D form that vectorizes.
+bool isDecomposableConvolution(Operation *op) {
+  return isa<linalg::Conv2DNhwcHwcfOp>(op) || isPerChannel(op);
 }
 
 bool isPooling(Operation *op) {
