@@ -36,6 +36,11 @@ def main(path):
     target = report["target"]
     print(f"target {target['name']} ({target['arch']}, {target['sms']} SMs, "
           f"{target['smem_per_block']} B smem/block, {target['dram_gbps']} GB/s)")
+    cpu = report.get("cpu_target")
+    if cpu:
+        print(f"cpu target {cpu['name']} ({cpu['vector_bits']}-bit vectors, "
+              f"{cpu['vector_registers']} registers, L1 {human_bytes(cpu['l1_bytes'])}, "
+              f"L2 {human_bytes(cpu['l2_bytes'])}, L3 {human_bytes(cpu['l3_bytes'])})")
     for fn in report["functions"]:
         print(f"\n@{fn['name']}: {fn['kernels_before']} kernels -> {fn['kernels_after']}, "
               f"bytes between kernels {human_bytes(fn['bytes_before'])} -> "
@@ -53,9 +58,19 @@ def main(path):
                 print(f"    schedule {config['schedule']}: tile {tile}, {config['blocks']} blocks{split} of "
                       f"{config['threads']} threads ({config['instruction']}, {config['precision']}); "
                       f"predicted {predicted['us']:.1f} us, {predicted['bound']}-bound")
+            cpu = config.get("cpu") if config else None
+            if cpu and cpu["kind"] == "loops":
+                print("    cpu: loops (vectorized along the contiguous dimension)")
+            elif cpu:
+                blocks = f", K blocks of {cpu['k_block']}" if cpu["k_block"] else ""
+                print(f"    cpu: {cpu['kind'].replace('_', ' ')} {cpu['mr']}x{cpu['nr']}, "
+                      f"K step {cpu['kc']}{blocks}")
             if g["bytes_saved"]:
                 print(f"    saves {human_bytes(g['bytes_saved'])} and "
                       f"{len(g['ops']) - 1} launch(es), ~{g['time_saved_us']:.2f} us")
+        for r in fn.get("relayouts", []):
+            print(f"  weights re-laid out {r['from']} -> {r['to']} for group {r.get('group', '?')}: "
+                  f"{r['op'].split('@')[0]} ({human_bytes(r['bytes'])})")
         for r in fn["rejected"]:
             print(f"  refused {r['rule']} {r['anchor']} + {r['candidate']}: "
                   f"[{r['check']}] {r['reason']}")

@@ -46,6 +46,7 @@ GroupConfigOptions configOptions(const FusionPolicy &policy) {
   options.precision = policy.precision;
   options.stages = policy.stages;
   options.splitK = policy.splitK;
+  options.cpuTarget = policy.cpuTarget;
   return options;
 }
 
@@ -345,6 +346,7 @@ struct FormGroupsPass : public fuse::impl::FuseFormGroupsBase<FormGroupsPass> {
   using FuseFormGroupsBase::FuseFormGroupsBase;
 
   TargetAttr requestedTarget;
+  CpuTargetAttr requestedCpuTarget;
 
   /// Options are checked once, before any IR is read: a wrong one is one
   /// error line naming it, not a diagnostic on the module.
@@ -354,6 +356,11 @@ struct FormGroupsPass : public fuse::impl::FuseFormGroupsBase<FormGroupsPass> {
     if (failed(parsed))
       return failure();
     requestedTarget = *parsed;
+    FailureOr<CpuTargetAttr> cpu =
+        parseCpuTargetOption(context, cpuTarget, getArgument());
+    if (failed(cpu))
+      return failure();
+    requestedCpuTarget = *cpu;
     for (const std::string &rule : disabledRules)
       if (!lookupFusionRule(rule))
         return emitOptionError(context, getArgument())
@@ -383,9 +390,13 @@ struct FormGroupsPass : public fuse::impl::FuseFormGroupsBase<FormGroupsPass> {
     policy.precision = precision;
     policy.stages = stages;
     policy.splitK = splitK;
+    policy.cpuTarget = requestedCpuTarget;
     policy.splitRowEpilogues = splitRowEpilogues;
     // The fused IR records what it was fused for; later passes read it.
     FuseDialect::TargetAttrHelper(&getContext()).setAttr(module, policy.target);
+    if (policy.cpuTarget)
+      FuseDialect::CpuTargetAttrHelper(&getContext())
+          .setAttr(module, policy.cpuTarget);
     for (const std::string &rule : disabledRules)
       policy.disabledRules.insert(rule);
     policy.maxOpsPerGroup = maxOpsPerGroup;

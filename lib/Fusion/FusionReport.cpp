@@ -237,6 +237,15 @@ writeGroup(llvm::json::OStream &json,
       // counts tiles).
       if (config.getSplitSlices() > 1)
         json.attribute("split_k", config.getSplitSlices());
+      // The CPU schedule, where one was chosen (a cpu-target).
+      if (CpuScheduleAttr cpu = config.getCpu())
+        json.attributeObject("cpu", [&] {
+          json.attribute("kind", cpu.getKind());
+          json.attribute("mr", cpu.getMr());
+          json.attribute("nr", cpu.getNr());
+          json.attribute("kc", cpu.getKc());
+          json.attribute("k_block", cpu.getKBlock());
+        });
     });
     predictedUs = floatOf(args, "predicted_us");
     json.attributeObject("predicted", [&] {
@@ -268,6 +277,15 @@ void FusionReportBuilder::writeJSON(raw_ostream &os,
       json.attribute("dram_gbps", target.getDramGBps().convertToDouble());
       json.attribute("launch_us", target.getLaunchMicros().convertToDouble());
     });
+    if (CpuTargetAttr cpu = policy.cpuTarget)
+      json.attributeObject("cpu_target", [&] {
+        json.attribute("name", cpu.getName());
+        json.attribute("vector_bits", cpu.getVectorBits());
+        json.attribute("vector_registers", cpu.getVectorRegisters());
+        json.attribute("l1_bytes", cpu.getL1Bytes());
+        json.attribute("l2_bytes", cpu.getL2Bytes());
+        json.attribute("l3_bytes", cpu.getL3Bytes());
+      });
     json.attributeObject("policy", [&] {
       json.attribute("max_ops_per_group", policy.maxOpsPerGroup);
       json.attribute("max_kernel_param_bytes", policy.maxKernelParamBytes);

@@ -61,7 +61,9 @@ void mlir::fuse::buildCpuPipeline(OpPassManager &pm,
   if (vectorize) {
     // Filters of convolutions that were TOSA until now (unfused input).
     pm.addNestedPass<func::FuncOp>(createFuseRelayoutWeights());
-    pm.addNestedPass<func::FuncOp>(createFuseCpuVectorize());
+    FuseCpuVectorizeOptions registerTiles;
+    registerTiles.cpuTarget = options.cpuTarget;
+    pm.addNestedPass<func::FuncOp>(createFuseCpuVectorize(registerTiles));
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());
   }

@@ -68,6 +68,7 @@ void mlir::fuse::buildFusionPipeline(OpPassManager &pm,
   groups.precision = options.precision;
   groups.stages = options.stages;
   groups.splitK = options.splitK;
+  groups.cpuTarget = options.cpuTarget;
   groups.splitRowEpilogues = options.splitRowEpilogues;
   groups.orderKernels = options.orderKernels;
   pm.addPass(createFuseFormGroups(groups));

@@ -109,6 +109,12 @@ static cl::opt<bool> cpuVectorize(
     cl::desc("CPU target: contractions as register-blocked vector "
              "micro-kernels (fuse-to-cpu vectorize); false: loops"),
     cl::cat(category));
+static cl::opt<std::string> cpuTarget(
+    "cpu-target", cl::init("host"),
+    cl::desc("CPU target: the CPU the register tiles and cache blocks are "
+             "sized for: host (this machine), avx512, avx2, neon or a "
+             "#fuse.cpu_target<...>"),
+    cl::cat(category));
 static cl::opt<bool> cpuParallel(
     "cpu-parallel", cl::init(true),
     cl::desc("CPU target: parallel loops as tasks the runtime spreads over "
@@ -246,11 +252,12 @@ bool writeStage(Operation *module, llvm::StringRef name) {
   return true;
 }
 
-/// Adds to the report at `path` what the compiled library asks for as its
-/// workspace: each function's `fuse.memory` arena after lowering (the
-/// buffers between kernels and, on the CPU, the groups' scratch buffers),
-/// as `footprint.workspace`, with `model` and `total` counting it instead
-/// of the arena, and the same in the totals.
+/// Adds to the report at `path` the weights the lowering re-laid out (each
+/// function's `relayouts`: op, group, layouts, bytes) and what the
+/// compiled library asks for as its workspace: each function's `fuse.memory`
+/// arena after lowering (the buffers between kernels and, on the CPU, the
+/// groups' scratch buffers), as `footprint.workspace`, with `model` and `total`
+/// counting it instead of the arena, and the same in the totals.
 bool addWorkspaceToReport(ModuleOp module, llvm::StringRef path) {
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> text =
       llvm::MemoryBuffer::getFile(path);
@@ -297,6 +304,25 @@ bool addWorkspaceToReport(ModuleOp module, llvm::StringRef path) {
           object ? object->getString("name") : std::nullopt;
       llvm::json::Object *memory =
           object ? object->getObject("memory") : nullptr;
+      // The weights the CPU build re-laid out for its micro-kernels.
+      if (Operation *op =
+              name ? SymbolTable::lookupSymbolIn(module, *name) : nullptr)
+        if (ArrayAttr relayouts = mlir::fuse::FuseDialect::RelayoutsAttrHelper(
+                                      module.getContext())
+                                      .getAttr(op)) {
+          llvm::json::Array list;
+          for (auto record : relayouts.getAsRange<DictionaryAttr>()) {
+            llvm::json::Object entry;
+            for (NamedAttribute field : record) {
+              if (auto text = dyn_cast<StringAttr>(field.getValue()))
+                entry[field.getName().str()] = text.str();
+              else if (auto number = dyn_cast<IntegerAttr>(field.getValue()))
+                entry[field.getName().str()] = number.getInt();
+            }
+            list.push_back(std::move(entry));
+          }
+          (*object)["relayouts"] = std::move(list);
+        }
       std::optional<int64_t> workspace =
           name ? workspaceOf(*name) : std::nullopt;
       if (!memory || !workspace)
@@ -455,6 +481,9 @@ int compile() {
   if (gpu && fusionTarget.getNumOccurrences() && fusionTarget != target)
     return fail("--fusion-target=" + fusionTarget + " with --target=" + target +
                 ": a GPU library is fused for its own target");
+  if (gpu && cpuTarget.getNumOccurrences())
+    return fail("--cpu-target=" + cpuTarget + " with --target=" + target +
+                ": a GPU library has no CPU schedule");
   if (gpu && profile)
     return fail("--profile: a GPU library's kernels are timed by "
                 "FUSE_KERNEL_PROFILE in the CUDA runtime, not by a hook");
@@ -527,6 +556,8 @@ int compile() {
 
   // 2. Fusion.
   std::string fusion = "target=" + quoted(gpu ? target : fusionTarget);
+  if (!gpu)
+    fusion += " cpu-target=" + quoted(cpuTarget);
   if (!reportPath.empty())
     fusion += " report=" + quoted(reportPath);
   if (!graphPath.empty())

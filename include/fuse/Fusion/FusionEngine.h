@@ -58,6 +58,8 @@ struct FusionPolicy {
   int64_t stages = 0;
   /// Split-K slices of tensor-core kernels (GroupConfigOptions::splitK).
   int64_t splitK = 0;
+  /// The CPU each group's CPU schedule is chosen for (null: none).
+  CpuTargetAttr cpuTarget;
   /// Whether fuse-form-groups takes back a row reduction merged into a
   /// contraction's group where the two kernels are predicted faster.
   bool splitRowEpilogues = true;

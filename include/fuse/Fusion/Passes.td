@@ -85,6 +85,10 @@ def FuseFormGroups : Pass<"fuse-form-groups", "::mlir::ModuleOp"> {
     Option<"stages", "stages", "int64_t", /*default=*/"0",
            "K chunks a tensor-core kernel stages in shared memory at once "
            "(2 to 4); 0: the cost model's choice">,
+    Option<"cpuTarget", "cpu-target", "std::string", /*default=*/"\"\"",
+           "Also choose each group's CPU schedule (the config's cpu field) "
+           "for this CPU: a preset (host, avx512, avx2, neon) or a "
+           "#fuse.cpu_target<...>; empty: none">,
     Option<"splitK", "split-k", "int64_t", /*default=*/"0",
            "Blocks per tile a tensor-core kernel splits its reduction over "
            "(split-K, 2 to 16, where the group allows it); 0: the cost "

@@ -92,6 +92,12 @@ struct FusionPipelineOptions
                      "reduction over: 2 to 16 (where the group allows), 0 "
                      "(the cost model's choice) or 1 (never)"),
       llvm::cl::init(FuseFormGroupsOptions().splitK)};
+  PassOptions::Option<std::string> cpuTarget{
+      *this, "cpu-target",
+      llvm::cl::desc("Also choose each group's CPU schedule (its lowering "
+                     "config's cpu field) for this CPU: host, avx512, avx2, "
+                     "neon or a #fuse.cpu_target<...>; empty: none"),
+      llvm::cl::init("")};
   PassOptions::Option<bool> splitRowEpilogues{
       *this, "split-row-epilogues",
       llvm::cl::desc("A LayerNorm after a GEMM becomes its own kernel where "
@@ -147,6 +153,13 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
                      "convolution filters re-laid out for them); not with "
                      "emulate-threads, which runs the GPU schedule"),
       llvm::cl::init(true)};
+  PassOptions::Option<std::string> cpuTarget{
+      *this, "cpu-target",
+      llvm::cl::desc("The CPU fuse-cpu-vectorize sizes register tiles for "
+                     "where a group has no CPU schedule: host, avx512, "
+                     "avx2, neon or a #fuse.cpu_target<...>; empty: the "
+                     "module's fuse.cpu_target, else avx512"),
+      llvm::cl::init("")};
   PassOptions::Option<bool> parallel{
       *this, "parallel",
       llvm::cl::desc("Outermost parallel loops (register-tile loops, "

@@ -9,6 +9,8 @@
 
 #include "fuse/Codegen/CPU/Passes.h"
 
+#include "fuse/Codegen/CostModel/CpuSchedule.h"
+
 #include "fuse/Dialect/Fuse/IR/FuseDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -41,154 +43,9 @@ using namespace mlir::fuse;
 
 namespace {
 
-/// How one contraction is tiled: sizes of the register tile over its
-/// parallel loops (in loop order), the order of those tile loops, and the
-/// reduction loops' step.
-struct RegisterTiling {
-  SmallVector<int64_t> parallel;
-  SmallVector<int64_t> interchange;
-  SmallVector<int64_t> reduction;
-  /// Reduction blocks for the cache (all 0: none): the outermost loops
-  /// walk them, each block's column panel of the weights stays in L1
-  /// while every register tile of the output accumulates it.
-  SmallVector<int64_t> blocks;
-};
-
-/// The largest divisor of `extent` that is at most `bound` (at least 1).
-int64_t largestDivisor(int64_t extent, int64_t bound) {
-  for (int64_t d = std::min(extent, std::max<int64_t>(bound, 1)); d > 1; --d)
-    if (extent % d == 0)
-      return d;
-  return 1;
-}
-
-/// The register tile's width along the contiguous dimension: the largest
-/// divisor of `extent` up to `bound` that is a multiple of 16 floats (whole
-/// vector registers), else the largest power of two that divides it, else
-/// the largest divisor. A width such as 24 lowers to vectors of odd length
-/// that ran 9-20x slower (a 3x3 depthwise convolution on 56x56x144: 3.85
-/// ms with tiles 24 wide, 0.195 ms 16 wide).
-int64_t vectorWidth(int64_t extent, int64_t bound) {
-  for (int64_t d = std::min(extent, bound) / 16 * 16; d >= 16; d -= 16)
-    if (extent % d == 0)
-      return d;
-  for (int64_t d = 8; d > 1; d /= 2)
-    if (d <= bound && extent % d == 0)
-      return d;
-  return largestDivisor(extent, bound);
-}
-
-/// A convolution whose window is applied per channel (no sum over input
-/// channels): its tile is elementwise on a row of channels.
-bool isPerChannel(Operation *op) {
-  return isa<linalg::DepthwiseConv2DNhwcHwcOp, linalg::PoolingNhwcMaxOp,
-             linalg::PoolingNhwcMinOp, linalg::PoolingNhwcSumOp>(op);
-}
-
-/// A convolution whose register tile (one output row, a 1x1 window) has a
-/// 1-D form that vectorizes.
-bool isDecomposableConvolution(Operation *op) {
-  return isa<linalg::Conv2DNhwcHwcfOp>(op) || isPerChannel(op);
-}
-
 bool isPooling(Operation *op) {
   return isa<linalg::PoolingNhwcMaxOp, linalg::PoolingNhwcMinOp,
              linalg::PoolingNhwcSumOp>(op);
-}
-
-bool hasStaticF32Tensors(linalg::LinalgOp op) {
-  if (!op.hasPureTensorSemantics() || op->getNumResults() != 1)
-    return false;
-  for (OpOperand &operand : op->getOpOperands()) {
-    auto type = dyn_cast<RankedTensorType>(operand.get().getType());
-    if (!type || !type.hasStaticShape() || !type.getElementType().isF32())
-      return false;
-  }
-  return true;
-}
-
-/// The register tiling of `op`, or nothing where the op is not a
-/// contraction this pass vectorizes.
-std::optional<RegisterTiling> registerTilingOf(linalg::LinalgOp op, int64_t mr,
-                                               int64_t nr, int64_t kc,
-                                               int64_t panelBytes) {
-  if (!hasStaticF32Tensors(op) || op.getNumReductionLoops() == 0 ||
-      op.getNumDpsInits() != 1)
-    return std::nullopt;
-  bool convolution = isDecomposableConvolution(op);
-  // A product summed over its reduction (its body a multiply and an add):
-  // a plain reduction (a row's sum or maximum) is memory-bound and stays a
-  // loop, which LLVM vectorizes along its contiguous dimension.
-  if (!convolution &&
-      (!linalg::isaContractionOpInterface(op) ||
-       !llvm::all_of(op.getIndexingMapsArray(), [](AffineMap map) {
-         return map.isProjectedPermutation();
-       })))
-    return std::nullopt;
-  // The loops the output's last two dimensions index.
-  AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-  if (out.getNumResults() == 0)
-    return std::nullopt; // a reduction to a scalar
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  unsigned n = cast<AffineDimExpr>(out.getResults().back()).getPosition();
-  std::optional<unsigned> m;
-  if (out.getNumResults() >= 2)
-    m = cast<AffineDimExpr>(out.getResults()[out.getNumResults() - 2])
-            .getPosition();
-
-  RegisterTiling tiling;
-  unsigned innermostReduction = 0;
-  for (auto [i, it] : llvm::enumerate(iterators))
-    if (it == utils::IteratorType::reduction)
-      innermostReduction = i;
-  for (auto [i, it] : llvm::enumerate(iterators)) {
-    if (it == utils::IteratorType::reduction) {
-      tiling.parallel.push_back(0);
-      tiling.reduction.push_back(i == innermostReduction && !isPerChannel(op)
-                                     ? largestDivisor(ranges[i], kc)
-                                     : 1);
-      continue;
-    }
-    tiling.reduction.push_back(0);
-    if (i == n)
-      tiling.parallel.push_back(vectorWidth(ranges[i], nr));
-    else if (m && i == *m)
-      tiling.parallel.push_back(largestDivisor(ranges[i], mr));
-    else
-      tiling.parallel.push_back(1);
-  }
-  // A reduction whose column panel (all of the reduction by NR elements)
-  // outgrows `panelBytes` runs in blocks of its innermost dimension, each
-  // block's panel at most `panelBytes` / 8 (an L1 share) and the window
-  // one position at a time; its register tiles read the output back
-  // between blocks.
-  int64_t reductionPoints = 1;
-  for (auto [i, it] : llvm::enumerate(iterators))
-    if (it == utils::IteratorType::reduction)
-      reductionPoints *= ranges[i];
-  int64_t panel = reductionPoints * tiling.parallel[n] * 4;
-  tiling.blocks.assign(iterators.size(), 0);
-  if (panelBytes > 0 && panel > panelBytes && !isPerChannel(op)) {
-    int64_t blockBound = std::max<int64_t>(
-        panelBytes / 8 / (tiling.parallel[n] * 4), tiling.reduction.back());
-    for (auto [i, it] : llvm::enumerate(iterators))
-      if (it == utils::IteratorType::reduction)
-        tiling.blocks[i] =
-            i == innermostReduction ? largestDivisor(ranges[i], blockBound) : 1;
-    // A block the register tiles' reduction step must divide.
-    if (tiling.blocks[innermostReduction] %
-            tiling.reduction[innermostReduction] !=
-        0)
-      tiling.blocks.assign(iterators.size(), 0);
-  }
-  // Tile loops: the contiguous dimension's first, the rest in loop order
-  // (reduction loops are not tiled here but keep their place).
-  tiling.interchange.push_back(n);
-  for (unsigned i = 0; i < iterators.size(); ++i)
-    if (i != n)
-      tiling.interchange.push_back(i);
-  return tiling;
 }
 
 /// A convolution tile of one output row with a 1x1 window (its window
@@ -204,8 +61,13 @@ std::optional<RegisterTiling> registerTilingOf(linalg::LinalgOp op, int64_t mr,
 ///                               in[w * s, c]) (linalg.generic)
 FailureOr<linalg::LinalgOp> convolutionTileToProduct(RewriterBase &rewriter,
                                                      linalg::LinalgOp op) {
-  if (!isDecomposableConvolution(op) || !hasStaticF32Tensors(op))
+  if (!isDecomposableConvolution(op) || op->getNumResults() != 1)
     return failure();
+  for (Value operand : op->getOperands()) {
+    auto type = dyn_cast<RankedTensorType>(operand.getType());
+    if (!type || !type.hasStaticShape() || !type.getElementType().isF32())
+      return failure();
+  }
   bool depthwise = isa<linalg::DepthwiseConv2DNhwcHwcOp>(op);
   bool pooling = isPooling(op);
   // A pooling body combines the input with the output; the window operand
@@ -411,26 +273,90 @@ struct FuseCpuVectorizePass
     : public fuse::impl::FuseCpuVectorizeBase<FuseCpuVectorizePass> {
   using FuseCpuVectorizeBase::FuseCpuVectorizeBase;
 
+  CpuTargetAttr requestedTarget, defaultTarget;
+
+  LogicalResult initialize(MLIRContext *context) override {
+    if (mr == 0 || mr < -1 || nr == 0 || nr < -1 || kc == 0 || kc < -1 ||
+        panelBytes < -1)
+      return emitOptionError(context, getArgument())
+             << "options 'mr', 'nr' and 'kc' must be at least 1 and "
+                "'panel-bytes' at least 0 (-1: from the CPU target), got "
+             << mr.getValue() << ", " << nr.getValue() << ", " << kc.getValue()
+             << " and " << panelBytes.getValue();
+    FailureOr<CpuTargetAttr> cpu =
+        parseCpuTargetOption(context, cpuTarget, getArgument());
+    if (failed(cpu))
+      return failure();
+    requestedTarget = *cpu;
+    defaultTarget = CpuTargetAttr::getPreset(context, kDefaultCpuTargetPreset);
+    return success();
+  }
+
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     MLIRContext *context = &getContext();
-    if (mr < 1 || nr < 1 || kc < 1 || panelBytes < 0) {
-      func.emitError() << "fuse-cpu-vectorize: options 'mr', 'nr' and 'kc' "
-                          "must be at least 1 and 'panel-bytes' at least 0, "
-                          "got "
-                       << mr.getValue() << ", " << nr.getValue() << ", "
-                       << kc.getValue() << " and " << panelBytes.getValue();
-      return signalPassFailure();
-    }
     // A reference build keeps its loops.
     if (FuseDialect::NoVectorizeAttrHelper(context).isAttrPresent(func))
       return;
+    // The bounds: the option's CPU target, else the module's, else the
+    // default preset; each size option replaces its bound.
+    CpuTargetAttr carried;
+    if (auto module = func->getParentOfType<ModuleOp>())
+      carried = FuseDialect::CpuTargetAttrHelper(context).getAttr(module);
+    CpuTargetAttr target = requestedTarget ? requestedTarget : carried;
+    if (!target)
+      target = defaultTarget;
+    CpuTileBounds bounds = cpuTileBounds(target);
+    // Another CPU than the groups' schedules were chosen for, or a size
+    // option: the bounds decide.
+    bool overridden = mr > 0 || nr > 0 || kc > 0 || panelBytes >= 0 ||
+                      (requestedTarget && requestedTarget != carried);
+    if (mr > 0)
+      bounds.mr = mr;
+    if (nr > 0)
+      bounds.nr = nr;
+    if (kc > 0)
+      bounds.kc = kc;
+    if (panelBytes >= 0) {
+      bounds.panelBytes = panelBytes;
+      bounds.blockBytes = panelBytes / 8;
+    }
+    // The schedule the configuration step chose for the group this
+    // function was made from, for its primary contraction (options
+    // override it).
+    CpuScheduleAttr schedule;
+    if (auto config =
+            FuseDialect::LoweringConfigAttrHelper(context).getAttr(func))
+      schedule = config.getCpu();
+    linalg::LinalgOp primary;
+    if (schedule && !overridden && schedule.getKind() != "loops")
+      primary = primaryCpuContraction(func);
     std::vector<std::pair<linalg::LinalgOp, RegisterTiling>> contractions;
+    bool failedAny = false;
     func.walk([&](linalg::LinalgOp op) {
-      if (std::optional<RegisterTiling> tiling =
-              registerTilingOf(op, mr, nr, kc, panelBytes))
+      // A filter fuse-relayout-weights left as FHWC (not a constant) has
+      // no 1-D form: loops.
+      if (isa<linalg::Conv2DNhwcFhwcOp>(op.getOperation()))
+        return;
+      if (op == primary) {
+        std::string why;
+        FailureOr<RegisterTiling> tiling =
+            registerTilingFrom(op, schedule, why);
+        if (failed(tiling)) {
+          op->emitError() << "fuse-cpu-vectorize: the group's CPU schedule "
+                          << Attribute(schedule)
+                          << " does not fit this op: " << why;
+          failedAny = true;
+          return;
+        }
+        contractions.emplace_back(op, *tiling);
+        return;
+      }
+      if (std::optional<RegisterTiling> tiling = registerTilingOf(op, bounds))
         contractions.emplace_back(op, *tiling);
     });
+    if (failedAny)
+      return signalPassFailure();
     if (contractions.empty())
       return;
 

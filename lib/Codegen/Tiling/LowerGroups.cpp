@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuse/Codegen/Tiling/LowerGroups.h"
+#include "fuse/Codegen/CostModel/CpuSchedule.h"
 #include "fuse/Codegen/CostModel/KernelCost.h"
 #include "fuse/Codegen/CostModel/MmaContraction.h"
 #include "fuse/Codegen/Tiling/Passes.h"
@@ -957,8 +958,9 @@ bool onLoweredCopy(RewriterBase &rewriter, GroupOp group,
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(group);
   auto copy = cast<GroupOp>(rewriter.clone(*group));
-  auto config = LoweringConfigAttr::get(ctx, scheduleOf(group), tile, 128,
-                                        "simt", "fp32", 0, 0);
+  auto config =
+      LoweringConfigAttr::get(ctx, scheduleOf(group), tile, 128, "simt", "fp32",
+                              0, 0, CpuScheduleAttr());
   bool answer = succeeded(lowerGroup(rewriter, copy, config)) && fn(copy);
   rewriter.eraseOp(copy);
   return answer;
@@ -1346,7 +1348,7 @@ FailureOr<LoweringConfigAttr> configure(RewriterBase &rewriter, GroupOp group,
       instruction == "mma_sync" && shape.splitK > 1 ? shape.splitK : 0;
   return LoweringConfigAttr::get(group->getContext(), shape.schedule, tile,
                                  threads, instruction, precision, stages,
-                                 splitK);
+                                 splitK, CpuScheduleAttr());
 }
 
 /// Tiles `group` (after insertRootCopies) by `config`.
@@ -1654,8 +1656,14 @@ struct ConfigureGroupsPass
   using FuseConfigureGroupsBase::FuseConfigureGroupsBase;
 
   TargetAttr requestedTarget;
+  CpuTargetAttr requestedCpuTarget;
 
   LogicalResult initialize(MLIRContext *context) override {
+    FailureOr<CpuTargetAttr> cpu =
+        parseCpuTargetOption(context, cpuTarget, getArgument());
+    if (failed(cpu))
+      return failure();
+    requestedCpuTarget = *cpu;
     return parseTilingOptions(context, getArgument(), target, threads,
                               tileSizes, precision, tensorCores, stages, splitK,
                               requestedTarget);
@@ -1673,12 +1681,25 @@ struct ConfigureGroupsPass
     options.precision = precision;
     options.stages = stages;
     options.splitK = splitK;
+    options.cpuTarget = requestedCpuTarget;
     FuseDialect::LoweringConfigAttrHelper helper(&getContext());
+    // The fused IR records the CPU its schedules are for.
+    if (requestedCpuTarget)
+      if (auto module = dyn_cast<ModuleOp>(getOperation()))
+        FuseDialect::CpuTargetAttrHelper(&getContext())
+            .setAttr(module, requestedCpuTarget);
     bool failedAny = false;
     getOperation()->walk([&](GroupOp group) {
       if (helper.isAttrPresent(group) && !reconfigure &&
-          options.tileSizes.empty())
+          options.tileSizes.empty()) {
+        // A configured group keeps its GPU schedule and gets the CPU one.
+        if (requestedCpuTarget)
+          helper.setAttr(
+              group,
+              withCpuSchedule(helper.getAttr(group),
+                              chooseCpuSchedule(group, requestedCpuTarget)));
         return;
+      }
       FailureOr<LoweringConfigAttr> config =
           configureFusionGroup(group, *resolved, options);
       if (failed(config)) {
@@ -1763,7 +1784,18 @@ mlir::fuse::configureFusionGroup(GroupOp group, TargetAttr target,
   FailureOr<LoweringConfigAttr> config =
       configure(rewriter, copy, target, options, shape);
   rewriter.eraseOp(copy);
+  if (succeeded(config) && *config && options.cpuTarget)
+    return withCpuSchedule(*config,
+                           chooseCpuSchedule(group, options.cpuTarget));
   return config;
+}
+
+LoweringConfigAttr mlir::fuse::withCpuSchedule(LoweringConfigAttr config,
+                                               CpuScheduleAttr cpu) {
+  return LoweringConfigAttr::get(config.getContext(), config.getSchedule(),
+                                 config.getTile(), config.getThreads(),
+                                 config.getInstruction(), config.getPrecision(),
+                                 config.getStages(), config.getSplitK(), cpu);
 }
 
 LogicalResult mlir::fuse::lowerFusionGroup(RewriterBase &rewriter,

@@ -6,7 +6,7 @@
 // RUN: fuse-opt %s --split-input-file --fuse-cpu-vectorize="panel-bytes=0" --canonicalize --cse | FileCheck %s --check-prefix=NOBLOCK
 // RUN: not fuse-opt %s --split-input-file --fuse-cpu-vectorize="mr=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=OPTION
 
-// OPTION: fuse-cpu-vectorize: options 'mr', 'nr' and 'kc' must be at least 1 and 'panel-bytes' at least 0, got 0, 32, 4 and 262144
+// OPTION: fuse-cpu-vectorize: options 'mr', 'nr' and 'kc' must be at least 1 and 'panel-bytes' at least 0 (-1: from the CPU target), got 0, -1, -1 and -1
 
 // A matrix product with a zero fill: column blocks of 32 outside, row
 // blocks of 8 inside, the K loop by 4 on an 8x32 accumulator that starts

@@ -97,7 +97,7 @@ func.func @f() attributes {c = #fuse.lowering_config<schedule = "contraction", t
 
 // -----
 
-// expected-error @+1 {{unknown #fuse.lowering_config field 'unroll'; the optional fields are 'stages' and 'split_k'}}
+// expected-error @+1 {{unknown #fuse.lowering_config field 'unroll'; the optional fields are 'stages', 'split_k' and 'cpu'}}
 func.func @f() attributes {c = #fuse.lowering_config<schedule = "contraction", tile = [64, 32], threads = 64, instruction = "mma_sync", precision = "fp32", unroll = 2>}
 
 // -----

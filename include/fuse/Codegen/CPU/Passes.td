@@ -19,9 +19,20 @@ def FuseCpuVectorize : Pass<"fuse-cpu-vectorize", "::mlir::func::FuncOp"> {
     the poolings `linalg.pooling_nhwc_max/min/sum`) becomes a loop nest
     over register tiles:
 
+    The sizes come from a `#fuse.cpu_target` (docs/Lowering.md, "The CPU
+    schedule"): the function's group's `#fuse.lowering_config` `cpu` field
+    (a `#fuse.cpu_schedule` the configuration step chose) for the group's
+    primary contraction (the one with the most iteration points), and for
+    any other contraction the bounds of `cpu-target` (else the module's
+    `fuse.cpu_target`, else `avx512`): `nr` two vector registers, `mr` the
+    rows whose accumulators leave four registers free (at most 8), `kc` 4,
+    cache blocks of an L1 for panels over a quarter of L2. The size options
+    replace those bounds and then the config is not read. A config whose
+    schedule does not fit its op is an error naming both.
+
     1. Its parallel loops are tiled: the output's contiguous dimension by
        `NR` (a vector of NR elements: the largest divisor of the extent not
-       above `nr` that is a multiple of 16, else the largest power of two
+       above `nr` that is a multiple of the vector's f32 lanes, else the largest power of two
        dividing it, else the largest divisor), the dimension before it by `MR` rows (a divisor not
        above `mr`; for a convolution the output width), every other one by
        1; the contiguous dimension's tiles are the outer loop, so one
@@ -52,20 +63,27 @@ def FuseCpuVectorize : Pass<"fuse-cpu-vectorize", "::mlir::func::FuncOp"> {
     `vectorize`, on by default) on each group's function.
   }];
   let options = [
-    Option<"mr", "mr", "int64_t", /*default=*/"8",
+    Option<"cpuTarget", "cpu-target", "std::string", /*default=*/"\"\"",
+           "The CPU the tiles are sized for: a preset (host, avx512, avx2, "
+           "neon) or a #fuse.cpu_target<...>; empty: the module's "
+           "fuse.cpu_target, else avx512">,
+    Option<"mr", "mr", "int64_t", /*default=*/"-1",
            "Rows of the register tile (upper bound; a divisor of the extent "
-           "is used)">,
-    Option<"nr", "nr", "int64_t", /*default=*/"32",
+           "is used); -1: from the CPU target">,
+    Option<"nr", "nr", "int64_t", /*default=*/"-1",
            "Elements of the register tile along the output's contiguous "
-           "dimension (upper bound)">,
-    Option<"kc", "kc", "int64_t", /*default=*/"4",
-           "Step of the innermost reduction loop (upper bound)">,
-    Option<"panelBytes", "panel-bytes", "int64_t", /*default=*/"262144",
+           "dimension (upper bound); -1: from the CPU target">,
+    Option<"kc", "kc", "int64_t", /*default=*/"-1",
+           "Step of the innermost reduction loop (upper bound); -1: from "
+           "the CPU target">,
+    Option<"panelBytes", "panel-bytes", "int64_t", /*default=*/"-1",
            "A reduction whose column panel of the weights (reduction "
            "points x NR x 4 bytes) is larger runs in blocks of at most an "
-           "eighth of this, the outermost loops (0: never)">,
+           "eighth of this, the outermost loops (0: never; -1: a quarter "
+           "of the CPU target's L2, blocks of its L1)">,
   ];
-  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+  let dependentDialects = ["::mlir::fuse::FuseDialect",
+                           "::mlir::linalg::LinalgDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect",
                            "::mlir::vector::VectorDialect",

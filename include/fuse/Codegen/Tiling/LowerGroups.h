@@ -49,6 +49,9 @@ struct GroupConfigOptions {
   /// cost model predicts fastest, tried where the tiles do not fill the
   /// SMs; 1: never.
   int64_t splitK = 0;
+  /// The CPU the group's CPU schedule (the config's `cpu` field) is chosen
+  /// for; null: none is chosen.
+  CpuTargetAttr cpuTarget;
 };
 
 /// The lowering config of `group` for `target` (#fuse.lowering_config: the
@@ -62,6 +65,10 @@ FailureOr<LoweringConfigAttr>
 configureFusionGroup(GroupOp group, TargetAttr target,
                      const GroupConfigOptions &options = {},
                      KernelShape *shape = nullptr);
+
+/// `config` with CPU schedule `cpu` (null: none).
+LoweringConfigAttr withCpuSchedule(LoweringConfigAttr config,
+                                   CpuScheduleAttr cpu);
 
 /// Checks the lowering-config options a pass `pass` takes (precision,
 /// tensor-cores, stages, split-k; GroupConfigOptions' meanings): one error

@@ -52,6 +52,10 @@ def FuseConfigureGroups : Pass<"fuse-configure-groups"> {
     ListOption<"tileSizes", "tile-sizes", "int64_t",
                "Tile sizes for every group root (0: not tiled) instead of "
                "the chosen ones">,
+    Option<"cpuTarget", "cpu-target", "std::string", /*default=*/"\"\"",
+           "Also choose each group's CPU schedule (the config's cpu field) "
+           "for this CPU: a preset (host, avx512, avx2, neon) or a "
+           "#fuse.cpu_target<...>; empty: none">,
     Option<"target", "target", "std::string", /*default=*/"\"\"",
            "The GPU: a preset or a #fuse.target<...>; empty: the module's "
            "fuse.target, else h200">,

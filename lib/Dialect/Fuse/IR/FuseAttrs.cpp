@@ -19,6 +19,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/TargetParser/Host.h"
 
 #include <charconv>
 #include <cmath>
@@ -562,34 +564,47 @@ Attribute LoweringConfigAttr::parse(AsmParser &parser, Type) {
     return {};
   // The optional fields, in any order, each at most once.
   int64_t stages = 0, splitK = 0;
-  bool seenStages = false, seenSplitK = false;
+  CpuScheduleAttr cpu;
+  llvm::StringSet<> seen;
   while (succeeded(parser.parseOptionalComma())) {
     SMLoc keyLoc = parser.getCurrentLocation();
     StringRef key;
     if (parser.parseKeyword(&key))
       return {};
-    bool isStages = key == "stages";
-    if (!isStages && key != "split_k") {
+    if (key != "stages" && key != "split_k" && key != "cpu") {
       parser.emitError(keyLoc)
           << "unknown #fuse.lowering_config field '" << key
-          << "'; the optional fields are 'stages' and 'split_k'";
+          << "'; the optional fields are 'stages', 'split_k' and 'cpu'";
       return {};
     }
-    bool &seen = isStages ? seenStages : seenSplitK;
-    if (seen) {
+    if (!seen.insert(key).second) {
       parser.emitError(keyLoc)
           << "#fuse.lowering_config field '" << key << "' is given twice";
       return {};
     }
-    seen = true;
-    if (parser.parseEqual() || parser.parseInteger(isStages ? stages : splitK))
+    if (parser.parseEqual())
       return {};
+    if (key == "cpu") {
+      SMLoc cpuLoc = parser.getCurrentLocation();
+      Attribute attr;
+      if (parser.parseAttribute(attr))
+        return {};
+      cpu = dyn_cast<CpuScheduleAttr>(attr);
+      if (!cpu) {
+        parser.emitError(cpuLoc) << "#fuse.lowering_config field 'cpu' must "
+                                    "be a #fuse.cpu_schedule, got "
+                                 << attr;
+        return {};
+      }
+    } else if (parser.parseInteger(key == "stages" ? stages : splitK)) {
+      return {};
+    }
   }
   if (parser.parseGreater())
     return {};
   return getChecked([&] { return parser.emitError(startLoc); },
                     parser.getContext(), schedule, tile, threads, instruction,
-                    precision, stages, splitK);
+                    precision, stages, splitK, cpu);
 }
 
 void LoweringConfigAttr::print(AsmPrinter &printer) const {
@@ -601,13 +616,15 @@ void LoweringConfigAttr::print(AsmPrinter &printer) const {
     printer << ", stages = " << getStages();
   if (getSplitK())
     printer << ", split_k = " << getSplitK();
+  if (getCpu())
+    printer << ", cpu = " << Attribute(getCpu());
   printer << '>';
 }
 
 LogicalResult LoweringConfigAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, StringRef schedule,
     ArrayRef<int64_t> tile, int64_t threads, StringRef instruction,
-    StringRef precision, int64_t stages, int64_t splitK) {
+    StringRef precision, int64_t stages, int64_t splitK, CpuScheduleAttr) {
   auto oneOf = [&](StringRef field, StringRef value,
                    ArrayRef<StringRef> accepted) -> LogicalResult {
     if (llvm::is_contained(accepted, value))
@@ -668,6 +685,177 @@ LogicalResult LoweringConfigAttr::verify(
 }
 
 //===----------------------------------------------------------------------===//
+// CpuTargetAttr, CpuScheduleAttr
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// A CPU preset: vector bits and registers, L1/L2/L3 bytes.
+struct CpuPreset {
+  StringRef name;
+  int64_t vectorBits, vectorRegisters, l1, l2, l3;
+};
+constexpr CpuPreset kCpuPresets[] = {
+    {"avx512", 512, 32, 32 * 1024, 1024 * 1024, 32 * 1024 * 1024},
+    {"avx2", 256, 16, 32 * 1024, 256 * 1024, 8 * 1024 * 1024},
+    {"neon", 128, 32, 64 * 1024, 1024 * 1024, 0},
+};
+
+/// This machine's data cache of `level` in bytes from sysfs (0 when the
+/// system does not say).
+int64_t hostCacheBytes(int level) {
+  for (int index = 0; index < 8; ++index) {
+    std::string dir =
+        "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index);
+    // (sysfs files say they are a page long: read them as streams.)
+    auto read = [&](StringRef file) -> std::string {
+      auto buffer = llvm::MemoryBuffer::getFileAsStream(dir + "/" + file.str());
+      if (!buffer)
+        return "";
+      return (*buffer)->getBuffer().trim().str();
+    };
+    std::string levelText = read("level");
+    if (levelText.empty())
+      break;
+    std::string type = read("type");
+    if (levelText != std::to_string(level) ||
+        (type != "Data" && type != "Unified"))
+      continue;
+    std::string sizeText = read("size");
+    StringRef size = sizeText;
+    int64_t scale = 1;
+    if (size.consume_back("K"))
+      scale = 1024;
+    else if (size.consume_back("M"))
+      scale = 1024 * 1024;
+    int64_t value = 0;
+    if (size.getAsInteger(10, value) || value <= 0)
+      return 0;
+    return value * scale;
+  }
+  return 0;
+}
+} // namespace
+
+ArrayRef<StringRef> CpuTargetAttr::getPresetNames() {
+  static const StringRef names[] = {"host", "avx512", "avx2", "neon"};
+  return names;
+}
+
+CpuTargetAttr CpuTargetAttr::getPreset(MLIRContext *context, StringRef name) {
+  for (const CpuPreset &preset : kCpuPresets)
+    if (preset.name == name)
+      return get(context, preset.name, preset.vectorBits,
+                 preset.vectorRegisters, preset.l1, preset.l2, preset.l3);
+  if (name != "host")
+    return {};
+  // The widest vector extension LLVM sees on this machine.
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  auto has = [&](StringRef feature) { return features.lookup(feature); };
+  int64_t bits = 128, registers = 16;
+  if (has("avx512f")) {
+    bits = 512;
+    registers = 32;
+  } else if (has("avx2") || has("avx")) {
+    bits = 256;
+  } else if (has("neon") || has("sve")) {
+    registers = 32;
+  }
+  const CpuPreset &fallback = kCpuPresets[0];
+  auto orDefault = [](int64_t value, int64_t otherwise) {
+    return value > 0 ? value : otherwise;
+  };
+  return get(context, "host", bits, registers,
+             orDefault(hostCacheBytes(1), fallback.l1),
+             orDefault(hostCacheBytes(2), fallback.l2), hostCacheBytes(3));
+}
+
+CpuTargetAttr CpuTargetAttr::parseFromOption(MLIRContext *context,
+                                             StringRef text,
+                                             std::string &error) {
+  text = text.trim();
+  if (text.starts_with("#")) {
+    // Errors of the attribute's own parser name the problem.
+    std::string diagnostics;
+    Attribute attr;
+    {
+      ScopedDiagnosticHandler handler(context, [&](Diagnostic &diag) {
+        if (!diagnostics.empty())
+          diagnostics += "; ";
+        diagnostics += diag.str();
+        return success();
+      });
+      attr = parseAttribute(text, context);
+    }
+    if (auto target = dyn_cast_or_null<CpuTargetAttr>(attr))
+      return target;
+    error = "'" + text.str() + "' is not a #fuse.cpu_target" +
+            (diagnostics.empty() ? "" : " (" + diagnostics + ")") +
+            "; one sets name, vector_bits, vector_registers, l1_bytes, "
+            "l2_bytes and l3_bytes";
+    return {};
+  }
+  if (CpuTargetAttr preset = getPreset(context, text))
+    return preset;
+  llvm::raw_string_ostream os(error);
+  os << "unknown CPU target '" << text << "'; presets are ";
+  llvm::interleaveComma(getPresetNames(), os);
+  os << ", or give a #fuse.cpu_target<...> attribute";
+  return {};
+}
+
+LogicalResult
+CpuTargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                      StringRef name, int64_t vectorBits,
+                      int64_t vectorRegisters, int64_t l1, int64_t l2,
+                      int64_t l3) {
+  if (name.empty())
+    return emitError() << "#fuse.cpu_target: 'name' must not be empty";
+  if (vectorBits != 128 && vectorBits != 256 && vectorBits != 512)
+    return emitError() << "#fuse.cpu_target: 'vector_bits' must be 128, "
+                          "256 or 512, got "
+                       << vectorBits;
+  if (vectorRegisters < 8 || vectorRegisters > 64)
+    return emitError() << "#fuse.cpu_target: 'vector_registers' must be in "
+                          "[8, 64], got "
+                       << vectorRegisters;
+  if (l1 < 1024 || l2 < l1 || l3 < 0)
+    return emitError() << "#fuse.cpu_target: cache sizes must be "
+                          "l1_bytes >= 1024, l2_bytes >= l1_bytes and "
+                          "l3_bytes >= 0, got "
+                       << l1 << ", " << l2 << " and " << l3;
+  return success();
+}
+
+ArrayRef<StringRef> CpuScheduleAttr::getKinds() {
+  static const StringRef kinds[] = {"register_tiles", "channel_tiles", "loops"};
+  return kinds;
+}
+
+LogicalResult
+CpuScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                        StringRef kind, int64_t mr, int64_t nr, int64_t kc,
+                        int64_t kBlock) {
+  if (!llvm::is_contained(getKinds(), kind))
+    return emitError() << "#fuse.cpu_schedule: 'kind' must be one of '"
+                       << llvm::join(getKinds(), "', '") << "', got '" << kind
+                       << "'";
+  if (kind == "loops") {
+    if (mr || nr || kc || kBlock)
+      return emitError() << "#fuse.cpu_schedule: kind \"loops\" has no "
+                            "register tile (mr, nr, kc and k_block 0)";
+    return success();
+  }
+  if (mr < 1 || nr < 1 || kc < 1 || kBlock < 0)
+    return emitError() << "#fuse.cpu_schedule: 'mr', 'nr' and 'kc' must be "
+                          "at least 1 and 'k_block' at least 0, got "
+                       << mr << ", " << nr << ", " << kc << " and " << kBlock;
+  if (kBlock % kc != 0)
+    return emitError() << "#fuse.cpu_schedule: 'k_block' (" << kBlock
+                       << ") must be a multiple of 'kc' (" << kc << ")";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // The target of a module
 //===----------------------------------------------------------------------===//
 
@@ -708,6 +896,18 @@ FailureOr<TargetAttr> mlir::fuse::parseTargetOption(MLIRContext *context,
   TargetAttr target = TargetAttr::parseFromOption(context, option, error);
   if (!target)
     return emitOptionError(context, pass) << "option 'target': " << error;
+  return target;
+}
+
+FailureOr<CpuTargetAttr> mlir::fuse::parseCpuTargetOption(MLIRContext *context,
+                                                          StringRef option,
+                                                          StringRef pass) {
+  if (option.trim().empty())
+    return CpuTargetAttr();
+  std::string error;
+  CpuTargetAttr target = CpuTargetAttr::parseFromOption(context, option, error);
+  if (!target)
+    return emitOptionError(context, pass) << "option 'cpu-target': " << error;
   return target;
 }
 

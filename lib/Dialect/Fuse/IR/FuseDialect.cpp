@@ -49,6 +49,11 @@ LogicalResult FuseDialect::verifyOperationAttribute(Operation *op,
       return wrongType("a #fuse.target");
     return onlyOn(isa<ModuleOp>(op), "a module");
   }
+  if (name == CpuTargetAttrHelper::getNameStr()) {
+    if (!isa<CpuTargetAttr>(value))
+      return wrongType("a #fuse.cpu_target");
+    return onlyOn(isa<ModuleOp>(op), "a module");
+  }
   if (name == IdAttrHelper::getNameStr()) {
     if (!nonNegative(value))
       return wrongType("a non-negative i64");

@@ -30,6 +30,11 @@ namespace fuse {
 /// one.
 inline constexpr llvm::StringLiteral kDefaultTargetPreset = "h200";
 
+/// The CPU preset a CPU pass works for when neither an option nor the
+/// module names one (fixed, so that output does not depend on the machine;
+/// fuse-compile asks for `host`).
+inline constexpr llvm::StringLiteral kDefaultCpuTargetPreset = "avx512";
+
 /// Most blocks a lowering config splits one tile's reduction over
 /// (`split_k`).
 inline constexpr int64_t kMaxSplitK = 16;
@@ -53,6 +58,13 @@ InFlightDiagnostic emitOptionError(MLIRContext *context, llvm::StringRef pass);
 FailureOr<TargetAttr> parseTargetOption(MLIRContext *context,
                                         llvm::StringRef option,
                                         llvm::StringRef pass);
+
+/// Parses the `cpu-target` option of pass `pass`: empty gives null; a
+/// preset or #fuse.cpu_target<...> gives the attribute; anything else
+/// emits one error line naming the pass, the option and the presets.
+FailureOr<CpuTargetAttr> parseCpuTargetOption(MLIRContext *context,
+                                              llvm::StringRef option,
+                                              llvm::StringRef pass);
 
 /// The target pass `pass` works for on `op`'s module: the module's
 /// #fuse.target when it has one (an error naming both when `requested` is

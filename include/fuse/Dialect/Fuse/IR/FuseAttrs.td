@@ -189,6 +189,106 @@ def Fuse_TileMappingAttr : AttrDef<Fuse_Dialect, "TileMapping",
   let genVerifyDecl = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// #fuse.cpu_target and #fuse.cpu_schedule
+//===----------------------------------------------------------------------===//
+
+def Fuse_CpuTargetAttr : AttrDef<Fuse_Dialect, "CpuTarget"> {
+  let mnemonic = "cpu_target";
+  let summary = "the host CPU that CPU schedules are chosen for";
+  let description = [{
+    The numbers a CPU schedule (`#fuse.cpu_schedule`) is derived from:
+
+    ```mlir
+    #fuse.cpu_target<name = "avx512", vector_bits = 512, vector_registers = 32,
+                     l1_bytes = 32768, l2_bytes = 1048576, l3_bytes = 33554432>
+    ```
+
+    | field | meaning |
+    |---|---|
+    | `name` | a preset name, `host`, or any name of your own |
+    | `vector_bits` | width of one vector register: 128, 256 or 512 |
+    | `vector_registers` | vector registers the ISA has (8 to 64) |
+    | `l1_bytes`, `l2_bytes`, `l3_bytes` | data cache sizes of one core (L3: shared; 0 where there is none) |
+
+    Options (`cpu-target=` on `fuse-configure-groups`, `fuse-form-groups`,
+    the fusion pipeline, `fuse-to-cpu`, `fuse-cpu-vectorize`;
+    `fuse-compile --cpu-target`) take a preset name or the attribute:
+    `avx512` (x86-64 with AVX-512: the values above), `avx2` (256-bit, 16
+    registers, 32 KiB / 256 KiB / 8 MiB), `neon` (128-bit, 32 registers,
+    64 KiB / 1 MiB / 0), or `host`: the machine the compiler runs on (its
+    widest vector extension from LLVM's host feature list, its cache sizes
+    from `/sys/devices/system/cpu/cpu0/cache`; a size the system does not
+    give is the `avx512` preset's).
+  }];
+  let parameters = (ins
+    StringRefParameter<"the target's name">:$name,
+    "int64_t":$vector_bits,
+    "int64_t":$vector_registers,
+    "int64_t":$l1_bytes,
+    "int64_t":$l2_bytes,
+    "int64_t":$l3_bytes
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The attribute of preset `name` (`host` reads this machine), or null
+    /// when `name` is none.
+    static CpuTargetAttr getPreset(::mlir::MLIRContext *context,
+                                   ::llvm::StringRef name);
+    /// Resolves an option: a preset name or `#fuse.cpu_target<...>`. On
+    /// failure returns null and sets `error`.
+    static CpuTargetAttr parseFromOption(::mlir::MLIRContext *context,
+                                         ::llvm::StringRef text,
+                                         std::string &error);
+    /// The preset names, in a stable order.
+    static ::llvm::ArrayRef<::llvm::StringRef> getPresetNames();
+    /// f32 lanes of one vector register.
+    int64_t getF32Lanes() const { return getVectorBits() / 32; }
+  }];
+}
+
+def Fuse_CpuScheduleAttr : AttrDef<Fuse_Dialect, "CpuSchedule"> {
+  let mnemonic = "cpu_schedule";
+  let summary = "how one fusion group runs on the CPU";
+  let description = [{
+    The CPU part of a group's `#fuse.lowering_config` (its `cpu` field),
+    chosen by the same configuration step as the GPU schedule from a
+    `#fuse.cpu_target` and the group's largest contraction;
+    `fuse-cpu-vectorize` tiles that contraction by it and the report
+    prints it.
+
+    ```mlir
+    #fuse.cpu_schedule<kind = "register_tiles", mr = 7, nr = 32, kc = 4,
+                       k_block = 64>
+    ```
+
+    | field | meaning |
+    |---|---|
+    | `kind` | `register_tiles` (a matmul or convolution: MR x NR accumulators in vector registers, the reduction innermost), `channel_tiles` (a depthwise convolution or a pooling: MR x NR outputs in registers, the window innermost) or `loops` (no contraction: loops, vectorized along the contiguous dimension) |
+    | `mr` | rows of the register tile (the output's second-last dimension; a convolution's output width) |
+    | `nr` | elements of the register tile along the output's contiguous dimension (whole vector registers where the extent allows) |
+    | `kc` | step of the innermost reduction loop (its unrolling) |
+    | `k_block` | elements of the innermost reduction per cache block (0: no blocks): a long reduction runs in blocks whose column panel of the weights fits L1, the outermost loops |
+
+    `loops` has every number 0; otherwise `mr`, `nr` and `kc` are at least
+    1 and `k_block` is 0 or a multiple of `kc`.
+  }];
+  let parameters = (ins
+    StringRefParameter<"the schedule's kind">:$kind,
+    "int64_t":$mr,
+    "int64_t":$nr,
+    "int64_t":$kc,
+    "int64_t":$k_block
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The kinds accepted.
+    static ::llvm::ArrayRef<::llvm::StringRef> getKinds();
+  }];
+}
+
 def Fuse_LoweringConfigAttr : AttrDef<Fuse_Dialect, "LoweringConfig"> {
   let mnemonic = "lowering_config";
   let summary = "how one fusion group becomes its kernel";
@@ -214,6 +314,7 @@ def Fuse_LoweringConfigAttr : AttrDef<Fuse_Dialect, "LoweringConfig"> {
     | `precision` | `fp32`: fp32 accuracy (on tensor cores each operand split into a TF32 value and its TF32 remainder, three products); `tf32` (with `mma_sync` only): one product of the operands rounded to TF32, about 1e-3 relative; `bf16`, `fp16` (with `mma_sync` only): one `mma.sync.m16n8k16` of the operands rounded to bfloat16 or IEEE half (to nearest even; fp16 overflows past 65504), twice the multiply-adds per instruction, about 1e-2 (bf16) and 1e-3 (fp16) relative; accumulators f32 always |
     | `stages` | (`mma_sync` only, optional) the K chunks of the block tiles in shared memory at once, 2 to 4: while the warps compute one, `cp.async` copies of the next `stages - 1` are in flight; absent: 2 |
     | `split_k` | (`mma_sync` only, optional) the reduction split over this many blocks per tile, 2 to 16 (split-K, for contractions with fewer tiles than SMs): each block reduces its slice of K chunks into partial accumulators, the last of a tile's blocks to finish sums the partials in slice order and runs the epilogue; absent: 1 |
+    | `cpu` | (optional) the group's CPU schedule, a `#fuse.cpu_schedule` (chosen where a `cpu-target` is given); absent: `fuse-cpu-vectorize` derives it from its own CPU target |
 
     The optional fields follow the others, in any order.
 
@@ -230,7 +331,10 @@ def Fuse_LoweringConfigAttr : AttrDef<Fuse_Dialect, "LoweringConfig"> {
     DefaultValuedParameter<"int64_t", "0",
                            "K chunks in shared memory (0: the default)">:$stages,
     DefaultValuedParameter<"int64_t", "0",
-                           "blocks per tile splitting K (0: one)">:$splitK
+                           "blocks per tile splitting K (0: one)">:$splitK,
+    DefaultValuedParameter<"::mlir::fuse::CpuScheduleAttr",
+                           "::mlir::fuse::CpuScheduleAttr()",
+                           "the CPU schedule (null: none)">:$cpu
   );
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;

@@ -36,6 +36,8 @@ def Fuse_Dialect : Dialect {
   let discardableAttrs = (ins
     // On the module: the target the IR is fused and compiled for.
     "::mlir::fuse::TargetAttr":$target,
+    // On the module: the CPU its groups' CPU schedules are chosen for.
+    "::mlir::fuse::CpuTargetAttr":$cpu_target,
     // On a fuse.group: its id in the fusion report.
     "::mlir::IntegerAttr":$id,
     // On a fuse.group, and on the function made from it: its schedule.
