@@ -15,6 +15,8 @@
 // RUN: %check_equivalence %s --function long_conv | FileCheck %s --check-prefix=EXEC
 // RUN: %check_equivalence %s --function pad_max_pool | FileCheck %s --check-prefix=EXEC
 // RUN: %check_equivalence %s --function avg_pool | FileCheck %s --check-prefix=EXEC
+// RUN: %check_equivalence %s --function gemm_residual_tanh | FileCheck %s --check-prefix=EXEC
+// RUN: %check_equivalence %s --function conv_two_uses | FileCheck %s --check-prefix=EXEC
 
 // LLVM: llvm.intr.fmuladd({{.*}}) : (vector<32xf32>, vector<32xf32>, vector<32xf32>) -> vector<32xf32>
 // LOOPS-NOT: llvm.intr.fmuladd({{.*}}vector<32xf32>
@@ -185,4 +187,44 @@ func.func @avg_pool(%x: tensor<1x12x12x40xf32>) -> tensor<1x6x6x40xf32> {
     linalg.yield %m : f32
   } -> tensor<1x6x6x40xf32>
   return %a : tensor<1x6x6x40xf32>
+}
+
+// GEMM + bias + residual + tanh: a three-op epilogue with other inputs,
+// computed on the accumulators of each register tile.
+func.func @gemm_residual_tanh(%x: tensor<32x64xf32>, %w: tensor<64x48xf32>, %b: tensor<48xf32>, %res: tensor<32x48xf32>) -> tensor<32x48xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<32x48xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<32x48xf32>) -> tensor<32x48xf32>
+  %m = linalg.matmul ins(%x, %w : tensor<32x64xf32>, tensor<64x48xf32>) outs(%f : tensor<32x48xf32>) -> tensor<32x48xf32>
+  %biased = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%m, %b : tensor<32x48xf32>, tensor<48xf32>) outs(%e : tensor<32x48xf32>) {
+  ^bb0(%v: f32, %bv: f32, %o: f32):
+    %s = arith.addf %v, %bv : f32
+    linalg.yield %s : f32
+  } -> tensor<32x48xf32>
+  %added = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%biased, %res : tensor<32x48xf32>, tensor<32x48xf32>) outs(%e : tensor<32x48xf32>) {
+  ^bb0(%v: f32, %r: f32, %o: f32):
+    %s = arith.addf %v, %r : f32
+    linalg.yield %s : f32
+  } -> tensor<32x48xf32>
+  %t = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%added : tensor<32x48xf32>) outs(%e : tensor<32x48xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %y = math.tanh %v : f32
+    linalg.yield %y : f32
+  } -> tensor<32x48xf32>
+  return %t : tensor<32x48xf32>
+}
+
+// A convolution whose result is returned and also feeds a ReLU: stored,
+// then read by the ReLU's own pass.
+func.func @conv_two_uses(%x: tensor<1x10x10x16xf32>, %w: tensor<3x3x16x32xf32>) -> (tensor<1x8x8x32xf32>, tensor<1x8x8x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x8x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x10x10x16xf32>, tensor<3x3x16x32xf32>) outs(%f : tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(n, h, w, c) -> (n, h, w, c)>, affine_map<(n, h, w, c) -> (n, h, w, c)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%c : tensor<1x8x8x32xf32>) outs(%e : tensor<1x8x8x32xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %m = arith.maximumf %v, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x8x8x32xf32>
+  return %c, %r : tensor<1x8x8x32xf32>, tensor<1x8x8x32xf32>
 }

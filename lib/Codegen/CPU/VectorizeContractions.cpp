@@ -199,7 +199,140 @@ FailureOr<Operation *> tileReductions(RewriterBase &rewriter, Operation *op,
   return tiled->tiledOps.back();
 }
 
-/// Tiles `op` into register tiles with its output's producer fused, then
+/// The epilogue of contraction `op`: the chain of elementwise ops after it
+/// that its result (then each one's) feeds alone, element for element (an
+/// all-parallel linalg.generic with one result whose maps for that operand
+/// and its output are identities over the same static shape; its other
+/// inputs any projected permutations: a per-channel bias or scale, a
+/// residual). Their register tiles can run on the accumulators.
+SmallVector<linalg::GenericOp> epilogueOf(linalg::LinalgOp op) {
+  SmallVector<linalg::GenericOp> chain;
+  Value current = op->getResult(0);
+  auto type = dyn_cast<RankedTensorType>(current.getType());
+  if (!type)
+    return chain;
+  while (current.hasOneUse()) {
+    auto user = dyn_cast<linalg::GenericOp>(*current.getUsers().begin());
+    if (!user || user->getBlock() != op->getBlock() ||
+        user->getNumResults() != 1 || user.getNumDpsInits() != 1 ||
+        user.getNumLoops() != type.getRank() ||
+        user.getNumParallelLoops() != user.getNumLoops() ||
+        user->getResult(0).getType() != type)
+      break;
+    bool elementwise = true;
+    for (OpOperand &operand : user->getOpOperands()) {
+      AffineMap map = user.getMatchingIndexingMap(&operand);
+      auto operandType = dyn_cast<RankedTensorType>(operand.get().getType());
+      if (!operandType || !operandType.hasStaticShape() ||
+          !map.isProjectedPermutation() ||
+          ((operand.get() == current || user.isDpsInit(&operand)) &&
+           !map.isIdentity()))
+        elementwise = false;
+    }
+    // The contraction's value must be read once, as an input.
+    if (!elementwise ||
+        llvm::count_if(user->getOperands(),
+                       [&](Value v) { return v == current; }) != 1 ||
+        user.getDpsInitOperand(0)->get() == current)
+      break;
+    chain.push_back(user);
+    current = user->getResult(0);
+  }
+  return chain;
+}
+
+/// Tiles the last op of `chain` (the epilogue of contraction `op`) into
+/// `op`'s register tiles, fusing the chain, `op` and its initial value's
+/// producer into them, then `op`'s reduction loops: the epilogue then
+/// runs on the accumulators, and each output element is stored once.
+/// Fails (with the IR unchanged) where the tiling does not apply.
+LogicalResult tileWithEpilogue(RewriterBase &rewriter, linalg::LinalgOp op,
+                               ArrayRef<linalg::GenericOp> chain,
+                               const RegisterTiling &tiling,
+                               SmallVectorImpl<Operation *> &loops) {
+  MLIRContext *context = op->getContext();
+  linalg::GenericOp root = chain.back();
+  // The root's loops are the output's dimensions: loop d is the
+  // contraction's loop out(d).
+  AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  SmallVector<int64_t> sizes, interchange;
+  llvm::DenseMap<unsigned, int64_t> dimOfLoop;
+  for (auto [d, expr] : llvm::enumerate(out.getResults())) {
+    auto dim = dyn_cast<AffineDimExpr>(expr);
+    if (!dim)
+      return failure();
+    sizes.push_back(tiling.parallel[dim.getPosition()]);
+    dimOfLoop[dim.getPosition()] = int64_t(d);
+  }
+  for (int64_t loop : tiling.interchange)
+    if (auto it = dimOfLoop.find(unsigned(loop)); it != dimOfLoop.end())
+      interchange.push_back(it->second);
+  if (interchange.size() != sizes.size())
+    return failure();
+  llvm::SmallPtrSet<Operation *, 8> fused;
+  for (linalg::GenericOp link : chain)
+    fused.insert(link);
+  fused.insert(op);
+  // The initial value's producer (a zero fill, a broadcast bias), as in
+  // tileContraction.
+  if (auto producer =
+          op.getDpsInitOperand(0)->get().getDefiningOp<linalg::LinalgOp>())
+    if (producer.getNumReductionLoops() == 0 &&
+        producer->getNumResults() == 1 && producer->getResult(0).hasOneUse())
+      fused.insert(producer);
+  scf::SCFTilingOptions parallelOptions;
+  parallelOptions.setTileSizes(asIndexAttrs(context, sizes));
+  parallelOptions.setInterchange(interchange);
+  scf::SCFTileAndFuseOptions fuseOptions;
+  fuseOptions.setTilingOptions(parallelOptions);
+  fuseOptions.setFusionControlFn(
+      [&](tensor::ExtractSliceOp, OpResult producer,
+          bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+        if (!fused.contains(producer.getOwner()))
+          return std::nullopt;
+        return scf::SCFTileAndFuseOptions::ControlFnResult{
+            /*yieldProducerReplacement=*/false};
+      });
+  rewriter.setInsertionPoint(root);
+  FailureOr<scf::SCFTileAndFuseResult> tiled =
+      scf::tileConsumerAndFuseProducersUsingSCF(
+          rewriter, cast<TilingInterface>(root.getOperation()), fuseOptions);
+  if (failed(tiled))
+    return failure();
+  // The tiled contraction: the one fused op that reduces.
+  Operation *tiledOp = nullptr;
+  for (Operation *candidate : tiled->tiledAndFusedOps)
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(candidate);
+        linalgOp && linalgOp.getNumReductionLoops() > 0 &&
+        candidate->getName() == op->getName())
+      tiledOp = candidate;
+  if (!tiledOp) {
+    // Nothing uses the new loops yet.
+    rewriter.eraseOp(tiled->loops.front());
+    return failure();
+  }
+  rewriter.replaceAllUsesWith(root->getResult(0),
+                              tiled->replacements.lookup(root->getResult(0)));
+  // The originals, now unused: the chain from its end, the contraction,
+  // its initial value.
+  Operation *initProducer = op.getDpsInitOperand(0)->get().getDefiningOp();
+  for (linalg::GenericOp link : llvm::reverse(chain))
+    if (link->use_empty())
+      rewriter.eraseOp(link);
+  if (op->use_empty())
+    rewriter.eraseOp(op);
+  if (initProducer && fused.contains(initProducer) && initProducer->use_empty())
+    rewriter.eraseOp(initProducer);
+  for (LoopLikeOpInterface loop : tiled->loops) {
+    loops.push_back(loop);
+    FuseDialect::ParallelTilesAttrHelper(context).setAttr(
+        loop, UnitAttr::get(context));
+  }
+  return tileReductions(rewriter, tiledOp, tiling.reduction, loops);
+}
+
+/// Tiles `op` into register tiles with its output's producer fused (and
+/// its elementwise epilogue, which then runs on the accumulators), then
 /// its reduction loops; returns the loops holding the vectorizable ops.
 LogicalResult tileContraction(RewriterBase &rewriter, linalg::LinalgOp op,
                               const RegisterTiling &tiling,
@@ -208,6 +341,12 @@ LogicalResult tileContraction(RewriterBase &rewriter, linalg::LinalgOp op,
   // Reduction blocks first: the output is their loops' carried value, so
   // its initial value stays outside them (computed once).
   bool blocked = llvm::any_of(tiling.blocks, [](int64_t b) { return b; });
+  if (!blocked) {
+    SmallVector<linalg::GenericOp> chain = epilogueOf(op);
+    if (!chain.empty() &&
+        succeeded(tileWithEpilogue(rewriter, op, chain, tiling, loops)))
+      return success();
+  }
   if (blocked) {
     FailureOr<Operation *> blockedOp =
         tileReductions(rewriter, op, tiling.blocks, loops);

@@ -54,6 +54,13 @@ def FuseCpuVectorize : Pass<"fuse-cpu-vectorize", "::mlir::func::FuncOp"> {
        are hoisted out of the reduction loops, so the MR x NR accumulators
        stay in vector registers while the reduction runs.
 
+    An elementwise epilogue (the chain of all-parallel generics the
+    product's result alone feeds, element for element) is tiled with it:
+    the chain's last op is the tiled root, the chain, the product and its
+    initial value fused into its tiles, so the epilogue runs on the
+    accumulators and each output element is stored once (not under
+    reduction blocks).
+
     `fuse-cpu-lower-vectors` lowers the contractions to outer products and
     FMAs after bufferization. A contraction that does not qualify (dynamic
     shapes, other element types, a convolution layout without a 1-D form)
