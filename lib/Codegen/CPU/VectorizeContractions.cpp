@@ -241,42 +241,49 @@ SmallVector<linalg::GenericOp> epilogueOf(linalg::LinalgOp op) {
   return chain;
 }
 
-/// Tiles the last op of `chain` (the epilogue of contraction `op`) into
-/// `op`'s register tiles, fusing the chain, `op` and its initial value's
-/// producer into them, then `op`'s reduction loops: the epilogue then
-/// runs on the accumulators, and each output element is stored once.
-/// Fails (with the IR unchanged) where the tiling does not apply.
-LogicalResult tileWithEpilogue(RewriterBase &rewriter, linalg::LinalgOp op,
-                               ArrayRef<linalg::GenericOp> chain,
-                               const RegisterTiling &tiling,
-                               SmallVectorImpl<Operation *> &loops) {
+/// Tiles `op` into its register tiles with its initial value's producer
+/// (a zero fill, a broadcast bias: all parallel, read by nothing else)
+/// fused, so the accumulators start from it instead of from memory it
+/// wrote; with an epilogue `chain`, the chain's last op is the tiled root
+/// and the chain and `op` are fused into its tiles too, so the epilogue
+/// runs on the accumulators and each output element is stored once. Then
+/// `op`'s reduction loops. The tile loops are appended to `loops`.
+LogicalResult tileRegisterTiles(RewriterBase &rewriter, linalg::LinalgOp op,
+                                ArrayRef<linalg::GenericOp> chain,
+                                const RegisterTiling &tiling,
+                                SmallVectorImpl<Operation *> &loops) {
   MLIRContext *context = op->getContext();
-  linalg::GenericOp root = chain.back();
-  // The root's loops are the output's dimensions: loop d is the
-  // contraction's loop out(d).
-  AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-  SmallVector<int64_t> sizes, interchange;
-  llvm::DenseMap<unsigned, int64_t> dimOfLoop;
-  for (auto [d, expr] : llvm::enumerate(out.getResults())) {
-    auto dim = dyn_cast<AffineDimExpr>(expr);
-    if (!dim)
+  Operation *root = chain.empty() ? op.getOperation() : chain.back();
+  SmallVector<int64_t> sizes = tiling.parallel;
+  SmallVector<int64_t> interchange = tiling.interchange;
+  if (!chain.empty()) {
+    // The root's loops are the output's dimensions: loop d is the
+    // contraction's loop out(d).
+    AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+    sizes.clear();
+    interchange.clear();
+    llvm::DenseMap<unsigned, int64_t> dimOfLoop;
+    for (auto [d, expr] : llvm::enumerate(out.getResults())) {
+      auto dim = dyn_cast<AffineDimExpr>(expr);
+      if (!dim)
+        return failure();
+      sizes.push_back(tiling.parallel[dim.getPosition()]);
+      dimOfLoop[dim.getPosition()] = int64_t(d);
+    }
+    for (int64_t loop : tiling.interchange)
+      if (auto it = dimOfLoop.find(unsigned(loop)); it != dimOfLoop.end())
+        interchange.push_back(it->second);
+    if (interchange.size() != sizes.size())
       return failure();
-    sizes.push_back(tiling.parallel[dim.getPosition()]);
-    dimOfLoop[dim.getPosition()] = int64_t(d);
   }
-  for (int64_t loop : tiling.interchange)
-    if (auto it = dimOfLoop.find(unsigned(loop)); it != dimOfLoop.end())
-      interchange.push_back(it->second);
-  if (interchange.size() != sizes.size())
-    return failure();
   llvm::SmallPtrSet<Operation *, 8> fused;
   for (linalg::GenericOp link : chain)
     fused.insert(link);
   fused.insert(op);
-  // The initial value's producer (a zero fill, a broadcast bias), as in
-  // tileContraction.
-  if (auto producer =
-          op.getDpsInitOperand(0)->get().getDefiningOp<linalg::LinalgOp>())
+  // (Under reduction blocks the initial value is the blocks' carried
+  // output: no producer here.)
+  Operation *initProducer = op.getDpsInitOperand(0)->get().getDefiningOp();
+  if (auto producer = dyn_cast_or_null<linalg::LinalgOp>(initProducer))
     if (producer.getNumReductionLoops() == 0 &&
         producer->getNumResults() == 1 && producer->getResult(0).hasOneUse())
       fused.insert(producer);
@@ -296,10 +303,10 @@ LogicalResult tileWithEpilogue(RewriterBase &rewriter, linalg::LinalgOp op,
   rewriter.setInsertionPoint(root);
   FailureOr<scf::SCFTileAndFuseResult> tiled =
       scf::tileConsumerAndFuseProducersUsingSCF(
-          rewriter, cast<TilingInterface>(root.getOperation()), fuseOptions);
+          rewriter, cast<TilingInterface>(root), fuseOptions);
   if (failed(tiled))
     return failure();
-  // The tiled contraction: the one fused op that reduces.
+  // The tiled contraction: the one tiled op of its kind that reduces.
   Operation *tiledOp = nullptr;
   for (Operation *candidate : tiled->tiledAndFusedOps)
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(candidate);
@@ -315,7 +322,6 @@ LogicalResult tileWithEpilogue(RewriterBase &rewriter, linalg::LinalgOp op,
                               tiled->replacements.lookup(root->getResult(0)));
   // The originals, now unused: the chain from its end, the contraction,
   // its initial value.
-  Operation *initProducer = op.getDpsInitOperand(0)->get().getDefiningOp();
   for (linalg::GenericOp link : llvm::reverse(chain))
     if (link->use_empty())
       rewriter.eraseOp(link);
@@ -323,6 +329,8 @@ LogicalResult tileWithEpilogue(RewriterBase &rewriter, linalg::LinalgOp op,
     rewriter.eraseOp(op);
   if (initProducer && fused.contains(initProducer) && initProducer->use_empty())
     rewriter.eraseOp(initProducer);
+  // The register tiles are independent: fuse-cpu-outline-parallel may
+  // spread these loops over threads.
   for (LoopLikeOpInterface loop : tiled->loops) {
     loops.push_back(loop);
     FuseDialect::ParallelTilesAttrHelper(context).setAttr(
@@ -331,81 +339,29 @@ LogicalResult tileWithEpilogue(RewriterBase &rewriter, linalg::LinalgOp op,
   return tileReductions(rewriter, tiledOp, tiling.reduction, loops);
 }
 
-/// Tiles `op` into register tiles with its output's producer fused (and
-/// its elementwise epilogue, which then runs on the accumulators), then
-/// its reduction loops; returns the loops holding the vectorizable ops.
+/// Tiles `op` into register tiles (with its elementwise epilogue, which
+/// then runs on the accumulators, where it has one and the reduction is
+/// not in cache blocks), then its reduction loops; returns the loops
+/// holding the vectorizable ops.
 LogicalResult tileContraction(RewriterBase &rewriter, linalg::LinalgOp op,
                               const RegisterTiling &tiling,
                               SmallVectorImpl<Operation *> &loops) {
-  MLIRContext *context = op->getContext();
   // Reduction blocks first: the output is their loops' carried value, so
-  // its initial value stays outside them (computed once).
-  bool blocked = llvm::any_of(tiling.blocks, [](int64_t b) { return b; });
-  if (!blocked) {
-    SmallVector<linalg::GenericOp> chain = epilogueOf(op);
-    if (!chain.empty() &&
-        succeeded(tileWithEpilogue(rewriter, op, chain, tiling, loops)))
-      return success();
-  }
-  if (blocked) {
+  // its initial value stays outside them (computed once), and the
+  // accumulators are final only after the last block.
+  if (llvm::any_of(tiling.blocks, [](int64_t b) { return b; })) {
     FailureOr<Operation *> blockedOp =
         tileReductions(rewriter, op, tiling.blocks, loops);
     if (failed(blockedOp))
       return failure();
-    op = cast<linalg::LinalgOp>(*blockedOp);
+    return tileRegisterTiles(rewriter, cast<linalg::LinalgOp>(*blockedOp), {},
+                             tiling, loops);
   }
-  scf::SCFTilingOptions parallelOptions;
-  parallelOptions.setTileSizes(asIndexAttrs(context, tiling.parallel));
-  parallelOptions.setInterchange(tiling.interchange);
-  scf::SCFTileAndFuseOptions fuseOptions;
-  fuseOptions.setTilingOptions(parallelOptions);
-  // Nothing is fused here; the initial value's producer follows below.
-  fuseOptions.setFusionControlFn(
-      [](tensor::ExtractSliceOp, OpResult,
-         bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
-        return std::nullopt;
-      });
-  rewriter.setInsertionPoint(op);
-  FailureOr<scf::SCFTileAndFuseResult> tiled =
-      scf::tileConsumerAndFuseProducersUsingSCF(
-          rewriter, cast<TilingInterface>(op.getOperation()), fuseOptions);
-  if (failed(tiled))
-    return failure();
-  Value init = op.getDpsInitOperand(0)->get();
-  for (OpResult result : op->getResults())
-    if (Value replacement = tiled->replacements.lookup(result))
-      rewriter.replaceAllUsesWith(result, replacement);
-  if (op->use_empty())
-    rewriter.eraseOp(op);
-  // The register tiles are independent: fuse-cpu-outline-parallel may
-  // spread these loops over threads.
-  for (LoopLikeOpInterface loop : tiled->loops) {
-    loops.push_back(loop);
-    FuseDialect::ParallelTilesAttrHelper(context).setAttr(
-        loop, UnitAttr::get(context));
-  }
-  auto tiledOp = cast<TilingInterface>(tiled->tiledAndFusedOps.front());
-  // The producer of the initial value (a zero fill, a broadcast bias: all
-  // parallel, read by nothing else) is computed per tile, so the
-  // accumulators start from it instead of from memory it wrote.
-  // (Under reduction blocks the initial value is the blocks' carried
-  // output and stays outside.)
-  auto producer = init.getDefiningOp<linalg::LinalgOp>();
-  auto initSlice = cast<linalg::LinalgOp>(tiledOp.getOperation())
-                       .getDpsInitOperand(0)
-                       ->get()
-                       .getDefiningOp<tensor::ExtractSliceOp>();
-  if (!blocked && initSlice && producer &&
-      producer.getNumReductionLoops() == 0 && producer->getNumResults() == 1 &&
-      init.hasOneUse()) {
-    SmallVector<LoopLikeOpInterface> loopLikes(tiled->loops);
-    rewriter.setInsertionPoint(initSlice);
-    (void)scf::tileAndFuseProducerOfSlice(rewriter, initSlice, loopLikes);
-  }
-
-  if (failed(tileReductions(rewriter, tiledOp, tiling.reduction, loops)))
-    return failure();
-  return success();
+  SmallVector<linalg::GenericOp> chain = epilogueOf(op);
+  if (!chain.empty() &&
+      succeeded(tileRegisterTiles(rewriter, op, chain, tiling, loops)))
+    return success();
+  return tileRegisterTiles(rewriter, op, {}, tiling, loops);
 }
 
 struct FuseCpuVectorizePass
