@@ -116,7 +116,9 @@ static cl::opt<std::string> cpuTarget(
     "cpu-target", cl::init("host"),
     cl::desc("CPU target: the CPU the register tiles and cache blocks are "
              "sized for: host (this machine), avx512, avx2, neon or a "
-             "#fuse.cpu_target<...>"),
+             "#fuse.cpu_target<...> (--cpu chooses the instructions: for "
+             "another machine give both, e.g. --cpu=haswell "
+             "--cpu-target=avx2)"),
     cl::cat(category));
 static cl::opt<bool> cpuParallel(
     "cpu-parallel", cl::init(true),
