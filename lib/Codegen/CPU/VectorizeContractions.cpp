@@ -61,13 +61,8 @@ bool isPooling(Operation *op) {
 ///                               in[w * s, c]) (linalg.generic)
 FailureOr<linalg::LinalgOp> convolutionTileToProduct(RewriterBase &rewriter,
                                                      linalg::LinalgOp op) {
-  if (!isDecomposableConvolution(op) || op->getNumResults() != 1)
+  if (!isDecomposableConvolution(op) || !hasStaticF32Tensors(op))
     return failure();
-  for (Value operand : op->getOperands()) {
-    auto type = dyn_cast<RankedTensorType>(operand.getType());
-    if (!type || !type.hasStaticShape() || !type.getElementType().isF32())
-      return failure();
-  }
   bool depthwise = isa<linalg::DepthwiseConv2DNhwcHwcOp>(op);
   bool pooling = isPooling(op);
   // A pooling body combines the input with the output; the window operand

@@ -41,7 +41,9 @@ int64_t vectorWidth(int64_t extent, int64_t bound, int64_t lanes) {
   return largestDivisor(extent, bound);
 }
 
-bool hasStaticF32Tensors(linalg::LinalgOp op) {
+} // namespace
+
+bool mlir::fuse::hasStaticF32Tensors(linalg::LinalgOp op) {
   if (!op.hasPureTensorSemantics() || op->getNumResults() != 1)
     return false;
   for (OpOperand &operand : op->getOpOperands()) {
@@ -51,6 +53,8 @@ bool hasStaticF32Tensors(linalg::LinalgOp op) {
   }
   return true;
 }
+
+namespace {
 
 /// What a register tiling is built from: the loops the output's last two
 /// dimensions index (N contiguous, M before it) and the innermost
@@ -156,11 +160,15 @@ bool mlir::fuse::isDecomposableConvolution(Operation *op) {
   return isa<linalg::Conv2DNhwcHwcfOp>(op) || isPerChannelConvolution(op);
 }
 
-std::optional<RegisterTiling>
-mlir::fuse::registerTilingOf(linalg::LinalgOp op, const CpuTileBounds &bounds) {
-  std::optional<Structure> s = analyze(op);
-  if (!s)
-    return std::nullopt;
+namespace {
+/// A register tile's sizes: rows, columns, the innermost reduction's step
+/// and its cache blocks (0: none).
+struct TileSizes {
+  int64_t mr, nr, kc, kBlock;
+};
+
+/// The sizes of `s` within `bounds`.
+TileSizes chooseSizes(const Structure &s, const CpuTileBounds &bounds) {
   // NR as wide as the bound allows, or one vector narrower where that
   // lets more rows divide the output's (7 output pixels with 12
   // accumulator registers of 8 lanes: 7x8, not 1x16).
@@ -169,33 +177,43 @@ mlir::fuse::registerTilingOf(linalg::LinalgOp op, const CpuTileBounds &bounds) {
   if (bounds.nr > bounds.lanes)
     widths.push_back(std::max(bounds.nr - bounds.lanes, bounds.lanes));
   for (int64_t widthBound : widths) {
-    int64_t width = vectorWidth(s->ranges[s->n], widthBound, bounds.lanes);
+    int64_t width = vectorWidth(s.ranges[s.n], widthBound, bounds.lanes);
     int64_t vectors = llvm::divideCeil(width, bounds.lanes);
     int64_t rowBound = std::min(
         bounds.mr, std::max<int64_t>(bounds.accumulators / vectors, 1));
-    int64_t rows = s->m ? largestDivisor(s->ranges[*s->m], rowBound) : 1;
+    int64_t rows = s.m ? largestDivisor(s.ranges[*s.m], rowBound) : 1;
     if (rows * width > mr * nr) {
       mr = rows;
       nr = width;
     }
   }
-  int64_t kc = s->perChannel ? 1
-                             : largestDivisor(s->ranges[s->innermostReduction],
-                                              bounds.kc);
+  int64_t kc = s.perChannel
+                   ? 1
+                   : largestDivisor(s.ranges[s.innermostReduction], bounds.kc);
   // A reduction whose column panel (all of the reduction by NR elements)
   // outgrows `panelBytes` runs in blocks of its innermost dimension, each
   // block's panel at most `blockBytes` and the window one position at a
   // time; its register tiles read the output back between blocks.
   int64_t kBlock = 0;
-  int64_t panel = s->reductionPoints * nr * 4;
-  if (bounds.panelBytes > 0 && panel > bounds.panelBytes && !s->perChannel) {
+  int64_t panel = s.reductionPoints * nr * 4;
+  if (bounds.panelBytes > 0 && panel > bounds.panelBytes && !s.perChannel) {
     int64_t blockBound = std::max<int64_t>(bounds.blockBytes / (nr * 4), kc);
-    kBlock = largestDivisor(s->ranges[s->innermostReduction], blockBound);
+    kBlock = largestDivisor(s.ranges[s.innermostReduction], blockBound);
     // A block the register tiles' reduction step must divide.
     if (kBlock % kc != 0)
       kBlock = 0;
   }
-  return build(*s, mr, nr, kc, kBlock);
+  return {mr, nr, kc, kBlock};
+}
+} // namespace
+
+std::optional<RegisterTiling>
+mlir::fuse::registerTilingOf(linalg::LinalgOp op, const CpuTileBounds &bounds) {
+  std::optional<Structure> s = analyze(op);
+  if (!s)
+    return std::nullopt;
+  TileSizes sizes = chooseSizes(*s, bounds);
+  return build(*s, sizes.mr, sizes.nr, sizes.kc, sizes.kBlock);
 }
 
 FailureOr<RegisterTiling>
@@ -261,16 +279,13 @@ linalg::LinalgOp mlir::fuse::primaryCpuContraction(Operation *root) {
 CpuScheduleAttr mlir::fuse::chooseCpuSchedule(Operation *root,
                                               CpuTargetAttr target) {
   MLIRContext *context = root->getContext();
-  linalg::LinalgOp primary = primaryCpuContraction(root);
-  std::optional<RegisterTiling> tiling;
-  if (primary)
-    tiling = registerTilingOf(primary, cpuTileBounds(target));
-  if (!tiling)
+  std::optional<Structure> s;
+  if (linalg::LinalgOp primary = primaryCpuContraction(root))
+    s = analyze(primary);
+  if (!s)
     return CpuScheduleAttr::get(context, "loops", 0, 0, 0, 0);
-  std::optional<Structure> s = analyze(primary);
-  int64_t kc = tiling->reduction[s->innermostReduction];
-  int64_t kBlock = tiling->blocks[s->innermostReduction];
+  TileSizes sizes = chooseSizes(*s, cpuTileBounds(target));
   return CpuScheduleAttr::get(
-      context, s->perChannel ? "channel_tiles" : "register_tiles",
-      s->m ? tiling->parallel[*s->m] : 1, tiling->parallel[s->n], kc, kBlock);
+      context, s->perChannel ? "channel_tiles" : "register_tiles", sizes.mr,
+      sizes.nr, sizes.kc, sizes.kBlock);
 }

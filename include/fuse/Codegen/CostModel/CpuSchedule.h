@@ -55,6 +55,10 @@ struct RegisterTiling {
   SmallVector<int64_t> blocks;
 };
 
+/// Whether `op` is on tensors of static shape and f32 elements, with one
+/// result: what the register tiles and their vectorization handle.
+bool hasStaticF32Tensors(linalg::LinalgOp op);
+
 /// A convolution whose window is applied per channel (no sum over input
 /// channels): its tile is elementwise on a row of channels.
 bool isPerChannelConvolution(Operation *op);
