@@ -190,6 +190,7 @@ void mlir::fuse::buildNvptxPipeline(OpPassManager &pm,
   FuseDistributeThreadsOptions distribute;
   distribute.blockSize = options.blockSize;
   distribute.sharedBytes = options.sharedBytes;
+  distribute.epilogueInRegisters = options.epilogueInRegisters;
   fn.addPass(createFuseDistributeThreads(distribute));
   // Split-K kernels' partials and counters: module globals.
   pm.addPass(createFuseSplitKBuffers());

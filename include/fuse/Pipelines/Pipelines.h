@@ -289,6 +289,13 @@ struct NvptxPipelineOptions : public PassPipelineOptions<NvptxPipelineOptions> {
                      "(calls may then run concurrently: no shared "
                      "counters); -1: each group's lowering config"),
       llvm::cl::init(-1)};
+  PassOptions::Option<bool> epilogueInRegisters{
+      *this, "epilogue-in-registers",
+      llvm::cl::desc("A tensor-core contraction's output initializer and "
+                     "elementwise epilogue run on its accumulators in "
+                     "registers (fuse-distribute-threads); false: as ops "
+                     "over tile buffers in shared memory"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> asyncLaunches{
       *this, "async-launches",
       llvm::cl::desc("The kernels of one call queue on one CUDA stream and "

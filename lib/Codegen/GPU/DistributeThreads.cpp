@@ -414,9 +414,13 @@ struct MmaChoice {
 class Distributor {
 public:
   /// `mma`: the contractions run on tensor cores at that precision.
+  /// `foldEpilogues`: the tensor-core contractions' elementwise
+  /// neighbours run on their accumulators (WarpMma::foldElementwise).
   Distributor(int64_t threads, bool emulate,
-              std::optional<MmaChoice> mma = std::nullopt)
-      : threads(threads), emulate(emulate), mma(mma) {}
+              std::optional<MmaChoice> mma = std::nullopt,
+              bool foldEpilogues = true)
+      : threads(threads), emulate(emulate), foldEpilogues(foldEpilogues),
+        mma(mma) {}
 
   /// Whether the tensor-core schedule is tried for `op` in a tile whose
   /// config asks for tensor cores: a reduction of two inputs (a product of
@@ -449,6 +453,8 @@ public:
       if (mma && mayRunOnTensorCores(op)) {
         std::string why;
         if (std::optional<WarpMma> schedule = planMma(op, why)) {
+          if (foldEpilogues)
+            schedule->foldElementwise();
           schedule->allocate(b, body.front().getTerminator());
           mmas.insert({op, std::move(*schedule)});
           return;
@@ -487,6 +493,12 @@ public:
         bytes += sharedBufferBytes(alloca.getType());
         llvm::erase(allocas, alloca);
       }
+      // The epilogue's tile buffers are back.
+      for (Operation *buffer : entry.second.foldedBuffers())
+        if (auto alloca = dyn_cast<memref::AllocaOp>(buffer)) {
+          bytes -= sharedBufferBytes(alloca.getType());
+          allocas.push_back(alloca);
+        }
       entry.second.drop();
     }
     mmas.clear();
@@ -519,6 +531,15 @@ public:
   }
 
   bool hasMma() const { return !mmas.empty(); }
+
+  /// The tile buffers that the tensor-core contractions' folded epilogues
+  /// leave unused (not placed in shared memory).
+  llvm::DenseSet<Operation *> foldedBuffers() const {
+    llvm::DenseSet<Operation *> buffers;
+    for (auto &entry : mmas)
+      buffers.insert_range(entry.second.foldedBuffers());
+    return buffers;
+  }
 
   /// The contractions under `body` that planScratch would put on tensor
   /// cores (nothing is created).
@@ -560,10 +581,24 @@ public:
   void run(Region &body, Value tid) {
     SmallVector<linalg::LinalgOp> ops;
     forEachOp(body, [&](linalg::LinalgOp op) { ops.push_back(op); });
+    // Ops folded into a contraction's registers are emitted (and erased)
+    // with it.
+    llvm::DenseSet<Operation *> folded;
+    for (auto &entry : mmas)
+      folded.insert_range(entry.second.foldedOps());
     for (linalg::LinalgOp op : ops) {
+      if (folded.contains(op))
+        continue;
       auto schedule = mmas.find(op);
       if (schedule != mmas.end()) {
+        // No barrier where nothing but the ops folded into it, or ops
+        // without side effects, lies between it and the kernel's end.
         Operation *next = op->getNextNode();
+        while (next &&
+               (folded.contains(next) ||
+                (next->getNumRegions() == 0 && !isa<gpu::TerminatorOp>(next) &&
+                 isMemoryEffectFree(next))))
+          next = next->getNextNode();
         schedule->second.emit(tid, !next || !isa<gpu::TerminatorOp>(next));
         continue;
       }
@@ -1189,7 +1224,7 @@ private:
   }
 
   int64_t threads;
-  bool emulate;
+  bool emulate, foldEpilogues;
   std::optional<MmaChoice> mma;
   llvm::DenseMap<Operation *, std::pair<Cooperation, Value>> cooperations;
   llvm::DenseMap<Operation *, WarpMma> mmas;
@@ -1426,7 +1461,8 @@ struct DistributeThreadsPass
             return refuseSplit(forall, slices, "the tile loop is not static");
           slice = wrapSlices(forall, slices, tile->first);
         }
-        Distributor distributor(threads, /*emulate=*/true, mma);
+        Distributor distributor(threads, /*emulate=*/true, mma,
+                                epilogueInRegisters);
         distributor.planScratch(body);
         if (slices > 1) {
           std::string why;
@@ -1499,13 +1535,17 @@ struct DistributeThreadsPass
                          << computeCapability;
       return signalPassFailure();
     }
-    Distributor distributor(threads, /*emulate=*/false, mma);
+    Distributor distributor(threads, /*emulate=*/false, mma,
+                            epilogueInRegisters);
     // The partials of shared reductions are tile buffers too.
     if (why.empty() && threads > 1)
       distributor.planScratch(body);
     SmallVector<memref::AllocaOp> allocas;
     int64_t shared = 0;
+    llvm::DenseSet<Operation *> unused = distributor.foldedBuffers();
     body.walk([&](memref::AllocaOp alloca) {
+      if (unused.contains(alloca))
+        return;
       allocas.push_back(alloca);
       MemRefType type = alloca.getType();
       if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||

@@ -28,8 +28,12 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/Support/FormatVariadic.h"
+
+#include <functional>
 
 using namespace mlir;
 using namespace mlir::fuse::detail;
@@ -514,6 +518,287 @@ void WarpMma::drop() {
     op->erase();
   created.clear();
   shared.clear();
+  initializer = nullptr;
+  epilogue.clear();
+  stored.clear();
+  views.clear();
+  folded.clear();
+  deadBuffers.clear();
+}
+
+namespace {
+/// Whether `op` computes each element of its one output at the same point
+/// of `shape` (empty: of its own static loops) from its operands: every
+/// loop parallel and static, the output's map the identity.
+bool isPointwiseOver(linalg::LinalgOp op, ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
+      op.getNumLoops() != op.getNumParallelLoops() ||
+      ShapedType::isDynamicShape(ranges) ||
+      (!shape.empty() && ArrayRef<int64_t>(ranges) != shape) ||
+      !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity())
+    return false;
+  // The payload: one result, no nested regions.
+  Block *body = op.getBlock();
+  return body && body->getTerminator()->getNumOperands() == 1 &&
+         llvm::all_of(body->without_terminator(), [](Operation &inner) {
+           return inner.getNumRegions() == 0;
+         });
+}
+
+/// A tile buffer a folded chain may drop: an alloca or alloc (its
+/// deallocations aside) in an enclosing block of `user`.
+bool isDroppableBuffer(Value buffer, Operation *user) {
+  Operation *def = buffer.getDefiningOp();
+  return isa_and_nonnull<memref::AllocaOp, memref::AllocOp>(def) &&
+         def->getParentRegion()->isAncestor(user->getParentRegion());
+}
+
+/// Whether `value` is available before `op` (in its block), moving the
+/// side-effect-free ops that compute it there (views of operands, index
+/// math, static tile buffers) when they come after it.
+bool availableBefore(Value value, Operation *op, int depth = 0) {
+  Operation *def = value.getDefiningOp();
+  Block *block = op->getBlock();
+  if (!def)
+    return cast<BlockArgument>(value).getOwner()->findAncestorOpInBlock(*op) !=
+           nullptr;
+  if (def->getBlock() != block)
+    return def->getBlock()->findAncestorOpInBlock(*op) != nullptr;
+  if (def->isBeforeInBlock(op))
+    return true;
+  // A static tile buffer may be made earlier too.
+  bool staticAlloca = isa<memref::AllocaOp>(def) && def->getNumOperands() == 0;
+  if (depth > 16 || def->getNumRegions() != 0 ||
+      (!isMemoryEffectFree(def) && !staticAlloca))
+    return false;
+  for (Value operand : def->getOperands())
+    if (!availableBefore(operand, op, depth + 1))
+      return false;
+  def->moveBefore(op);
+  return true;
+}
+
+/// Whether the ops between `first` and `last` (in one block) leave the
+/// buffers `first` reads alone: free of side effects, or linalg ops that
+/// write other buffers.
+bool nothingWritesBetween(linalg::LinalgOp first, Operation *last) {
+  SmallVector<Value> read;
+  for (Value v : first.getDpsInputs())
+    if (isa<MemRefType>(v.getType()))
+      read.push_back(viewedBuffer(v));
+  for (Operation *op = first->getNextNode(); op && op != last;
+       op = op->getNextNode()) {
+    if (op->getNumRegions() == 0 && isMemoryEffectFree(op))
+      continue;
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+    if (!linalgOp || !linalgOp.hasPureBufferSemantics())
+      return false;
+    for (Value written : linalgOp.getDpsInits())
+      if (llvm::is_contained(read, viewedBuffer(written)))
+        return false;
+  }
+  return true;
+}
+
+/// `op`'s payload at the output point `indices` (its loops are the
+/// output's dimensions): the operands whose buffers the lanes hold
+/// (`held`) read from there, the others loaded at their maps' indices
+/// (scalars as they are).
+Value evaluateAt(OpBuilder &b, Location loc, linalg::LinalgOp op,
+                 ArrayRef<Value> indices, const DenseMap<Value, Value> &held) {
+  IRMapping map;
+  Block *body = op.getBlock();
+  SmallVector<OpFoldResult> point = getAsOpFoldResult(indices);
+  for (OpOperand &operand : op->getOpOperands()) {
+    BlockArgument arg = op.getMatchingBlockArgument(&operand);
+    if (auto it = held.find(operand.get()); it != held.end()) {
+      map.map(arg, it->second);
+      continue;
+    }
+    if (!isa<MemRefType>(operand.get().getType())) {
+      map.map(arg, operand.get());
+      continue;
+    }
+    if (op.isDpsInit(&operand) && !op.payloadUsesValueFromOperand(&operand))
+      continue;
+    AffineMap m = op.getMatchingIndexingMap(&operand);
+    SmallVector<Value> at;
+    for (unsigned r = 0; r < m.getNumResults(); ++r)
+      at.push_back(
+          affine::makeComposedAffineApply(b, loc, m.getSubMap({r}), point));
+    map.map(arg, memref::LoadOp::create(b, loc, operand.get(), at));
+  }
+  for (Operation &inner : body->without_terminator()) {
+    if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+      map.map(index.getResult(), indices[index.getDim()]);
+      continue;
+    }
+    b.clone(inner, map);
+  }
+  return map.lookupOrDefault(body->getTerminator()->getOperand(0));
+}
+} // namespace
+
+void WarpMma::foldElementwise() {
+  linalg::LinalgOp op = c.op;
+  Value out = op.getDpsInitOperand(0)->get();
+  auto outType = dyn_cast<MemRefType>(out.getType());
+  if (!outType || !outType.hasStaticShape() || !isDroppableBuffer(out, op))
+    return;
+  ArrayRef<int64_t> shape = outType.getShape();
+  Block *block = op->getBlock();
+  // Every user of a buffer in the contraction's block (deallocations
+  // aside), in order; false when one is nested in another op.
+  std::function<bool(Value, SmallVectorImpl<Operation *> &)> usersInBlock =
+      [&](Value buffer, SmallVectorImpl<Operation *> &users) {
+        for (Operation *user : buffer.getUsers()) {
+          if (isa<memref::DeallocOp>(user))
+            continue;
+          if (block->findAncestorOpInBlock(*user) != user)
+            return false;
+          users.push_back(user);
+          // A reshape the epilogue reads through: its users are the buffer's.
+          if (llvm::is_contained(views, user) &&
+              !usersInBlock(user->getResult(0), users))
+            return false;
+        }
+        llvm::sort(users, [](Operation *x, Operation *y) {
+          return x->isBeforeInBlock(y);
+        });
+        return true;
+      };
+  SmallVector<Operation *> outUsers;
+  if (!usersInBlock(out, outUsers))
+    return;
+  // The initializer: the output's first user, just before the contraction,
+  // an elementwise op that writes it without reading it.
+  auto self = llvm::find(outUsers, op.getOperation());
+  if (self != outUsers.begin() && std::prev(self) == outUsers.begin()) {
+    auto init = dyn_cast<linalg::LinalgOp>(outUsers.front());
+    if (init && isPointwiseOver(init, shape) &&
+        init.getDpsInitOperand(0)->get() == out &&
+        !init.payloadUsesValueFromOperand(init.getDpsInitOperand(0)) &&
+        llvm::none_of(init.getDpsInputs(),
+                      [&](Value v) { return viewedBuffer(v) == out; }) &&
+        init.getBlock()->getTerminator()->getOperand(0).getType() ==
+            outType.getElementType() &&
+        nothingWritesBetween(init, op))
+      initializer = init;
+  }
+  // The epilogue: elementwise ops over the output's shape that read the
+  // buffers whose elements the lanes hold (`live`: the output, and what
+  // each folded op writes) element for element; other buffers are loaded.
+  SmallVector<Value> live = {out};
+  // Where each is written (an operand that follows the buffer wherever it
+  // is moved: shared memory replaces tile buffers before emit).
+  SmallVector<OpOperand *> writtenAt = {op.getDpsInitOperand(0)};
+  llvm::SmallPtrSet<Operation *, 8> chain = {op.getOperation()};
+  // A held buffer read through a reshape (an expand_shape or
+  // collapse_shape of static shape: the same elements in the same
+  // row-major order) is held as well; the op reading it runs over its
+  // shape, the element at the same linear position.
+  auto heldSource = [&](Value v) -> Value {
+    while (Operation *def = v.getDefiningOp()) {
+      if (!isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(def) ||
+          !cast<MemRefType>(v.getType()).hasStaticShape())
+        break;
+      v = def->getOperand(0);
+    }
+    return v;
+  };
+  auto isLive = [&](Value v) {
+    return llvm::is_contained(live, heldSource(v));
+  };
+  int64_t elements = outType.getNumElements();
+  for (Operation *cursor = op->getNextNode(); cursor;
+       cursor = cursor->getNextNode()) {
+    auto g = dyn_cast<linalg::LinalgOp>(cursor);
+    if (!g) {
+      // Views, index math and tile buffers' allocations may lie between.
+      if (cursor->getNumRegions() == 0 &&
+          (isMemoryEffectFree(cursor) || isa<memref::AllocaOp>(cursor)))
+        continue;
+      break;
+    }
+    if (!isPointwiseOver(g, {}) ||
+        ShapedType::getNumElements(g.getStaticLoopRanges()) != elements)
+      break;
+    Value next = g.getDpsInitOperand(0)->get();
+    // The buffer written is the held one itself or a new one, not a view.
+    if (isLive(next) && !llvm::is_contained(live, next))
+      break;
+    bool readsLive = false, ok = true;
+    for (OpOperand &operand : g->getOpOperands()) {
+      Value v = operand.get();
+      if (!isa<MemRefType>(v.getType()))
+        continue;
+      bool identity = g.getMatchingIndexingMap(&operand).isIdentity();
+      if (isLive(v)) {
+        readsLive |=
+            g.isDpsInput(&operand) || g.payloadUsesValueFromOperand(&operand);
+        ok &= identity;
+        // The reshapes between it and the held buffer, innermost first.
+        SmallVector<Operation *> through;
+        for (Value x = v; x != heldSource(x);
+             x = x.getDefiningOp()->getOperand(0))
+          through.push_back(x.getDefiningOp());
+        for (Operation *view : llvm::reverse(through))
+          if (!llvm::is_contained(views, view))
+            views.push_back(view);
+        continue;
+      }
+      // No other view of a held buffer; the buffer written (an input
+      // written in place) only element for element.
+      Value viewed = viewedBuffer(v);
+      if (llvm::any_of(live,
+                       [&](Value x) { return viewedBuffer(x) == viewed; }) ||
+          (v != next && viewed == viewedBuffer(next)) ||
+          (v == next && !identity))
+        ok = false;
+    }
+    if (!ok || !readsLive)
+      break;
+    // What it reads from memory must be there before the contraction.
+    if (!llvm::all_of(
+            g->getOperands(),
+            [&](Value v) { return isLive(v) || availableBefore(v, op); }) ||
+        !availableBefore(next, op))
+      break;
+    epilogue.push_back(g);
+    chain.insert(g);
+    if (!isLive(next)) {
+      live.push_back(next);
+      writtenAt.push_back(g.getDpsInitOperand(0));
+    }
+  }
+  // The reshapes of held buffers that folded ops read: not users of their
+  // own (their users are the buffer's).
+  for (Operation *view : views)
+    chain.insert(view);
+  // Nothing folded: the accumulators go to the output as before.
+  if (epilogue.empty() && !initializer)
+    return;
+  if (initializer)
+    folded.push_back(initializer);
+  for (linalg::LinalgOp g : epilogue)
+    folded.push_back(g);
+  // A held buffer is stored where it is seen after the epilogue: it is
+  // not the tile's own, or an op that did not fold uses it after the
+  // contraction. The tile's own others are dropped (the output too, when
+  // its initializer folded; else the accumulators load it).
+  for (auto [buffer, at] : llvm::zip(live, writtenAt)) {
+    SmallVector<Operation *> users;
+    bool seen = !isDroppableBuffer(buffer, op) ||
+                !usersInBlock(buffer, users) ||
+                llvm::any_of(users, [&](Operation *u) {
+                  return !chain.contains(u) && !u->isBeforeInBlock(op);
+                });
+    if (seen)
+      stored.push_back(at);
+    else if (buffer != out || initializer)
+      deadBuffers.push_back(buffer.getDefiningOp());
+  }
 }
 
 namespace mlir::fuse::detail {
@@ -897,8 +1182,12 @@ SmallVector<Value> WarpMmaEmitter::loadAccumulators(OpBuilder &b, Value lane,
     // Split-K: the other slices start from zero.
     values.push_back(loadIf(
         b, loc, both(b, loc, ok, firstSlice), [&](OpBuilder &lb) -> Value {
-          return memref::LoadOp::create(lb, loc, out,
-                                        outputIndices(lb, m, n, batchIvs));
+          SmallVector<Value> indices = outputIndices(lb, m, n, batchIvs);
+          // A folded initializer (a fill, a bias) computes the value.
+          if (s.initializer)
+            return evaluateAt(lb, loc, s.initializer, indices,
+                              DenseMap<Value, Value>());
+          return memref::LoadOp::create(lb, loc, out, indices);
         }));
   });
   return values;
@@ -910,8 +1199,50 @@ void WarpMmaEmitter::storeAccumulators(OpBuilder &b, Value lane, Value i,
   Value out = c.op.getDpsInitOperand(0)->get();
   forEachAccumulator(b, lane, i, j, [&](int64_t r, Value m, Value n, Value ok) {
     storeIf(b, loc, ok, [&](OpBuilder &sb) {
-      memref::StoreOp::create(sb, loc, values[r], out,
-                              outputIndices(sb, m, n, batchIvs));
+      SmallVector<Value> indices = outputIndices(sb, m, n, batchIvs);
+      if (s.stored.empty()) {
+        memref::StoreOp::create(sb, loc, values[r], out, indices);
+        return;
+      }
+      // The folded epilogue on the register (and the values it makes),
+      // then one store per buffer seen after it. An op over another shape
+      // (behind a reshape) takes the point at the same linear position.
+      auto outShape = cast<MemRefType>(out.getType()).getShape();
+      Value linear;
+      SmallVector<std::pair<SmallVector<int64_t>, SmallVector<Value>>> points;
+      auto indicesIn = [&](ArrayRef<int64_t> shape) -> SmallVector<Value> {
+        if (shape == outShape)
+          return indices;
+        for (auto &[known, at] : points)
+          if (ArrayRef<int64_t>(known) == shape)
+            return at;
+        if (!linear)
+          linear = affine::AffineLinearizeIndexOp::create(
+              sb, loc, indices, outShape, /*disjoint=*/true);
+        auto split = affine::AffineDelinearizeIndexOp::create(
+            sb, loc, linear, shape, /*hasOuterBound=*/true);
+        points.push_back(
+            {llvm::to_vector(shape), SmallVector<Value>(split.getResults())});
+        return points.back().second;
+      };
+      DenseMap<Value, Value> held = {{out, values[r]}};
+      auto seeViews = [&] {
+        for (Operation *view : s.views)
+          if (auto it = held.find(view->getOperand(0)); it != held.end())
+            held[view->getResult(0)] = it->second;
+      };
+      seeViews();
+      for (linalg::LinalgOp op : s.epilogue) {
+        held[op.getDpsInitOperand(0)->get()] =
+            evaluateAt(sb, loc, op, indicesIn(op.getStaticLoopRanges()), held);
+        seeViews();
+      }
+      for (OpOperand *at : s.stored) {
+        Value buffer = at->get();
+        memref::StoreOp::create(
+            sb, loc, held.lookup(buffer), buffer,
+            indicesIn(cast<MemRefType>(buffer.getType()).getShape()));
+      }
     });
   });
 }
@@ -1038,6 +1369,19 @@ void WarpMmaEmitter::emit(Value tid, bool barrier) {
   if (!s.emulate && barrier)
     gpu::BarrierOp::create(b, loc);
   c.op->erase();
+  // The folded ops, then the buffers only they used.
+  for (Operation *op : llvm::reverse(s.folded))
+    op->erase();
+  for (Operation *view : llvm::reverse(s.views))
+    if (view->use_empty())
+      view->erase();
+  for (Operation *buffer : s.deadBuffers) {
+    for (Operation *user : llvm::make_early_inc_range(buffer->getUsers()))
+      if (isa<memref::DeallocOp>(user))
+        user->erase();
+    if (buffer->use_empty())
+      buffer->erase();
+  }
 }
 
 void WarpMmaEmitter::copyFirstChunks(

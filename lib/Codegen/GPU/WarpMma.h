@@ -148,7 +148,27 @@ public:
     if (lastFlag == old)
       lastFlag = replacement;
   }
-  /// Erases the buffers (the caller falls back to another schedule).
+  /// Folds the contraction's elementwise neighbours into its registers:
+  /// the op that initializes its output (a fill, a bias broadcast) runs as
+  /// each lane loads its accumulators, and the elementwise ops after it
+  /// (bias, activation, a GELU's several ops, residual add, a copy out) on
+  /// each accumulator and the values made from it, which are then stored
+  /// once to each buffer seen after them (the group's output, a tile
+  /// buffer a reduction reads). An op folds when every loop is parallel,
+  /// its output's map is the identity over the contraction's output shape,
+  /// it reads values the lanes hold only element for element, and nothing
+  /// but side-effect-free ops lies between it and the contraction (their
+  /// operands are moved above the contraction). The folded ops and the
+  /// tile buffers only they used are erased by emit.
+  void foldElementwise();
+  /// The ops foldElementwise folded (not to be distributed: emit erases
+  /// them).
+  ArrayRef<Operation *> foldedOps() const { return folded; }
+  /// The tile buffers only the folded ops used: not placed in shared
+  /// memory, erased by emit.
+  ArrayRef<Operation *> foldedBuffers() const { return deadBuffers; }
+  /// Erases the buffers (the caller falls back to another schedule); the
+  /// folded ops stay, to be distributed as before.
   void drop();
   /// Replaces the contraction by the schedule; `tid` is the thread id
   /// (unused when emulating). A barrier follows unless `barrier` is false.
@@ -190,6 +210,17 @@ private:
   Value sharedA, sharedB, accs, fragA, fragB, tileA, tileB;
   SmallVector<memref::AllocaOp> shared;
   SmallVector<Operation *> created;
+  /// foldElementwise: the output's initializer (null: the accumulators
+  /// load the output), the epilogue's ops in order, the buffers the lanes
+  /// store (the operands that write them; empty: the output), the folded
+  /// ops and the buffers left dead.
+  linalg::LinalgOp initializer;
+  SmallVector<linalg::LinalgOp> epilogue;
+  SmallVector<OpOperand *> stored;
+  /// The reshapes (expand_shape, collapse_shape) of held buffers that
+  /// epilogue ops read through.
+  SmallVector<Operation *> views;
+  SmallVector<Operation *> folded, deadBuffers;
 
   friend class WarpMmaEmitter;
 };

@@ -3,7 +3,8 @@
 // each run reduces its slice of K, stores its partials and arrives at the
 // tile's counter; the last sums the partials and alone runs the epilogue.
 // The tile loop must be static.
-// RUN: fuse-opt %s -split-input-file --fuse-distribute-threads=emulate=true -verify-diagnostics | FileCheck %s
+// RUN: fuse-opt %s -split-input-file --fuse-distribute-threads=emulate=true -verify-diagnostics | FileCheck %s --check-prefixes=CHECK,REGS
+// RUN: fuse-opt %s -split-input-file --fuse-distribute-threads="emulate=true epilogue-in-registers=false" -verify-diagnostics | FileCheck %s --check-prefixes=CHECK,SEPARATE
 
 // CHECK-LABEL: func.func @gemm_split
 // CHECK: %[[PARTIALS:.*]] = memref.alloc() {fuse.split_k_buffer = "partials"} : memref<[[P:[0-9]+]]xf32>
@@ -19,17 +20,24 @@
 // CHECK: scf.if %[[LAST]] {
 // CHECK: memref.load %[[PARTIALS]]
 // CHECK: arith.addf
-// The epilogue and the tile's buffers' deallocation: the epilogue under
-// the check, the deallocation after it (every slice frees what it made).
-// CHECK: math.exp
-// CHECK: memref.store %{{.*}}, %{{.*}} : memref<16x8xf32, strided<[16, 1], offset: ?>>
-// CHECK-NEXT: }
-// CHECK-NEXT: }
-// CHECK-NEXT: }
-// CHECK-NEXT: }
-// CHECK-NEXT: memref.dealloc %{{.*}} : memref<16x8xf32>
-// CHECK-NEXT: }
-// CHECK: memref.dealloc %[[PARTIALS]]
+// In registers: the epilogue on each summed accumulator under the check,
+// stored once; the tile's buffer is gone.
+// REGS: math.exp
+// REGS-NEXT: memref.store %{{.*}}, %{{.*}} : memref<16x8xf32, strided<[16, 1], offset: ?>>
+// REGS-NOT: memref.dealloc %{{.*}} : memref<16x8xf32>
+// REGS: memref.dealloc %[[PARTIALS]]
+// Separate: the epilogue and the tile's buffers' deallocation: the
+// epilogue under the check, the deallocation after it (every slice frees
+// what it made).
+// SEPARATE: math.exp
+// SEPARATE: memref.store %{{.*}}, %{{.*}} : memref<16x8xf32, strided<[16, 1], offset: ?>>
+// SEPARATE-NEXT: }
+// SEPARATE-NEXT: }
+// SEPARATE-NEXT: }
+// SEPARATE-NEXT: }
+// SEPARATE-NEXT: memref.dealloc %{{.*}} : memref<16x8xf32>
+// SEPARATE-NEXT: }
+// SEPARATE: memref.dealloc %[[PARTIALS]]
 func.func @gemm_split(%arg0: memref<16x64xf32>, %arg1: memref<64x16xf32>, %arg3: memref<16x16xf32>) attributes {fuse.lowering_config = #fuse.lowering_config<schedule = "contraction", tile = [16, 8], threads = 32, instruction = "mma_sync", precision = "fp32", split_k = 2>} {
   %cst = arith.constant 0.000000e+00 : f32
   scf.forall (%i, %j) = (0, 0) to (16, 16) step (16, 8) {

@@ -7,10 +7,14 @@
 // device-wide and arrives at its tile's counter (thread 0, an atomic add;
 // the block learns through a shared flag whether it arrived last). The last
 // block resets the counter, fences, sums the two slices' partials in slice
-// order into the tile and alone runs the epilogue (the bias add), under the
-// arrival check. The buffers are marked allocs around the launch, which
-// fuse-split-k-buffers turns into module globals.
-// RUN: fuse-opt %s -split-input-file --fuse-distribute-threads | FileCheck %s
+// order into its accumulators and alone runs the epilogue (the bias add),
+// under the arrival check: on the accumulators in registers, each sum
+// plus its bias element stored once to the output (no tile buffer); with
+// epilogue-in-registers=false the sums go to the tile and the bias add
+// runs over it as its own phase. The buffers are marked allocs around the
+// launch, which fuse-split-k-buffers turns into module globals.
+// RUN: fuse-opt %s -split-input-file --fuse-distribute-threads | FileCheck %s --check-prefixes=CHECK,REGS
+// RUN: fuse-opt %s -split-input-file --fuse-distribute-threads=epilogue-in-registers=false | FileCheck %s --check-prefixes=CHECK,SEPARATE
 // RUN: fuse-opt %s -split-input-file --fuse-distribute-threads --fuse-split-k-buffers | FileCheck %s --check-prefix=GLOBAL
 
 // CHECK-LABEL: func.func @gemm_split
@@ -43,17 +47,25 @@
 // CHECK: scf.for %{{.*}} = %c1{{.*}} to %c2{{.*}} step %c1
 // CHECK: memref.load %[[PARTIALS]]
 // CHECK: arith.addf
-// CHECK: gpu.barrier
-// The epilogue (by four where aligned, else one at a time) runs in the last
-// block only: inside the arrival check.
-// CHECK: vector.store
-// CHECK: } else {
-// CHECK: arith.addf
-// CHECK: memref.store %{{.*}}, %{{.*}} : memref<32x24xf32, strided<[48, 1], offset: ?>>
-// CHECK-NEXT: }
-// CHECK-NEXT: }
-// CHECK-NEXT: }
-// CHECK-NEXT: gpu.terminator
+// In registers: the bias element added to each sum, one store each.
+// REGS: memref.load %{{.*}} : memref<24xf32, strided<[1], offset: ?>>
+// REGS-NEXT: arith.addf
+// REGS-NEXT: memref.store %{{.*}}, %{{.*}} : memref<32x24xf32, strided<[48, 1], offset: ?>>
+// REGS-NOT: gpu.barrier
+// REGS-NOT: vector.store
+// REGS: gpu.terminator
+// Separate: the sums to the tile, then the epilogue (by four where aligned,
+// else one at a time) in the last block only: inside the arrival check.
+// SEPARATE: memref.store %{{.*}}, %memspacecast{{.*}} : memref<32x24xf32>
+// SEPARATE: gpu.barrier
+// SEPARATE: vector.store
+// SEPARATE: } else {
+// SEPARATE: arith.addf
+// SEPARATE: memref.store %{{.*}}, %{{.*}} : memref<32x24xf32, strided<[48, 1], offset: ?>>
+// SEPARATE-NEXT: }
+// SEPARATE-NEXT: }
+// SEPARATE-NEXT: }
+// SEPARATE-NEXT: gpu.terminator
 // CHECK: memref.dealloc %[[PARTIALS]]
 // CHECK: memref.dealloc %[[COUNTERS]]
 // GLOBAL: memref.global "private" @__fuse_split_k_counters : memref<2xi32> = dense<0> {alignment = 256 : i64}

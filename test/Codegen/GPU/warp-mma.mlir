@@ -14,15 +14,24 @@
 // K step of 8 is 3 TF32 products per accumulator tile
 // for fp32 accuracy (a TF32 split of every operand: small x big, big x
 // small, big x big), 1 with precision = "tf32".
-// RUN: fuse-opt %s -split-input-file --fuse-distribute-threads | FileCheck %s
+// The output's fill and the bias add run in the accumulators' registers
+// (the accumulators start from the fill's 0.0; each gets its bias element
+// and is stored once to the output: no tile buffer, no barrier after);
+// with epilogue-in-registers=false the fill and the accumulators go
+// through a tile buffer in shared memory and the bias add is a phase of
+// its own.
+// RUN: fuse-opt %s -split-input-file --fuse-distribute-threads | FileCheck %s --check-prefixes=CHECK,REGS
+// RUN: fuse-opt %s -split-input-file --fuse-distribute-threads=epilogue-in-registers=false | FileCheck %s --check-prefixes=CHECK,SEPARATE
 
 // CHECK-LABEL: func.func @gemm
 // CHECK: gpu.launch
 // CHECK-SAME: threads({{[^)]*}}) in (%{{[a-z0-9_]+}} = %c128,
-// CHECK-SAME: workgroup(%[[A:[a-z0-9]+]] : memref<2x32x36xf32, #gpu.address_space<workgroup>>, %[[B:[a-z0-9]+]] : memref<2x32x40xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<32x24xf32, #gpu.address_space<workgroup>>)
+// REGS-SAME: workgroup(%[[A:[a-z0-9]+]] : memref<2x32x36xf32, #gpu.address_space<workgroup>>, %[[B:[a-z0-9]+]] : memref<2x32x40xf32, #gpu.address_space<workgroup>>) {
+// REGS-NOT: memref.store
+// SEPARATE-SAME: workgroup(%[[A:[a-z0-9]+]] : memref<2x32x36xf32, #gpu.address_space<workgroup>>, %[[B:[a-z0-9]+]] : memref<2x32x40xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<32x24xf32, #gpu.address_space<workgroup>>)
 // The fill, then the accumulators from the output's initial values.
-// CHECK: memref.store %cst, %{{.*}} : memref<32x24xf32>
-// CHECK: gpu.barrier
+// SEPARATE: memref.store %cst, %{{.*}} : memref<32x24xf32>
+// SEPARATE: gpu.barrier
 // Both operands' block tiles copy 16 bytes at a time where the operand's
 // first element is 16-byte aligned (checked once, at run time; A's rows of
 // 64 and B's of 48 are whole 16-byte units, known statically).
@@ -71,10 +80,15 @@
 // CHECK: scf.yield
 // CHECK: scf.if %[[ACTIVE]] {
 // CHECK: vector.extract
-// CHECK: memref.store {{.*}} : memref<32x24xf32>
-// CHECK: gpu.barrier
-// CHECK: arith.addf
-// CHECK: memref.store {{.*}} : memref<32x24xf32, strided<[48, 1], offset: ?>>
+// REGS: memref.load {{.*}} : memref<24xf32, strided<[1], offset: ?>>
+// REGS-NEXT: arith.addf
+// REGS-NEXT: memref.store {{.*}} : memref<32x24xf32, strided<[48, 1], offset: ?>>
+// REGS-NOT: gpu.barrier
+// REGS: gpu.terminator
+// SEPARATE: memref.store {{.*}} : memref<32x24xf32>
+// SEPARATE: gpu.barrier
+// SEPARATE: arith.addf
+// SEPARATE: memref.store {{.*}} : memref<32x24xf32, strided<[48, 1], offset: ?>>
 func.func @gemm(%arg0: memref<32x64xf32>, %arg1: memref<64x48xf32>, %arg2: memref<48xf32>, %arg3: memref<32x48xf32>) attributes {fuse.lowering_config = #fuse.lowering_config<schedule = "contraction", tile = [32, 24], threads = 128, instruction = "mma_sync", precision = "fp32">} {
   %cst = arith.constant 0.000000e+00 : f32
   %c1 = arith.constant 1 : index

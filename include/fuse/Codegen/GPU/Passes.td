@@ -162,6 +162,22 @@ def FuseDistributeThreads : Pass<"fuse-distribute-threads"> {
     buffers are `memref.alloc`s marked `fuse.split_k_buffer` around the
     launch, which `fuse-split-k-buffers` places in module globals.
 
+    A tensor-core contraction's elementwise neighbours run in its
+    registers (`epilogue-in-registers`, on by default): the op that
+    initializes its output (a fill, a bias broadcast) is evaluated as each
+    lane loads its accumulators, and the elementwise ops after it (bias,
+    folded BN, activation, residual add, the copy out) on each accumulator
+    and the values made from it, each stored once to every buffer seen
+    after them (the group's output, a tile buffer an op that did not fold
+    reads); the others are never written. An op joins when all
+    its loops are parallel with the identity output map over as many
+    elements as the contraction's output tile, it reads the values the
+    lanes hold element for element (directly, or through an
+    `expand_shape`/`collapse_shape`: at the same linear position), and
+    only side-effect-free ops (views, index math, tile buffers' allocas)
+    lie between it and the contraction. The tile buffers only the folded
+    ops used are not allocated: no shared memory, no phase, no barrier.
+
     The block has `block-size` threads, fewer when no op of the launch has
     that many parallel points (rounded up to a multiple of 32). A launch
     whose tile-local buffers exceed `shared-bytes`, have a dynamic shape,
@@ -188,6 +204,11 @@ def FuseDistributeThreads : Pass<"fuse-distribute-threads"> {
     Option<"emulate", "emulate", "bool", /*default=*/"false",
            "Distribute the outermost scf.forall of each function for a CPU "
            "run, with a loop over the threads instead of thread ids">,
+    Option<"epilogueInRegisters", "epilogue-in-registers", "bool",
+           /*default=*/"true",
+           "Run a tensor-core contraction's output initializer and "
+           "elementwise epilogue on its accumulators in registers, instead "
+           "of as ops over tile buffers in shared memory">,
   ];
   let dependentDialects = ["::mlir::fuse::FuseDialect",
                            "::mlir::gpu::GPUDialect",
