@@ -29,6 +29,9 @@ else the small committed ones in test/Models/onnx), it measures:
                      PyTorch's stream, median of --repeat calls, and whether
                      its outputs matched the exported reference
                      (library_check)
+  library_graph_ms   the same calls as one CUDA graph each (run_pointers
+                     cuda_graph=True: captured at the first call, replayed),
+                     its outputs checked the same way (library_graph_check)
   kernels            every timed kernel: its median next to the fusion
                      report's predicted time for its group (bound, blocks,
                      measured / predicted); predicted_us and
@@ -259,11 +262,12 @@ def library_check(name, onnx_path, npz_path, args, work, torch):
     proc = subprocess.run([os.path.join(args.bin, "fuse-compile"), onnx_path, "--target=h200", "-q",
                            "-o", library], capture_output=True, text=True)
     if proc.returncode != 0:
-        return None, "FAIL: fuse-compile: " + proc.stderr.strip()[-400:], None
+        return None, "FAIL: fuse-compile: " + proc.stderr.strip()[-400:], None, None, None
     if args.compile_only:
-        return None, "compiled", None
+        return None, "compiled", None, None, None
     if not torch or not os.path.exists(npz_path):
-        return None, None, "library not run: needs PyTorch with CUDA and " + os.path.basename(npz_path)
+        return (None, None, "library not run: needs PyTorch with CUDA and " + os.path.basename(npz_path),
+                None, None)
     import numpy as np
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(args.bin)), "python"))
     import fuse
@@ -274,19 +278,33 @@ def library_check(name, onnx_path, npz_path, args, work, torch):
         outs = [torch.empty(o.shape, dtype=torch.float32, device="cuda") for o in model.outputs]
         stream = torch.cuda.current_stream().cuda_stream
 
-        def call():
-            model.run_pointers([t.data_ptr() for t in ins], [t.data_ptr() for t in outs], stream=stream)
+        def call(graph=False):
+            model.run_pointers([t.data_ptr() for t in ins], [t.data_ptr() for t in outs], stream=stream,
+                               cuda_graph=graph)
+
+        def check():
+            for k, out in enumerate(outs):
+                ref = data[f"output_{k}"].astype(np.float64)
+                got = out.cpu().numpy().astype(np.float64).reshape(ref.shape)
+                if not np.all(np.abs(got - ref) <= 1e-5 + 1e-4 * (np.abs(ref) + np.abs(ref).max())):
+                    return f"FAIL: output {k}: max abs err {np.abs(got - ref).max():.3g}"
+            return "PASS"
         call()
         torch.cuda.synchronize()
-        for k, out in enumerate(outs):
-            ref = data[f"output_{k}"].astype(np.float64)
-            got = out.cpu().numpy().astype(np.float64).reshape(ref.shape)
-            if not np.all(np.abs(got - ref) <= 1e-5 + 1e-4 * (np.abs(ref) + np.abs(ref).max())):
-                return None, f"FAIL: output {k}: max abs err {np.abs(got - ref).max():.3g}", None
+        verdict = check()
+        if verdict != "PASS":
+            return None, verdict, None, None, None
         ms = time_torch(torch, call, args.repeat)
-        return round(ms, 4), "PASS", None
+        # The same as CUDA graphs: outputs cleared, captured, checked, timed.
+        for out in outs:
+            out.zero_()
+        call(True)
+        torch.cuda.synchronize()
+        graph_verdict = check()
+        graph_ms = time_torch(torch, lambda: call(True), args.repeat) if graph_verdict == "PASS" else None
+        return round(ms, 4), "PASS", None, graph_ms and round(graph_ms, 4), graph_verdict
     except Exception as e:  # FuseError and friends: the check's result
-        return None, f"FAIL: {type(e).__name__}: {str(e)[:400]}", None
+        return None, f"FAIL: {type(e).__name__}: {str(e)[:400]}", None, None, None
 
 
 def torch_latency(torch, name, repeat):
@@ -362,6 +380,7 @@ def main():
     with tempfile.TemporaryDirectory() as work:
         for model in names:
             row = {"fuse_ms": None, "fuse_check": None, "library_ms": None, "library_check": None,
+                   "library_graph_ms": None, "library_graph_check": None,
                    "torch_eager_ms": None, "torch_compile_ms": None,
                    "bandwidth": None, "bandwidth_fraction": None, "kernels": None,
                    "predicted_us": None, "measured_kernel_us": None, "notes": []}
@@ -378,7 +397,8 @@ def main():
                     row["notes"].append("no copy bandwidth measured (PyTorch with CUDA): fractions not computed")
             elif not args.compile_only:
                 row["notes"].append("no kernel profile: the GPU run failed")
-            row["library_ms"], row["library_check"], note = library_check(
+            (row["library_ms"], row["library_check"], note, row["library_graph_ms"],
+             row["library_graph_check"]) = library_check(
                 model, os.path.join(models_dir, model + ".onnx"), os.path.join(models_dir, model + ".npz"),
                 args, work, torch)
             if note:
@@ -390,7 +410,8 @@ def main():
                     row["notes"].append(note)
             result[model] = row
             print(f"{model}: fuse {row['fuse_ms']} ms ({row['fuse_check']}), library "
-                  f"{row['library_ms']} ms ({row['library_check']}), torch eager "
+                  f"{row['library_ms']} ms ({row['library_check']}), as a CUDA graph "
+                  f"{row['library_graph_ms']} ms ({row['library_graph_check']}), torch eager "
                   f"{row['torch_eager_ms']} ms, torch.compile {row['torch_compile_ms']} ms, memory-bound groups at "
                   f"{row['bandwidth_fraction']} of copy bandwidth, kernels predicted {row['predicted_us']} us "
                   f"measured {row['measured_kernel_us']} us", flush=True)

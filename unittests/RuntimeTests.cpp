@@ -513,6 +513,24 @@ TEST(RuntimeApi, ParallelLoops) {
               "options.threads is -1; give 0 (the default");
   expectError(run(1025, y), FUSE_STATUS_INVALID_ARGUMENT,
               "options.threads is 1025");
+
+  // A CPU model has no CUDA graph to run; a caller built before the field
+  // (API 1.1's struct) gets none.
+  {
+    std::vector<float> y2(64 * 128, -1.0f);
+    FuseTensor output = {y2.data(), FUSE_DTYPE_F32, 2, yDims};
+    FuseRunOptions options = {};
+    options.struct_size = sizeof(FuseRunOptions);
+    options.memory = FUSE_MEMORY_HOST;
+    options.cuda_graph = 1;
+    expectError(fuseModelRun(m.model, inputs, 3, &output, 1, &options),
+                FUSE_STATUS_INVALID_ARGUMENT,
+                "options.cuda_graph asks for a CUDA graph, but a cpu model "
+                "has no GPU launches");
+    options.struct_size = offsetof(FuseRunOptions, cuda_graph);
+    ASSERT_EQ(fuseModelRun(m.model, inputs, 3, &output, 1, &options), nullptr);
+    EXPECT_EQ(y2, one);
+  }
 }
 
 } // namespace

@@ -205,6 +205,15 @@ typedef struct FuseRunOptions {
    *  it. Added in API version 1.1: a caller built before it passes a
    *  smaller struct_size and gets the default. */
   int32_t threads;
+  /** A GPU model only: 1 runs the call's launches as a CUDA graph, one
+   *  launch for the whole call instead of one per kernel. The first call
+   *  (and any whose inputs, outputs, workspace or stream differ from the
+   *  last captured one) captures the graph from `stream` (required) and
+   *  then launches it; the next calls with the same addresses replay it.
+   *  A call without `workspace` uses one the model keeps for such calls.
+   *  Not with `kernel_ms`. 0: one launch per kernel. Added in API version
+   *  1.2 (an older caller gets 0). */
+  int32_t cuda_graph;
 } FuseRunOptions;
 
 /** The threads a CPU model's call uses when its options do not say: the

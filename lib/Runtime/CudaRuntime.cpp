@@ -325,6 +325,10 @@ namespace {
 /// the compiled code's stream "creation" returns it, its "destruction"
 /// leaves it alone.
 thread_local CUstream callerStream = nullptr;
+/// Whether this thread's caller stream is being captured into a CUDA graph
+/// (fuseCudaBeginCapture): the compiled code's wait for it at the end of a
+/// call is left to the graph's launch.
+thread_local bool capturing = false;
 } // namespace
 
 FUSE_EXPORT CUstream mgpuStreamCreate() {
@@ -351,6 +355,9 @@ FUSE_EXPORT void mgpuStreamDestroy(CUstream stream) {
 /// say) here, at the first synchronization after it.
 FUSE_EXPORT void mgpuStreamSynchronize(CUstream stream) {
   SKIP_AFTER_ERROR();
+  // Captured: the graph's launch waits instead.
+  if (capturing && stream == callerStream)
+    return;
   CHECK_CU(cuStreamSynchronize(stream));
   if (profile)
     profile->collect(stream, /*atExit=*/false);
@@ -644,4 +651,61 @@ FUSE_EXPORT int fuseCudaTakeError(char *buffer, size_t size) {
 /// thread's compiled code runs on from now on.
 FUSE_EXPORT void fuseCudaUseStream(void *stream) {
   callerStream = static_cast<CUstream>(stream);
+}
+
+//===----------------------------------------------------------------------===//
+// CUDA graphs: a call's launches captured once and replayed
+//===----------------------------------------------------------------------===//
+
+/// Starts capturing the caller's stream (fuseCudaUseStream): the compiled
+/// code's launches, copies and sets are recorded, not run.
+FUSE_EXPORT void fuseCudaBeginCapture(void) {
+  SKIP_AFTER_ERROR();
+  if (!callerStream) {
+    report("fuseCudaBeginCapture: a CUDA graph is captured from the "
+           "caller's stream, and none is set (the legacy default stream "
+           "cannot be captured)");
+    return;
+  }
+  if (!context())
+    return;
+  CHECK_CU(
+      cuStreamBeginCapture(callerStream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL));
+  capturing = true;
+}
+
+/// Ends the capture and instantiates what was recorded: the executable
+/// graph (a CUgraphExec), or null with the error recorded. The capture is
+/// always ended, even after an error inside it, so that the stream is
+/// usable again.
+FUSE_EXPORT void *fuseCudaEndCapture(void) {
+  if (!capturing)
+    return nullptr;
+  capturing = false;
+  CUgraph graph = nullptr;
+  CUresult ended = cuStreamEndCapture(callerStream, &graph);
+  if (failed) {
+    if (graph)
+      cuGraphDestroy(graph);
+    return nullptr;
+  }
+  if (!cuOk("cuStreamEndCapture", ended))
+    return nullptr;
+  CUgraphExec exec = nullptr;
+  bool ok = cuOk("cuGraphInstantiate", cuGraphInstantiate(&exec, graph, 0));
+  cuGraphDestroy(graph);
+  return ok ? exec : nullptr;
+}
+
+/// Replays an executable graph on the caller's stream and waits for it
+/// (a call returns with its outputs written, as without a graph).
+FUSE_EXPORT void fuseCudaLaunchGraph(void *exec) {
+  SKIP_AFTER_ERROR();
+  CHECK_CU(cuGraphLaunch(static_cast<CUgraphExec>(exec), callerStream));
+  CHECK_CU(cuStreamSynchronize(callerStream));
+}
+
+FUSE_EXPORT void fuseCudaDestroyGraph(void *exec) {
+  if (exec)
+    cuGraphExecDestroy(static_cast<CUgraphExec>(exec));
 }

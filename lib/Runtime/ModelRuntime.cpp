@@ -46,6 +46,11 @@ struct CudaRuntime {
   void (*useStream)(void *) = nullptr;
   void *(*deviceMalloc)(uint64_t) = nullptr;
   void (*deviceFree)(void *) = nullptr;
+  /// CUDA graphs (null in a CUDA runtime built before them).
+  void (*beginCapture)() = nullptr;
+  void *(*endCapture)() = nullptr;
+  void (*launchGraph)(void *) = nullptr;
+  void (*destroyGraph)(void *) = nullptr;
   /// GPU calls run one at a time: the CUDA runtime's error state is the
   /// process's.
   std::mutex calls;
@@ -101,6 +106,14 @@ CudaRuntime *cudaRuntime(std::string &why) {
       reinterpret_cast<void *(*)(uint64_t)>(dlsym(handle, "fuseDeviceMalloc"));
   loaded->deviceFree =
       reinterpret_cast<void (*)(void *)>(dlsym(handle, "fuseDeviceFree"));
+  loaded->beginCapture =
+      reinterpret_cast<void (*)()>(dlsym(handle, "fuseCudaBeginCapture"));
+  loaded->endCapture =
+      reinterpret_cast<void *(*)()>(dlsym(handle, "fuseCudaEndCapture"));
+  loaded->launchGraph =
+      reinterpret_cast<void (*)(void *)>(dlsym(handle, "fuseCudaLaunchGraph"));
+  loaded->destroyGraph =
+      reinterpret_cast<void (*)(void *)>(dlsym(handle, "fuseCudaDestroyGraph"));
   if (!loaded->recordErrors || !loaded->takeError || !loaded->useStream ||
       !loaded->deviceMalloc || !loaded->deviceFree) {
     delete loaded;
@@ -133,6 +146,17 @@ struct FuseModel {
   void (*fini)() = nullptr;
   Signature signature;
   std::mutex serial;
+  /// options.cuda_graph: the executable graph of the last captured call,
+  /// the pointers (inputs, outputs, workspace, stream) it was captured
+  /// with, and the model's own device workspace for such calls (a stable
+  /// address, so that a graph can be replayed). Guarded by the CUDA
+  /// runtime's call lock.
+  void *graphExec = nullptr;
+  std::vector<void *> graphPointers;
+  void *graphWorkspace = nullptr;
+  /// Whether a GPU call has run: the first one uploads the weights and
+  /// sets kernel attributes, which a capture must not record.
+  bool ranOnGpu = false;
 };
 
 namespace {
@@ -460,6 +484,10 @@ void fuseModelRelease(FuseModel *model) {
     return;
   if (model->cuda) {
     std::lock_guard<std::mutex> guard(model->cuda->calls);
+    if (model->graphExec)
+      model->cuda->destroyGraph(model->graphExec);
+    if (model->graphWorkspace)
+      model->cuda->deviceFree(model->graphWorkspace);
     model->fini();
     takeCudaError(model->cuda);
   }
@@ -540,6 +568,7 @@ FuseStatus fuseModelRun(FuseModel *model, const FuseTensor *inputs,
                           nullptr,
                           0,
                           nullptr,
+                          0,
                           0};
   if (options) {
     // A caller built against an older header passes a smaller struct: the
@@ -578,6 +607,30 @@ FuseStatus fuseModelRun(FuseModel *model, const FuseTensor *inputs,
     return makeStatus(FUSE_STATUS_INVALID_ARGUMENT,
                       "fuseModelRun: a %s model takes no stream",
                       signature.target.c_str());
+  if (given.cuda_graph != 0 && given.cuda_graph != 1)
+    return makeStatus(FUSE_STATUS_INVALID_ARGUMENT,
+                      "fuseModelRun: options.cuda_graph is %d; give 0 or 1",
+                      int(given.cuda_graph));
+  bool graph = given.cuda_graph == 1;
+  if (graph && !gpu)
+    return makeStatus(FUSE_STATUS_INVALID_ARGUMENT,
+                      "fuseModelRun: options.cuda_graph asks for a CUDA "
+                      "graph, but a %s model has no GPU launches",
+                      signature.target.c_str());
+  if (graph && !given.stream)
+    return makeStatus(FUSE_STATUS_INVALID_ARGUMENT,
+                      "fuseModelRun: options.cuda_graph needs the caller's "
+                      "stream (options.stream): the legacy default stream "
+                      "cannot be captured");
+  if (graph && given.kernel_ms)
+    return makeStatus(FUSE_STATUS_INVALID_ARGUMENT,
+                      "fuseModelRun: kernel times and a CUDA graph cannot be "
+                      "asked for together (a graph's kernels are not timed "
+                      "one by one)");
+  if (graph && !cuda->beginCapture)
+    return makeStatus(FUSE_STATUS_UNAVAILABLE,
+                      "fuseModelRun: options.cuda_graph: fuse's CUDA runtime "
+                      "predates CUDA graphs (it lacks fuseCudaBeginCapture)");
   if (numInputs != int32_t(signature.inputs.size()) ||
       numOutputs != int32_t(signature.outputs.size()))
     return makeStatus(FUSE_STATUS_INVALID_ARGUMENT,
@@ -640,6 +693,22 @@ FuseStatus fuseModelRun(FuseModel *model, const FuseTensor *inputs,
                         "fuseModelRun: the workspace %p is not aligned to %d "
                         "bytes",
                         workspace, FUSE_WORKSPACE_ALIGNMENT);
+  } else if (signature.workspace > 0 && graph) {
+    // The model's own: a graph replays with the addresses it captured.
+    std::lock_guard<std::mutex> guard(cuda->calls);
+    if (!model->graphWorkspace) {
+      model->graphWorkspace = cuda->deviceMalloc(signature.workspace);
+      std::string error = takeCudaError(cuda);
+      if (!model->graphWorkspace || !error.empty()) {
+        model->graphWorkspace = nullptr;
+        return makeStatus(FUSE_STATUS_OUT_OF_MEMORY,
+                          "fuseModelRun: cannot allocate the %llu-byte device "
+                          "workspace: %s",
+                          (unsigned long long)signature.workspace,
+                          error.c_str());
+      }
+    }
+    workspace = model->graphWorkspace;
   } else if (signature.workspace > 0 && gpu) {
     // Device memory of the CUDA runtime's cache (reused call after call).
     std::lock_guard<std::mutex> guard(cuda->calls);
@@ -697,12 +766,42 @@ FuseStatus fuseModelRun(FuseModel *model, const FuseTensor *inputs,
     // time; a failed driver call is the call's status.
     std::lock_guard<std::mutex> guard(cuda->calls);
     cuda->useStream(given.stream);
-    result = model->run(in.data(), out.data(), workspace);
+    if (!graph) {
+      result = model->run(in.data(), out.data(), workspace);
+    } else {
+      // Replayed where the call's addresses are those captured; else
+      // captured anew (the launches recorded, not run), then replayed.
+      std::vector<void *> pointers = in;
+      pointers.insert(pointers.end(), out.begin(), out.end());
+      pointers.push_back(workspace);
+      pointers.push_back(given.stream);
+      result = 0;
+      if (!model->graphExec || pointers != model->graphPointers) {
+        if (model->graphExec)
+          cuda->destroyGraph(model->graphExec);
+        model->graphExec = nullptr;
+        // The model's first GPU call (weights uploaded, synchronously) runs
+        // as it is; its graph is captured from the second run.
+        if (!model->ranOnGpu)
+          result = model->run(in.data(), out.data(), workspace);
+        if (result == 0) {
+          cuda->beginCapture();
+          result = model->run(in.data(), out.data(), workspace);
+          model->graphExec = cuda->endCapture();
+          model->graphPointers = pointers;
+        }
+      }
+      if (model->graphExec && result == 0)
+        cuda->launchGraph(model->graphExec);
+    }
     cuda->useStream(nullptr);
     std::string error = takeCudaError(cuda);
+    if (error.empty() && result == 0)
+      model->ranOnGpu = true;
     if (!error.empty())
-      return makeStatus(FUSE_STATUS_INTERNAL, "the model's GPU code failed: %s",
-                        error.c_str());
+      return makeStatus(FUSE_STATUS_INTERNAL,
+                        "the model's GPU code failed%s: %s",
+                        graph ? " (in a CUDA graph)" : "", error.c_str());
   } else if (signature.reentrant) {
     result = model->run(in.data(), out.data(), workspace);
   } else {

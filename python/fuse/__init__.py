@@ -60,7 +60,7 @@ class _RunOptions(ctypes.Structure):
     _fields_ = [("struct_size", ctypes.c_size_t), ("memory", ctypes.c_int),
                 ("stream", ctypes.c_void_p), ("workspace", ctypes.c_void_p),
                 ("workspace_bytes", ctypes.c_size_t), ("kernel_ms", ctypes.POINTER(ctypes.c_double)),
-                ("threads", ctypes.c_int32)]
+                ("threads", ctypes.c_int32), ("cuda_graph", ctypes.c_int32)]
 
 
 _DTYPE_CODES = {name: code for code, (name, _) in _DTYPES.items()}
@@ -219,18 +219,20 @@ class Model:
         outs = _tensor_array([(a.ctypes.data, info.dtype, a.shape) for a, info in zip(results, self.outputs)])
         options = None
         if threads is not None:
-            options = _RunOptions(ctypes.sizeof(_RunOptions), 0, None, None, 0, None, threads)
+            options = _RunOptions(ctypes.sizeof(_RunOptions), 0, None, None, 0, None, threads, 0)
             options = ctypes.byref(options)
         _check(_runtime().fuseModelRun(self._handle, ins, len(arrays), outs, len(results), options))
         return {info.name: value for info, value in zip(self.outputs, results)}
 
     def run_pointers(self, inputs, outputs, stream=None, memory="device", workspace=None,
-                     workspace_bytes=0):
+                     workspace_bytes=0, cuda_graph=False):
         """Runs on buffers given as addresses (ints), in the model's input and
         output order, each as the model describes it: device memory of a GPU
         model (a CUDA array's address, e.g. torch's tensor.data_ptr()) on the
         CUstream `stream` (an int; None: the call's own), or host memory
-        (memory="host"). Nothing is checked but what the C API checks."""
+        (memory="host"). `cuda_graph`: the call's launches as one CUDA graph,
+        captured from `stream` on the first call and replayed by the next ones
+        with the same addresses. Nothing is checked but what the C API checks."""
         if len(inputs) != len(self.inputs) or len(outputs) != len(self.outputs):
             raise FuseError(f"{len(inputs)} inputs and {len(outputs)} outputs given, the model has "
                             f"{len(self.inputs)} and {len(self.outputs)}")
@@ -239,7 +241,8 @@ class Model:
         ins = _tensor_array([(int(a), info.dtype, info.shape) for a, info in zip(inputs, self.inputs)])
         outs = _tensor_array([(int(a), info.dtype, info.shape) for a, info in zip(outputs, self.outputs)])
         options = _RunOptions(ctypes.sizeof(_RunOptions), 1 if memory == "device" else 0,
-                              stream or None, workspace or None, workspace_bytes, None, 0)
+                              stream or None, workspace or None, workspace_bytes, None, 0,
+                              1 if cuda_graph else 0)
         _check(_runtime().fuseModelRun(self._handle, ins, len(inputs), outs, len(outputs),
                                        ctypes.byref(options)))
 

@@ -38,6 +38,27 @@ int main(int argc, char **argv) {
   printf("device memory, caller's stream: %s\n",
          status ? fuseStatusMessage(status) : "ran");
   fuseStatusFree(status);
+  /* CUDA graphs: captured, replayed, captured again for other addresses;
+   * refused without a stream and for a value other than 0 or 1. */
+  options.cuda_graph = 1;
+  const char *steps[] = {"graph, first call", "graph, same addresses",
+                         "graph, another output"};
+  for (int step = 0; step < 3; ++step) {
+    if (step == 2)
+      tensors[n].data = (char *)tensors[n].data + 64;
+    status = fuseModelRun(model, tensors, n, tensors + n, m, &options);
+    printf("%s: %s\n", steps[step], status ? fuseStatusMessage(status) : "ran");
+    fuseStatusFree(status);
+  }
+  options.stream = NULL;
+  status = fuseModelRun(model, tensors, n, tensors + n, m, &options);
+  printf("graph, no stream: %s\n", status ? fuseStatusMessage(status) : "ran");
+  fuseStatusFree(status);
+  options.stream = (void *)0x5afe;
+  options.cuda_graph = 2;
+  status = fuseModelRun(model, tensors, n, tensors + n, m, &options);
+  printf("graph 2: %s\n", status ? fuseStatusMessage(status) : "ran");
+  fuseStatusFree(status);
   fuseModelRelease(model);
   return 0;
 }

@@ -97,10 +97,19 @@ CUresult cuFuncSetAttribute(void *function, int attribute, int value) {
 /* The device clock, in milliseconds. */
 static double clockMs;
 
+/* Stream capture (CUDA graphs): the stream being captured, and the
+ * launches recorded into the graph so far. */
+static void *capturedStream;
+static int capturedLaunches;
+
 CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
                         unsigned bx, unsigned by, unsigned bz, unsigned smem,
                         void *stream, void **params, void **extra) {
   (void)function, (void)smem, (void)params, (void)extra;
+  if (capturedStream && stream == capturedStream) {
+    ++capturedLaunches;
+    return kSuccess;
+  }
   clockMs += (double)gx * gy * gz * bx * by * bz * 1e-6;
   /* FUSE_FAKE_CUDA_TRACE_LAUNCHES=1: each launch's grid, block and stream. */
   const char *v = getenv("FUSE_FAKE_CUDA_TRACE_LAUNCHES");
@@ -122,7 +131,63 @@ CUresult cuStreamDestroy_v2(void *stream) {
   return kSuccess;
 }
 CUresult cuStreamSynchronize(void *stream) {
-  (void)stream;
+  /* As the driver: no wait on a stream being captured. */
+  if (capturedStream && stream == capturedStream)
+    return 900; /* CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED */
+  return kSuccess;
+}
+
+/* CUDA graphs: a capture counts the launches on its stream (not run); a
+ * graph is that count; each of its launches is traced as one line with
+ * FUSE_FAKE_CUDA_TRACE_LAUNCHES=1, as is each capture. */
+static int traceLaunches(void) {
+  const char *v = getenv("FUSE_FAKE_CUDA_TRACE_LAUNCHES");
+  return v && strcmp(v, "1") == 0;
+}
+CUresult cuStreamBeginCapture_v2(void *stream, int mode) {
+  (void)mode;
+  /* FUSE_FAKE_CUDA_NO_CAPTURE=1: a driver that cannot capture. */
+  const char *refuse = getenv("FUSE_FAKE_CUDA_NO_CAPTURE");
+  if (refuse && strcmp(refuse, "1") == 0)
+    return 900; /* CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED */
+  if (capturedStream || !stream)
+    return 1; /* CUDA_ERROR_INVALID_VALUE */
+  capturedStream = stream;
+  capturedLaunches = 0;
+  return kSuccess;
+}
+CUresult cuStreamEndCapture(void *stream, void **graph) {
+  if (!capturedStream || stream != capturedStream)
+    return 1;
+  capturedStream = NULL;
+  int *launches = malloc(sizeof(int));
+  *launches = capturedLaunches;
+  *graph = launches;
+  if (traceLaunches())
+    fprintf(stderr, "fake-cuda: captured %d launches from stream %p\n",
+            capturedLaunches, stream);
+  return kSuccess;
+}
+CUresult cuGraphInstantiateWithFlags(void **exec, void *graph,
+                                     unsigned long long flags) {
+  (void)flags;
+  int *copy = malloc(sizeof(int));
+  *copy = *(int *)graph;
+  *exec = copy;
+  return kSuccess;
+}
+CUresult cuGraphDestroy(void *graph) {
+  free(graph);
+  return kSuccess;
+}
+CUresult cuGraphExecDestroy(void *exec) {
+  free(exec);
+  return kSuccess;
+}
+CUresult cuGraphLaunch(void *exec, void *stream) {
+  if (traceLaunches())
+    fprintf(stderr, "fake-cuda: graph of %d launches on stream %p\n",
+            *(int *)exec, stream);
   return kSuccess;
 }
 CUresult cuStreamWaitEvent(void *stream, void *event, unsigned flags) {
