@@ -725,8 +725,14 @@ void WarpMma::foldElementwise() {
         ShapedType::getNumElements(g.getStaticLoopRanges()) != elements)
       break;
     Value next = g.getDpsInitOperand(0)->get();
-    // The buffer written is the held one itself or a new one, not a view.
+    // The buffer written is the held one itself or a new one, not a view,
+    // and not one the contraction reads (other warps may still read it
+    // when a lane stores).
     if (isLive(next) && !llvm::is_contained(live, next))
+      break;
+    if (llvm::any_of(op.getDpsInputs(), [&](Value in) {
+          return viewedBuffer(in) == viewedBuffer(next);
+        }))
       break;
     bool readsLive = false, ok = true;
     for (OpOperand &operand : g->getOpOperands()) {

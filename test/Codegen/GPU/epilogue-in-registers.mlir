@@ -364,3 +364,36 @@ func.func @through_subview(%a: memref<16x16xf32>, %w: memref<16x16xf32>, %out: m
   }
   return
 }
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#cfg = #fuse.lowering_config<schedule = "contraction", tile = [16, 16], threads = 32, instruction = "mma_sync", precision = "fp32">
+
+// Negative: the epilogue writes into a buffer the contraction reads (its
+// A operand): a lane storing early could race with warps still reading
+// it, so the epilogue stays a phase after the barrier.
+// CHECK-LABEL: func.func @writes_an_input
+// CHECK: gpu.launch
+// CHECK-SAME: memref<16x16xf32, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.mma.sync
+// CHECK: memref.store %{{.*}}, %{{.*}} : memref<16x16xf32>
+// CHECK: gpu.barrier
+// CHECK: arith.negf
+// CHECK: memref.store %{{.*}}, %arg0[
+func.func @writes_an_input(%a: memref<16x16xf32>, %w: memref<16x16xf32>) attributes {fuse.lowering_config = #cfg} {
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %tile = memref.alloca() : memref<16x16xf32>
+    linalg.fill ins(%zero : f32) outs(%tile : memref<16x16xf32>)
+    linalg.matmul ins(%a, %w : memref<16x16xf32>, memref<16x16xf32>) outs(%tile : memref<16x16xf32>)
+    linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%tile : memref<16x16xf32>) outs(%a : memref<16x16xf32>) {
+    ^bb0(%in: f32, %o: f32):
+      %r = arith.negf %in : f32
+      linalg.yield %r : f32
+    }
+    gpu.terminator
+  }
+  return
+}
