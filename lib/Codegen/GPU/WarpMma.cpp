@@ -644,7 +644,10 @@ void WarpMma::foldElementwise() {
   linalg::LinalgOp op = c.op;
   Value out = op.getDpsInitOperand(0)->get();
   auto outType = dyn_cast<MemRefType>(out.getType());
-  if (!outType || !outType.hasStaticShape() || !isDroppableBuffer(out, op))
+  // The output may be the group's own (a root contraction writing global
+  // memory): its initializer still folds, and the accumulators are stored
+  // to it.
+  if (!outType || !outType.hasStaticShape())
     return;
   ArrayRef<int64_t> shape = outType.getShape();
   Block *block = op->getBlock();

@@ -397,3 +397,33 @@ func.func @writes_an_input(%a: memref<16x16xf32>, %w: memref<16x16xf32>) attribu
   }
   return
 }
+
+// -----
+
+#cfg = #fuse.lowering_config<schedule = "contraction", tile = [16, 16], threads = 32, instruction = "mma_sync", precision = "fp32">
+
+// A root contraction writing the group's output (not a tile buffer): its
+// fill still folds (the accumulators start from 0.0 instead of reading the
+// zeros back), and the accumulators are stored to the output once.
+// CHECK-LABEL: func.func @root_output
+// CHECK: gpu.launch
+// CHECK: %[[O:.*]] = memref.subview %arg2
+// CHECK-NOT: memref.store
+// CHECK-NOT: vector.store
+// CHECK: scf.for
+// CHECK: nvgpu.mma.sync
+// CHECK: vector.extract
+// CHECK: memref.store %{{.*}}, %[[O]][
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.terminator
+func.func @root_output(%a: memref<16x16xf32>, %w: memref<16x16xf32>, %out: memref<16x16xf32>) attributes {fuse.lowering_config = #cfg} {
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %o = memref.subview %out[0, 0] [16, 16] [1, 1] : memref<16x16xf32> to memref<16x16xf32, strided<[16, 1]>>
+    linalg.fill ins(%zero : f32) outs(%o : memref<16x16xf32, strided<[16, 1]>>)
+    linalg.matmul ins(%a, %w : memref<16x16xf32>, memref<16x16xf32>) outs(%o : memref<16x16xf32, strided<[16, 1]>>)
+    gpu.terminator
+  }
+  return
+}
