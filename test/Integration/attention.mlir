@@ -20,13 +20,15 @@
 // and the predicted time, by the phase model (Lowering.md, "Predicted
 // kernel time"), worked out: per block, issue cycles: a load and a store
 // per element the 3 transposes copy in (16896) and per point of the 18
-// other ops (9240): 2 x 26136 / 32 = 1633.5; QK^T's tensor issue (16 x 128
-// padded outputs x K 64 x 3 products / 512) 768, P.V's (16 x 64 x 128 x 3
-// / 512) 768 (both above their fragment loads and splitting): 3169.5.
-// Latency: 3 copies x 600 + 18 ops x 64 + the products' chains (8 and 16
-// K steps x 3 products x 32 cycles): 5256. 192 blocks: 2 on the busiest
+// other ops but the 4 that run on the products' accumulators on tensor
+// cores (QK^T's fill, scale and mask, P.V's fill: 3584 of the 9240
+// points): 2 x (16896 + 5656) / 32 = 1409.5; QK^T's tensor issue (16 x
+// 128 padded outputs x K 64 x 3 products / 512) 768, P.V's (16 x 64 x 128
+// x 3 / 512) 768 (both above their fragment loads and splitting): 2945.5.
+// Latency: 3 copies x 600 + 14 phases x 64 + the products' chains (8 and
+// 16 K steps x 3 products x 32 cycles): 5000. 192 blocks: 2 on the busiest
 // SM, both resident (one wave):
-// max(2 x 3169.5, 3169.5 + 5256) = 8425.5 cycles at 2.006 GHz = 4.20 us,
+// max(2 x 2945.5, 2945.5 + 5000) = 7945.5 cycles at 2.006 GHz = 3.96 us,
 // plus the 3 us launch.
 // RUN: fuse-opt %s --fuse-fusion-pipeline="target=h200 report=-" -o /dev/null | FileCheck %s --check-prefix=REPORT
 // REPORT: "rule": "attention"
@@ -36,7 +38,7 @@
 // REPORT-NEXT: "tile_shared_bytes": 75840,
 // REPORT-NEXT: "instruction": "mma_sync",
 // REPORT: "predicted": {
-// REPORT-NEXT: "us": 7.201{{[0-9]*}},
+// REPORT-NEXT: "us": 6.95{{[0-9]*}},
 // REPORT-NEXT: "bound": "latency",
 // REPORT-NEXT: "blocks_per_sm": 2,
 // The T4's 64 KiB of shared memory per block hold no tile: a head's K and

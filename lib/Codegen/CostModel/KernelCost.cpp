@@ -271,12 +271,15 @@ KernelCost predictPhasedCost(const KernelShape &shape, TargetAttr target) {
     issue += std::max({phaseTensor, phaseLoads, phaseFma});
   }
   // The other ops: a load and a store per point (from and to tile buffers,
-  // or from the inputs).
-  double other = 2 * double(shape.phasePoints + shape.copyPoints) /
-                 double(kLoadLanesPerSM);
+  // or from the inputs); on tensor cores, those folded into a contraction's
+  // registers are neither phases nor tile-buffer traffic.
+  int64_t phasePoints = shape.phasePoints - (mma ? shape.foldedPoints : 0);
+  int64_t phaseCount = shape.phaseCount - (mma ? shape.foldedPhases : 0);
+  double other =
+      2 * double(phasePoints + shape.copyPoints) / double(kLoadLanesPerSM);
   loads += other;
   issue += other;
-  latency += double(shape.phaseCount) * kPhaseCycles +
+  latency += double(phaseCount) * kPhaseCycles +
              double(shape.copyPhases) * kGlobalLoadCycles;
 
   double waves = std::ceil(double(cost.blocksPerSM) / double(resident));

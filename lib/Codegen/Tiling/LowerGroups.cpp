@@ -996,7 +996,71 @@ bool measureAttentionPhases(GroupOp group, KernelShape &shape) {
     return inputs.contains(value);
   };
   bool ok = true;
+  // The points of a static op's loops (0: a dynamic one).
+  auto pointsOf = [](linalg::LinalgOp op) -> int64_t {
+    SmallVector<int64_t> sizes = op.getStaticLoopRanges();
+    if (llvm::any_of(sizes, ShapedType::isDynamic))
+      return 0;
+    int64_t points = 1;
+    for (int64_t size : sizes)
+      points *= size;
+    return points;
+  };
+  // What runs on a tensor-core contraction's accumulators (as
+  // WarpMma::foldElementwise folds it): the op that makes its output's
+  // initial values, used by it alone, and the elementwise ops right after
+  // it that read its result, or values made from it, element for element.
+  auto elementwiseOver = [&](linalg::LinalgOp op, int64_t points) {
+    return op.getNumLoops() == op.getNumParallelLoops() &&
+           op.getNumDpsInits() == 1 &&
+           op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity() &&
+           pointsOf(op) == points;
+  };
+  auto heldSource = [](Value v) {
+    while (Operation *def = v.getDefiningOp()) {
+      if (!isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def))
+        break;
+      v = def->getOperand(0);
+    }
+    return v;
+  };
   forEachTileLoop(group, [&](scf::ForallOp loop) {
+    SmallVector<linalg::LinalgOp> ops;
+    loop.walk([&](linalg::LinalgOp op) { ops.push_back(op); });
+    for (auto [i, op] : llvm::enumerate(ops)) {
+      if (op.getNumReductionLoops() == 0 ||
+          !linalg::isaContractionOpInterface(op) || !matchMmaContraction(op))
+        continue;
+      // The output's points (the contraction's parallel loops).
+      int64_t points = 1;
+      for (auto [size, iterator] :
+           llvm::zip(op.getStaticLoopRanges(), op.getIteratorTypesArray()))
+        if (iterator == utils::IteratorType::parallel)
+          points *= size;
+      if (auto init =
+              op.getDpsInitOperand(0)->get().getDefiningOp<linalg::LinalgOp>())
+        if (init->hasOneUse() && elementwiseOver(init, points)) {
+          shape.foldedPoints += pointsOf(init);
+          ++shape.foldedPhases;
+        }
+      llvm::SmallPtrSet<Value, 8> held;
+      for (Value result : op->getResults())
+        held.insert(result);
+      for (linalg::LinalgOp next : ArrayRef(ops).drop_front(i + 1)) {
+        bool reads = false, elementwise = true;
+        for (OpOperand &operand : next->getOpOperands())
+          if (held.contains(heldSource(operand.get()))) {
+            reads = true;
+            elementwise &= next.getMatchingIndexingMap(&operand).isIdentity();
+          }
+        if (!reads || !elementwise || !elementwiseOver(next, points))
+          break;
+        shape.foldedPoints += pointsOf(next);
+        ++shape.foldedPhases;
+        for (Value result : next->getResults())
+          held.insert(result);
+      }
+    }
     loop.walk([&](linalg::LinalgOp op) {
       SmallVector<int64_t> sizes = op.getStaticLoopRanges();
       if (llvm::any_of(sizes, ShapedType::isDynamic)) {

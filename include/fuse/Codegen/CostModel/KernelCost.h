@@ -72,6 +72,11 @@ struct KernelShape {
   /// `copyPhases` copy from global memory.
   SmallVector<ContractionPhase, 2> contractionPhases;
   int64_t phasePoints = 0, copyPoints = 0, phaseCount = 0, copyPhases = 0;
+  /// Of those other ops, the points and phases that run on a contraction's
+  /// accumulators instead when it is on tensor cores (its output's fill,
+  /// the elementwise ops right after it: fuse-distribute-threads'
+  /// epilogue-in-registers).
+  int64_t foldedPoints = 0, foldedPhases = 0;
 };
 
 struct KernelCost {
