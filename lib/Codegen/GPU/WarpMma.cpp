@@ -792,16 +792,21 @@ void WarpMma::foldElementwise() {
     folded.push_back(initializer);
   for (linalg::LinalgOp g : epilogue)
     folded.push_back(g);
-  // A held buffer is stored where it is seen after the epilogue: it is
-  // not the tile's own, or an op that did not fold uses it after the
-  // contraction. The tile's own others are dropped (the output too, when
-  // its initializer folded; else the accumulators load it).
+  // A held buffer is stored where it is seen: it is not the tile's own,
+  // or an op that did not fold uses it (for the output, after the
+  // contraction: before it only its initializer writes it). The tile's own
+  // others are dropped, never allocated (the output too, when its
+  // initializer folded; else the accumulators load it): a buffer an
+  // unfolded op uses, even before the contraction, is not one of them.
+  if (initializer)
+    chain.insert(initializer);
   for (auto [buffer, at] : llvm::zip(live, writtenAt)) {
     SmallVector<Operation *> users;
     bool seen = !isDroppableBuffer(buffer, op) ||
                 !usersInBlock(buffer, users) ||
                 llvm::any_of(users, [&](Operation *u) {
-                  return !chain.contains(u) && !u->isBeforeInBlock(op);
+                  return !chain.contains(u) &&
+                         (buffer != out || !u->isBeforeInBlock(op));
                 });
     if (seen)
       stored.push_back(at);

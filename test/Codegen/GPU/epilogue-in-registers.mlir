@@ -427,3 +427,49 @@ func.func @root_output(%a: memref<16x16xf32>, %w: memref<16x16xf32>, %out: memre
   }
   return
 }
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#cfg = #fuse.lowering_config<schedule = "contraction", tile = [16, 16], threads = 32, instruction = "mma_sync", precision = "fp32">
+
+// A tile buffer the epilogue writes that ops before the contraction use
+// too (shared by the block's threads there) stays in shared memory and is
+// stored; only the contraction's own tile is dropped.
+// CHECK-LABEL: func.func @buffer_used_before
+// CHECK: gpu.launch
+// CHECK-SAME: workgroup(%{{[a-z0-9]+}} : memref<2x16x20xf32, #gpu.address_space<workgroup>>, %{{[a-z0-9]+}} : memref<2x16x40xf32, #gpu.address_space<workgroup>>, %{{[a-z0-9]+}} : memref<16x16xf32, #gpu.address_space<workgroup>>) {
+// CHECK-NOT: memref.alloca
+// CHECK: nvgpu.mma.sync
+// CHECK: %[[NEG:.*]] = arith.negf
+// CHECK-NEXT: %[[EXP:.*]] = math.exp %[[NEG]]
+// CHECK-NEXT: memref.store %[[NEG]], %{{.*}} : memref<16x16xf32>
+// CHECK-NEXT: memref.store %[[EXP]], %arg2[
+func.func @buffer_used_before(%a: memref<16x16xf32>, %w: memref<16x16xf32>, %out: memref<16x16xf32>, %early: memref<16x16xf32>) attributes {fuse.lowering_config = #cfg} {
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %scratch = memref.alloca() : memref<16x16xf32>
+    linalg.fill ins(%one : f32) outs(%scratch : memref<16x16xf32>)
+    linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%scratch : memref<16x16xf32>) outs(%early : memref<16x16xf32>) {
+    ^bb0(%in: f32, %o: f32):
+      linalg.yield %in : f32
+    }
+    %tile = memref.alloca() : memref<16x16xf32>
+    linalg.fill ins(%zero : f32) outs(%tile : memref<16x16xf32>)
+    linalg.matmul ins(%a, %w : memref<16x16xf32>, memref<16x16xf32>) outs(%tile : memref<16x16xf32>)
+    linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%tile : memref<16x16xf32>) outs(%scratch : memref<16x16xf32>) {
+    ^bb0(%in: f32, %o: f32):
+      %r = arith.negf %in : f32
+      linalg.yield %r : f32
+    }
+    linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%scratch : memref<16x16xf32>) outs(%out : memref<16x16xf32>) {
+    ^bb0(%in: f32, %o: f32):
+      %r = math.exp %in : f32
+      linalg.yield %r : f32
+    }
+    gpu.terminator
+  }
+  return
+}
