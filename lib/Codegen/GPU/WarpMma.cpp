@@ -580,13 +580,17 @@ bool availableBefore(Value value, Operation *op, int depth = 0) {
 }
 
 /// Whether the ops between `first` and `last` (in one block) leave the
-/// buffers `first` reads alone: free of side effects, or linalg ops that
-/// write other buffers.
+/// buffers `first` reads and writes alone, and read nothing it writes:
+/// free of side effects, or linalg ops on other buffers (compared by the
+/// buffers their operands view).
 bool nothingWritesBetween(linalg::LinalgOp first, Operation *last) {
-  SmallVector<Value> read;
-  for (Value v : first.getDpsInputs())
-    if (isa<MemRefType>(v.getType()))
-      read.push_back(viewedBuffer(v));
+  SmallVector<Value> touched, written;
+  for (OpOperand &operand : first->getOpOperands())
+    if (isa<MemRefType>(operand.get().getType())) {
+      touched.push_back(viewedBuffer(operand.get()));
+      if (first.isDpsInit(&operand))
+        written.push_back(viewedBuffer(operand.get()));
+    }
   for (Operation *op = first->getNextNode(); op && op != last;
        op = op->getNextNode()) {
     if (op->getNumRegions() == 0 && isMemoryEffectFree(op))
@@ -594,9 +598,14 @@ bool nothingWritesBetween(linalg::LinalgOp first, Operation *last) {
     auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
     if (!linalgOp || !linalgOp.hasPureBufferSemantics())
       return false;
-    for (Value written : linalgOp.getDpsInits())
-      if (llvm::is_contained(read, viewedBuffer(written)))
+    for (OpOperand &operand : linalgOp->getOpOperands()) {
+      if (!isa<MemRefType>(operand.get().getType()))
+        continue;
+      Value viewed = viewedBuffer(operand.get());
+      if (linalgOp.isDpsInit(&operand) ? llvm::is_contained(touched, viewed)
+                                       : llvm::is_contained(written, viewed))
         return false;
+    }
   }
   return true;
 }

@@ -473,3 +473,31 @@ func.func @buffer_used_before(%a: memref<16x16xf32>, %w: memref<16x16xf32>, %out
   }
   return
 }
+
+// -----
+
+#cfg = #fuse.lowering_config<schedule = "contraction", tile = [16, 16], threads = 32, instruction = "mma_sync", precision = "fp32">
+
+// Negative: an op between the fill and the contraction reads what the
+// fill writes (through another view of the output): the fill stays a
+// phase, and the accumulators load the output.
+// CHECK-LABEL: func.func @init_read_between
+// CHECK: gpu.launch
+// CHECK: memref.store %cst{{.*}}, %{{.*}} : memref<16x16xf32, strided<[16, 1]>>
+// CHECK: gpu.barrier
+// CHECK: memref.store %{{.*}}, %arg3[
+// CHECK: gpu.barrier
+// CHECK: memref.load %{{.*}} : memref<16x16xf32, strided<[16, 1]>>
+// CHECK: nvgpu.mma.sync
+func.func @init_read_between(%a: memref<16x16xf32>, %w: memref<16x16xf32>, %out: memref<16x16xf32>, %copy: memref<16x16xf32>) attributes {fuse.lowering_config = #cfg} {
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %o = memref.subview %out[0, 0] [16, 16] [1, 1] : memref<16x16xf32> to memref<16x16xf32, strided<[16, 1]>>
+    linalg.fill ins(%zero : f32) outs(%o : memref<16x16xf32, strided<[16, 1]>>)
+    linalg.copy ins(%out : memref<16x16xf32>) outs(%copy : memref<16x16xf32>)
+    linalg.matmul ins(%a, %w : memref<16x16xf32>, memref<16x16xf32>) outs(%o : memref<16x16xf32, strided<[16, 1]>>)
+    gpu.terminator
+  }
+  return
+}
