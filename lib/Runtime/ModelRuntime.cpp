@@ -789,6 +789,11 @@ FuseStatus fuseModelRun(FuseModel *model, const FuseTensor *inputs,
           result = model->run(in.data(), out.data(), workspace);
           model->graphExec = cuda->endCapture();
           model->graphPointers = pointers;
+          // A failed call's graph is not kept.
+          if (result != 0 && model->graphExec) {
+            cuda->destroyGraph(model->graphExec);
+            model->graphExec = nullptr;
+          }
         }
       }
       if (model->graphExec && result == 0)
