@@ -546,12 +546,12 @@ bool isPointwiseOver(linalg::LinalgOp op, ArrayRef<int64_t> shape) {
          });
 }
 
-/// A tile buffer a folded chain may drop: an alloca or alloc (its
-/// deallocations aside) in an enclosing block of `user`.
+/// A tile buffer a folded chain may drop: a tile buffer of `user`'s
+/// kernel (isTileBuffer) that is its alloca or alloc itself, not a view.
 bool isDroppableBuffer(Value buffer, Operation *user) {
-  Operation *def = buffer.getDefiningOp();
-  return isa_and_nonnull<memref::AllocaOp, memref::AllocOp>(def) &&
-         def->getParentRegion()->isAncestor(user->getParentRegion());
+  return isa_and_nonnull<memref::AllocaOp, memref::AllocOp>(
+             buffer.getDefiningOp()) &&
+         isTileBuffer(buffer, user);
 }
 
 /// Whether `value` is available before `op` (in its block), moving the

@@ -996,15 +996,9 @@ bool measureAttentionPhases(GroupOp group, KernelShape &shape) {
     return inputs.contains(value);
   };
   bool ok = true;
-  // The points of a static op's loops (0: a dynamic one).
-  auto pointsOf = [](linalg::LinalgOp op) -> int64_t {
-    SmallVector<int64_t> sizes = op.getStaticLoopRanges();
-    if (llvm::any_of(sizes, ShapedType::isDynamic))
-      return 0;
-    int64_t points = 1;
-    for (int64_t size : sizes)
-      points *= size;
-    return points;
+  // The points of an op's parallel loops (0: a dynamic one).
+  auto pointsOf = [](linalg::LinalgOp op) {
+    return parallelPointsOf(cast<TilingInterface>(op.getOperation()));
   };
   // What runs on a tensor-core contraction's accumulators (as
   // WarpMma::foldElementwise folds it): the op that makes its output's
@@ -1032,11 +1026,9 @@ bool measureAttentionPhases(GroupOp group, KernelShape &shape) {
           !linalg::isaContractionOpInterface(op) || !matchMmaContraction(op))
         continue;
       // The output's points (the contraction's parallel loops).
-      int64_t points = 1;
-      for (auto [size, iterator] :
-           llvm::zip(op.getStaticLoopRanges(), op.getIteratorTypesArray()))
-        if (iterator == utils::IteratorType::parallel)
-          points *= size;
+      int64_t points = pointsOf(op);
+      if (points == 0)
+        continue;
       if (auto init =
               op.getDpsInitOperand(0)->get().getDefiningOp<linalg::LinalgOp>())
         if (init->hasOneUse() && elementwiseOver(init, points)) {
