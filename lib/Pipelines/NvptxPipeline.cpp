@@ -191,6 +191,7 @@ void mlir::fuse::buildNvptxPipeline(OpPassManager &pm,
   distribute.blockSize = options.blockSize;
   distribute.sharedBytes = options.sharedBytes;
   distribute.epilogueInRegisters = options.epilogueInRegisters;
+  distribute.ldmatrix = options.ldmatrix;
   fn.addPass(createFuseDistributeThreads(distribute));
   // Split-K kernels' partials and counters: module globals.
   pm.addPass(createFuseSplitKBuffers());

@@ -58,8 +58,19 @@
 // MMA-DAG: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 // MMA-DAG: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 // MMA-DAG: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+// MMA-DAG: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // MMA-NOT: {{(div|rem)}}.{{[us]}}64
 // MMA: ret;
+// The input's fragments (K-fastest: channels innermost) load by ldmatrix
+// (above); with ldmatrix=false by a shared-memory load per register.
+// RUN: fuse-opt %t.fused.mlir --fuse-to-nvptx="tensor-cores=always ldmatrix=false" -o %t.noldm.mlir
+// RUN: rm -rf %t.noldm && %ptx_stats %t.noldm.mlir --out %t.noldm
+// RUN: cat %t.noldm/resnet_bottleneck__group1_kernel.ptx | FileCheck %s --check-prefix=NOLDM
+// NOLDM: .entry
+// NOLDM-NOT: ldmatrix
+// NOLDM: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+// NOLDM-NOT: ldmatrix
+// NOLDM: ret;
 // RUN: fuse-opt %t.fused.mlir --fuse-to-nvptx="tensor-cores=always precision=tf32" -o %t.tf32.mlir
 // RUN: rm -rf %t.tf32 && %ptx_stats %t.tf32.mlir --out %t.tf32
 // RUN: cat %t.tf32/resnet_bottleneck__group1_kernel.ptx | FileCheck %s --check-prefix=TF32

@@ -296,6 +296,13 @@ struct NvptxPipelineOptions : public PassPipelineOptions<NvptxPipelineOptions> {
                      "registers (fuse-distribute-threads); false: as ops "
                      "over tile buffers in shared memory"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> ldmatrix{
+      *this, "ldmatrix",
+      llvm::cl::desc("Tensor-core fragments of operands staged K-fastest "
+                     "with TF32 elements load by ldmatrix "
+                     "(fuse-distribute-threads); false: a shared-memory "
+                     "load per register"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> asyncLaunches{
       *this, "async-launches",
       llvm::cl::desc("The kernels of one call queue on one CUDA stream and "

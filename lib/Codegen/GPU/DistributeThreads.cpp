@@ -409,6 +409,8 @@ struct MmaChoice {
   int64_t stages = 2;
   /// Blocks per tile splitting the reduction (split-K; 1: none).
   int64_t splitK = 1;
+  /// Fragments of staged K-fastest TF32 operands by ldmatrix.
+  bool ldmatrix = true;
 };
 
 class Distributor {
@@ -439,8 +441,12 @@ public:
         fuse::matchMmaContraction(op, &why);
     if (!contraction)
       return std::nullopt;
-    return WarpMma::plan(*contraction, threads, emulate, mma->precision,
-                         mma->stages, mma->splitK, &why);
+    std::optional<WarpMma> schedule =
+        WarpMma::plan(*contraction, threads, emulate, mma->precision,
+                      mma->stages, mma->splitK, &why);
+    if (schedule)
+      schedule->useLdmatrix(mma->ldmatrix);
+    return schedule;
   }
 
   /// The contractions under `body` that run on tensor cores (with their
@@ -1284,6 +1290,7 @@ struct DistributeThreadsPass
                            .Default(MmaPrecision::fp32);
     choice.stages = config.getPipelineStages();
     choice.splitK = config.getSplitSlices();
+    choice.ldmatrix = ldmatrix;
     return choice;
   }
 

@@ -5,7 +5,8 @@
 // Marks a kernel's buffer arguments `llvm.readonly` where the kernel only
 // reads them and `llvm.noalias` where no launch passes an overlapping buffer
 // that either side writes. The NVPTX backend reads a read-only, unaliased
-// global pointer through the non-coherent path (ld.global.nc).
+// global pointer through the non-coherent path (ld.global.nc). Workgroup
+// buffers are aligned to 16 bytes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -307,6 +308,21 @@ struct KernelArgAttrsPass
     });
     MLIRContext *ctx = module.getContext();
     auto unit = UnitAttr::get(ctx);
+    // Workgroup buffers start on a 16-byte boundary: cp.async's 16-byte
+    // copies and ldmatrix's rows need it, and the lowering otherwise gives
+    // a buffer only its element's alignment.
+    auto sixteen = IntegerAttr::get(IntegerType::get(ctx, 64), 16);
+    module.walk([&](gpu::GPUFuncOp kernel) {
+      for (unsigned i = 0, e = kernel.getNumWorkgroupAttributions(); i < e;
+           ++i) {
+        auto align = dyn_cast_or_null<IntegerAttr>(
+            kernel.getWorkgroupAttributionAttr(
+                i, LLVM::LLVMDialect::getAlignAttrName()));
+        if (!align || align.getInt() < 16)
+          kernel.setWorkgroupAttributionAttr(
+              i, LLVM::LLVMDialect::getAlignAttrName(), sixteen);
+      }
+    });
     for (auto &[op, ro] : readonly) {
       if (launchedOther.contains(op))
         continue;

@@ -869,6 +869,18 @@ private:
   /// row tile `tile` of the block) or B (column tile `tile`).
   SmallVector<Value> fragment(OpBuilder &b, bool isA, Value lane, Value tile,
                               Value step);
+  /// The fragment of `fragment` by ldmatrix (loadsWithLdmatrix): on the
+  /// GPU the instruction, emulated its effect.
+  SmallVector<Value> ldmatrixFragment(OpBuilder &b, bool isA, Value lane,
+                                      Value tile, Value step);
+  /// The row (point, K column) of the block tile whose 16 bytes (4 TF32
+  /// elements) lane `lane` addresses for ldmatrix: for A (.x4) matrix
+  /// lane / 8 of rows 0-7 and 8-15 of the tile at K columns 0-3, then at
+  /// 4-7 (a0..a3); for B (.x2) matrix (lane / 8) % 2 of the tile's 8
+  /// columns at K 0-3 and 4-7 (b0, b1; lanes 16-31 repeat 0-15), its row
+  /// lane % 8.
+  std::pair<Value, Value> ldmatrixRow(OpBuilder &b, bool isA, Value lane,
+                                      Value tile, Value step);
   /// The output indices of point (m, n) of the tile.
   SmallVector<Value> outputIndices(OpBuilder &b, Value m, Value n,
                                    ArrayRef<Value> batchIvs);
@@ -1136,8 +1148,63 @@ SmallVector<Value> WarpMmaEmitter::split(OpBuilder &b, Value x) {
   return {big, roundToTf32(b, loc, rest)};
 }
 
+bool WarpMma::loadsWithLdmatrix(bool isA) const {
+  if (!ldmatrix || (precision != MmaPrecision::fp32 &&
+                    precision != MmaPrecision::tf32))
+    return false;
+  return isA ? !directA && c.aKFastest : !directB && c.bKFastest;
+}
+
+std::pair<Value, Value> WarpMmaEmitter::ldmatrixRow(OpBuilder &b, bool isA,
+                                                    Value lane, Value tile,
+                                                    Value step) {
+  Value matrix = div(b, loc, lane, 8), row = rem(b, loc, lane, 8);
+  Value point, k;
+  if (isA) {
+    point = add(b, loc, add(b, loc, mul(b, loc, tile, 16), row),
+                mul(b, loc, rem(b, loc, matrix, 2), 8));
+    k = mul(b, loc, div(b, loc, matrix, 2), 4);
+  } else {
+    point = add(b, loc, mul(b, loc, tile, 8), row);
+    k = mul(b, loc, rem(b, loc, matrix, 2), 4);
+  }
+  return {point, add(b, loc, mul(b, loc, step, 8), k)};
+}
+
+SmallVector<Value> WarpMmaEmitter::ldmatrixFragment(OpBuilder &b, bool isA,
+                                                    Value lane, Value tile,
+                                                    Value step) {
+  Value shared = isA ? s.sharedA : s.sharedB;
+  int64_t registers = isA ? 4 : 2;
+  SmallVector<Value> values;
+  if (!s.emulate) {
+    auto [point, k] = ldmatrixRow(b, isA, lane, tile, step);
+    Type f32 = b.getF32Type();
+    Value loaded = nvgpu::LdMatrixOp::create(
+        b, loc, VectorType::get({registers, 1}, f32), shared,
+        ValueRange{stage, point, k}, /*transpose=*/false, registers);
+    for (int64_t r = 0; r < registers; ++r)
+      values.push_back(vector::ExtractOp::create(b, loc, loaded,
+                                                 ArrayRef<int64_t>{r, 0}));
+    return values;
+  }
+  // PTX ISA, ldmatrix: register r of lane l holds row l / 4 of matrix r,
+  // its 32-bit word l % 4; matrix r's rows are the addresses of lanes
+  // 8r .. 8r + 7.
+  Value within = rem(b, loc, lane, 4);
+  for (int64_t r = 0; r < registers; ++r) {
+    Value source = add(b, loc, div(b, loc, lane, 4), r * 8);
+    auto [point, k] = ldmatrixRow(b, isA, source, tile, step);
+    values.push_back(
+        loadShared(b, shared, /*kFastest=*/true, point, add(b, loc, k, within)));
+  }
+  return values;
+}
+
 SmallVector<Value> WarpMmaEmitter::fragment(OpBuilder &b, bool isA, Value lane,
                                             Value tile, Value step) {
+  if (s.loadsWithLdmatrix(isA))
+    return ldmatrixFragment(b, isA, lane, tile, step);
   SmallVector<Value> values;
   for (int64_t r = 0, e = fragmentElements(isA); r < e; ++r) {
     // The element's point of its side (A's row, B's column) and its K.

@@ -176,6 +176,16 @@ public:
 
   const MmaContraction &contraction() const { return c; }
 
+  /// Whether a lane's fragments of a staged K-fastest operand with TF32
+  /// elements (precision fp32 or tf32) load with ldmatrix (on by
+  /// default): one `ldmatrix.x4` per A tile and one `ldmatrix.x2` per B
+  /// tile and K step, the lanes giving the rows' addresses, instead of
+  /// a load per register. Emulated, each register is loaded from the row
+  /// that the lane the instruction takes it from addresses.
+  void useLdmatrix(bool on) { ldmatrix = on; }
+  /// Whether operand A's (`isA`) or B's fragments load with ldmatrix.
+  bool loadsWithLdmatrix(bool isA) const;
+
 private:
   WarpMma(MmaContraction c) : c(std::move(c)) {}
 
@@ -205,6 +215,8 @@ private:
   /// (an operand the kernel computed is in shared memory already: no
   /// block tiles, no copies).
   bool directA = false, directB = false;
+  /// useLdmatrix.
+  bool ldmatrix = true;
   /// Block tiles of A and B in shared memory, and (emulated) the lanes'
   /// accumulators and fragments and one instruction's A and B.
   Value sharedA, sharedB, accs, fragA, fragB, tileA, tileB;

@@ -253,3 +253,27 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// Workgroup buffers start on a 16-byte boundary (cp.async's 16-byte copies
+// and ldmatrix's rows need it): a buffer without an alignment, or with a
+// smaller one, gets llvm.align = 16; a larger one is kept.
+// CHECK-LABEL: gpu.module @workgroup
+// CHECK: gpu.func @k(%{{.*}}: memref<64xf32>) workgroup(%{{.*}} : memref<64xf32, 3> {llvm.align = 16 : i64}, %{{.*}} : memref<8xf32, 3> {llvm.align = 16 : i64}, %{{.*}} : memref<16xf32, 3> {llvm.align = 64 : i64}) kernel
+module attributes {gpu.container_module} {
+  gpu.module @workgroup {
+    gpu.func @k(%out: memref<64xf32>) workgroup(%a : memref<64xf32, 3>, %b : memref<8xf32, 3> {llvm.align = 4 : i64}, %c : memref<16xf32, 3> {llvm.align = 64 : i64}) kernel {
+      %i = gpu.thread_id x
+      %v = memref.load %a[%i] : memref<64xf32, 3>
+      memref.store %v, %out[%i] : memref<64xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%x: memref<64xf32>) {
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    gpu.launch_func @workgroup::@k blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) args(%x : memref<64xf32>)
+    return
+  }
+}

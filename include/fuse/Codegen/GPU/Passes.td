@@ -144,10 +144,16 @@ def FuseDistributeThreads : Pass<"fuse-distribute-threads"> {
     `mma.sync.m16n8k16` with the operands rounded to bfloat16 or IEEE half
     (to nearest even, by the same integer code on the GPU and emulated)
     and packed two to a register; the accumulators f32 and stored once.
-    It needs sm_80 or newer.
+    It needs sm_80 or newer. The fragments of an operand staged K-fastest
+    (K contiguous in its rows) with TF32 elements load by `ldmatrix`
+    (`nvgpu.ldmatrix`, option `ldmatrix`, on by default): one with 4 tiles
+    per A tile of 16 rows and K step, one with 2 tiles per B tile of 8
+    columns; each lane gives the address of one 16-byte row (4 elements
+    along K). Other operands load a shared-memory element per register.
     Emulated, each lane's fragments go to memory and the instruction is
-    computed from the PTX ISA's fragment layouts, so the CPU build runs
-    the same lane code.
+    computed from the PTX ISA's fragment layouts (an `ldmatrix` register
+    from the row the lane that supplies it addresses), so the CPU build
+    runs the same lane code.
 
     With `split_k = S` in the config (split-K, for a contraction with
     fewer tiles than SMs), S blocks share each tile (the grid's x times S;
@@ -209,6 +215,11 @@ def FuseDistributeThreads : Pass<"fuse-distribute-threads"> {
            "Run a tensor-core contraction's output initializer and "
            "elementwise epilogue on its accumulators in registers, instead "
            "of as ops over tile buffers in shared memory">,
+    Option<"ldmatrix", "ldmatrix", "bool", /*default=*/"true",
+           "Load the tensor-core fragments of operands staged K-fastest "
+           "with TF32 elements (precision fp32, tf32) by ldmatrix (one "
+           "instruction per A tile and per B tile and K step) instead of "
+           "a shared-memory load per register">,
   ];
   let dependentDialects = ["::mlir::fuse::FuseDialect",
                            "::mlir::gpu::GPUDialect",
@@ -297,6 +308,11 @@ def FuseKernelArgAttrs : Pass<"fuse-kernel-arg-attrs", "::mlir::ModuleOp"> {
     when both lie in one object at byte ranges that do not overlap (the
     arena's buffers that are live together). Anything else is taken to
     overlap.
+
+    Every workgroup buffer of a kernel (`gpu.func` workgroup attribution) is
+    marked `llvm.align = 16`: `cp.async`'s 16-byte copies and `ldmatrix`'s
+    rows need 16-byte aligned shared-memory addresses, and the lowering
+    otherwise aligns a buffer only to its element.
 
     With both attributes on a global-memory pointer the NVPTX backend reads
     it through the non-coherent path (`ld.global.nc`, the read-only data
