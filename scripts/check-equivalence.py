@@ -137,7 +137,8 @@ def compile_variant(fuse_opt, path, options, suffix, function, lower=False, blob
     name = funcs[0]
     if relayout:
         source = text + resource_block(blobs)
-        text = run_keeping_resources([fuse_opt, "--mlir-print-local-scope", "--fuse-relayout-weights"],
+        text = run_keeping_resources([fuse_opt, "--mlir-print-local-scope",
+                                      "--fuse-relayout-weights=tensor-cores=never"],
                                      source, stdin=source, into=blobs)
     if lower:
         source = text + resource_block(blobs)
@@ -388,7 +389,8 @@ def main():
     parser.add_argument("--lower-groups", action="store_true",
                         help="tile each fused group into one loop nest (fuse-lower-groups) first")
     parser.add_argument("--relayout-weights", action="store_true",
-                        help="constant conv filters permuted as for the GPU (fuse-relayout-weights) first")
+                        help="every constant conv filter permuted as for SIMT GPU kernels "
+                             "(fuse-relayout-weights tensor-cores=never) first")
     parser.add_argument("--distribute-threads", type=threads_arg, default=0, metavar="T",
                         help="with --lower-groups: spread each tile's ops over T emulated threads, as the "
                              "GPU kernels do (fuse-to-cpu emulate-threads); 'config': each group's "

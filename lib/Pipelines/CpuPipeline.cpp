@@ -45,8 +45,11 @@ void mlir::fuse::buildCpuPipeline(OpPassManager &pm,
   // The register-blocked contractions read a filter's output channels as
   // vectors: constant filters as [KH, KW, C, F].
   bool vectorize = options.vectorize && options.emulateThreads == 0;
+  // Every group's, whatever GPU schedule its config names.
+  FuseRelayoutWeightsOptions relayout;
+  relayout.tensorCores = "never";
   if (vectorize)
-    pm.addNestedPass<func::FuncOp>(createFuseRelayoutWeights());
+    pm.addNestedPass<func::FuncOp>(createFuseRelayoutWeights(relayout));
   if (options.outlineGroups)
     pm.addPass(createFuseOutlineGroups());
   // TOSA (if any) and elementwise ops on tensors to linalg.
@@ -60,7 +63,7 @@ void mlir::fuse::buildCpuPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
   if (vectorize) {
     // Filters of convolutions that were TOSA until now (unfused input).
-    pm.addNestedPass<func::FuncOp>(createFuseRelayoutWeights());
+    pm.addNestedPass<func::FuncOp>(createFuseRelayoutWeights(relayout));
     FuseCpuVectorizeOptions registerTiles;
     registerTiles.cpuTarget = options.cpuTarget;
     pm.addNestedPass<func::FuncOp>(createFuseCpuVectorize(registerTiles));

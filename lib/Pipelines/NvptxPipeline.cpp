@@ -115,8 +115,15 @@ void mlir::fuse::buildNvptxPipeline(OpPassManager &pm,
   limits.blockSize = options.blockSize;
   limits.sharedBytes = options.sharedBytes;
   pm.addPass(createFuseCheckLaunchLimits(limits));
-  if (options.relayoutWeights)
-    pm.addNestedPass<func::FuncOp>(createFuseRelayoutWeights());
+  if (options.relayoutWeights) {
+    // Tensor-core groups keep FHWC filters (K contiguous: ldmatrix); with
+    // tensor-cores=auto the groups are configured again below, and the
+    // fusion's choice stands in for the new one.
+    FuseRelayoutWeightsOptions relayout;
+    if (options.tensorCores == "always" || options.tensorCores == "never")
+      relayout.tensorCores = options.tensorCores;
+    pm.addNestedPass<func::FuncOp>(createFuseRelayoutWeights(relayout));
+  }
   FuseLowerGroupsOptions lower;
   lower.tileSizes.assign(options.tileSizes.begin(), options.tileSizes.end());
   // A block size given for all groups re-chooses their tiles for it;

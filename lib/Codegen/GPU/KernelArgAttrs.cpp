@@ -315,8 +315,8 @@ struct KernelArgAttrsPass
     module.walk([&](gpu::GPUFuncOp kernel) {
       for (unsigned i = 0, e = kernel.getNumWorkgroupAttributions(); i < e;
            ++i) {
-        auto align = dyn_cast_or_null<IntegerAttr>(
-            kernel.getWorkgroupAttributionAttr(
+        auto align =
+            dyn_cast_or_null<IntegerAttr>(kernel.getWorkgroupAttributionAttr(
                 i, LLVM::LLVMDialect::getAlignAttrName()));
         if (!align || align.getInt() < 16)
           kernel.setWorkgroupAttributionAttr(

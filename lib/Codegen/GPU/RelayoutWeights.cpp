@@ -37,8 +37,17 @@ namespace {
 
 struct RelayoutWeightsPass
     : public fuse::impl::FuseRelayoutWeightsBase<RelayoutWeightsPass> {
+  using FuseRelayoutWeightsBase::FuseRelayoutWeightsBase;
+
   void runOnOperation() override {
     func::FuncOp fn = getOperation();
+    if (tensorCores != "keep" && tensorCores != "always" &&
+        tensorCores != "never") {
+      fn.emitError() << "fuse-relayout-weights: option 'tensor-cores' must "
+                        "be keep, always or never, got '"
+                     << tensorCores << "'";
+      return signalPassFailure();
+    }
     SmallVector<linalg::Conv2DNhwcFhwcOp> convs;
     fn.walk([&](linalg::Conv2DNhwcFhwcOp conv) { convs.push_back(conv); });
     SmallVector<Attribute> records;
@@ -49,6 +58,19 @@ struct RelayoutWeightsPass
     if (!records.empty())
       FuseDialect::RelayoutsAttrHelper(fn.getContext())
           .setAttr(fn, ArrayAttr::get(fn.getContext(), records));
+  }
+
+  /// Whether `group`'s convolutions keep their FHWC filter: the group runs
+  /// on tensor cores, whose B fragments load by ldmatrix along K.
+  bool keepsFilter(GroupOp group) {
+    if (tensorCores == "never")
+      return false;
+    if (tensorCores == "always")
+      return true;
+    LoweringConfigAttr config =
+        FuseDialect::LoweringConfigAttrHelper(group->getContext())
+            .getAttr(group);
+    return config && config.getInstruction() == "mma_sync";
   }
 
   /// Rewrites `conv` when its filter is a constant used only by it (directly
@@ -63,7 +85,7 @@ struct RelayoutWeightsPass
     Value source = filter;
     if (auto arg = dyn_cast<BlockArgument>(filter)) {
       group = dyn_cast<GroupOp>(arg.getOwner()->getParentOp());
-      if (!group)
+      if (!group || keepsFilter(group))
         return std::nullopt;
       source = group.getInputs()[arg.getArgNumber()];
       if (!source.hasOneUse())

@@ -1149,8 +1149,8 @@ SmallVector<Value> WarpMmaEmitter::split(OpBuilder &b, Value x) {
 }
 
 bool WarpMma::loadsWithLdmatrix(bool isA) const {
-  if (!ldmatrix || (precision != MmaPrecision::fp32 &&
-                    precision != MmaPrecision::tf32))
+  if (!ldmatrix ||
+      (precision != MmaPrecision::fp32 && precision != MmaPrecision::tf32))
     return false;
   return isA ? !directA && c.aKFastest : !directB && c.bKFastest;
 }
@@ -1184,8 +1184,8 @@ SmallVector<Value> WarpMmaEmitter::ldmatrixFragment(OpBuilder &b, bool isA,
         b, loc, VectorType::get({registers, 1}, f32), shared,
         ValueRange{stage, point, k}, /*transpose=*/false, registers);
     for (int64_t r = 0; r < registers; ++r)
-      values.push_back(vector::ExtractOp::create(b, loc, loaded,
-                                                 ArrayRef<int64_t>{r, 0}));
+      values.push_back(
+          vector::ExtractOp::create(b, loc, loaded, ArrayRef<int64_t>{r, 0}));
     return values;
   }
   // PTX ISA, ldmatrix: register r of lane l holds row l / 4 of matrix r,
@@ -1195,8 +1195,8 @@ SmallVector<Value> WarpMmaEmitter::ldmatrixFragment(OpBuilder &b, bool isA,
   for (int64_t r = 0; r < registers; ++r) {
     Value source = add(b, loc, div(b, loc, lane, 4), r * 8);
     auto [point, k] = ldmatrixRow(b, isA, source, tile, step);
-    values.push_back(
-        loadShared(b, shared, /*kFastest=*/true, point, add(b, loc, k, within)));
+    values.push_back(loadShared(b, shared, /*kFastest=*/true, point,
+                                add(b, loc, k, within)));
   }
   return values;
 }

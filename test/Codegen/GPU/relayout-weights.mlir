@@ -3,15 +3,28 @@
 // the threads of a kernel (one output channel each) read neighbouring
 // filter elements.
 // RUN: fuse-opt %s -split-input-file --fuse-relayout-weights | FileCheck %s
+// A group on tensor cores keeps its FHWC filter (its B fragments load by
+// ldmatrix along K): by its config, or every group with tensor-cores=always;
+// tensor-cores=never re-lays out every one.
+// RUN: fuse-opt %s -split-input-file --fuse-relayout-weights=tensor-cores=always | FileCheck %s --check-prefix=ALWAYS
+// RUN: fuse-opt %s -split-input-file --fuse-relayout-weights=tensor-cores=never | FileCheck %s --check-prefix=NEVER
+// RUN: not fuse-opt %s -split-input-file --fuse-relayout-weights=tensor-cores=sometimes 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: fuse-relayout-weights: option 'tensor-cores' must be keep, always or never, got 'sometimes'
 // Fused, re-laid out, tiled and spread over threads: same results as the
 // unfused model, on a model with real (random) weights in resource blobs.
 // RUN: fuse-translate --import-onnx %fuse_src_root/test/Models/onnx/yolo_tiny.onnx -o %t.yolo.mlir
 // RUN: %check_equivalence %t.yolo.mlir --relayout-weights --lower-groups --distribute-threads 128 | FileCheck %s --check-prefix=EQUIV
 // In fuse-to-nvptx (on by default), and the report lists each re-layout.
 // RUN: fuse-opt %fuse_src_root/test/Models/resnet-bottleneck.mlir --fuse-fusion-pipeline="report=%t.json" -o %t.fused.mlir
-// RUN: fuse-opt %t.fused.mlir --fuse-to-nvptx | FileCheck %s --check-prefix=PIPE
-// RUN: fuse-opt %t.fused.mlir --fuse-to-nvptx="relayout-weights=false" | FileCheck %s --check-prefix=OFF
-// RUN: fuse-opt %t.fused.mlir --fuse-to-nvptx -o %t.kernels.mlir
+// Two of its three convolution groups run on tensor cores (the fusion's
+// configs) and keep their filters by default; the SIMT one (group 2) is
+// re-laid out; with tensor-cores=never all three are.
+// RUN: fuse-opt %t.fused.mlir --fuse-to-nvptx | FileCheck %s --check-prefix=KEEP
+// KEEP: llvm.func @resnet_bottleneck({{.*}}fuse.relayouts = [{bytes = 4096 : i64, from = "FHWC", group = 2 : i64, op = "linalg.conv_2d_nhwc_fhwc@{{[^"]*}}", to = "HWCF"}]
+// RUN: fuse-opt %t.fused.mlir --fuse-to-nvptx="tensor-cores=always" | FileCheck %s --check-prefix=OFF
+// RUN: fuse-opt %t.fused.mlir --fuse-to-nvptx="tensor-cores=never" | FileCheck %s --check-prefix=PIPE
+// RUN: fuse-opt %t.fused.mlir --fuse-to-nvptx="tensor-cores=never relayout-weights=false" | FileCheck %s --check-prefix=OFF
+// RUN: fuse-opt %t.fused.mlir --fuse-to-nvptx="tensor-cores=never" -o %t.kernels.mlir
 // RUN: %ptx_stats %t.kernels.mlir --out %t.ptx --report %t.json | FileCheck %s --check-prefix=STATS
 // RUN: %python -c "import json; print(json.load(open('%t.json'))['relayouts'])" | FileCheck %s --check-prefix=REPORT
 // STATS: 3 weight re-layout(s), {{[0-9]+}} bytes: linalg.conv_2d_nhwc_fhwc@
@@ -23,6 +36,11 @@
 // OFF-NOT: fuse.relayouts
 
 // CHECK-LABEL: func @grouped
+// ALWAYS-LABEL: func @grouped
+// ALWAYS-NOT: fuse.relayouts
+// ALWAYS: linalg.conv_2d_nhwc_fhwc
+// NEVER-LABEL: func @grouped
+// NEVER: linalg.conv_2d_nhwc_hwcf
 // CHECK-SAME: fuse.relayouts = [{bytes = 432 : i64, from = "FHWC", group = 7 : i64, op = "linalg.conv_2d_nhwc_fhwc@relayout-weights.mlir:{{[0-9]+}}:10", to = "HWCF"}]
 // The filter [4, 3, 3, 3] as [3, 3, 3, 4]: element (f, y, x, c) moves to
 // (y, x, c, f). Filter values 0..107 in FHWC order: HWCF starts with
@@ -56,4 +74,27 @@ func.func @kept(%x: tensor<1x4x4x3xf32>, %w: tensor<2x1x1x3xf32>) -> (tensor<1x4
   %b = linalg.conv_2d_nhwc_fhwc ins(%x, %k : tensor<1x4x4x3xf32>, tensor<2x1x1x3xf32>) outs(%e : tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
   %c = linalg.conv_2d_nhwc_fhwc ins(%x, %k : tensor<1x4x4x3xf32>, tensor<2x1x1x3xf32>) outs(%e : tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
   return %a, %b, %c : tensor<1x4x4x2xf32>, tensor<1x4x4x2xf32>, tensor<1x4x4x2xf32>
+}
+
+// -----
+
+// A group whose config says mma_sync keeps its filter (tensor-cores=keep,
+// the default); never re-lays it out.
+// CHECK-LABEL: func @tensor_cores
+// CHECK-NOT: fuse.relayouts
+// CHECK: linalg.conv_2d_nhwc_fhwc
+// CHECK-NOT: linalg.conv_2d_nhwc_hwcf
+// ALWAYS-LABEL: func @tensor_cores
+// ALWAYS: linalg.conv_2d_nhwc_fhwc
+// NEVER-LABEL: func @tensor_cores
+// NEVER-SAME: fuse.relayouts
+// NEVER: linalg.conv_2d_nhwc_hwcf
+func.func @tensor_cores(%x: tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32> {
+  %w = arith.constant dense<0.25> : tensor<16x1x1x16xf32>
+  %r = fuse.group single (%a = %x : tensor<1x8x8x16xf32>, %f = %w : tensor<16x1x1x16xf32>) -> tensor<1x8x8x16xf32> attributes {fuse.id = 3 : i64, fuse.lowering_config = #fuse.lowering_config<schedule = "convolution", tile = [1, 8, 8, 16], threads = 128, instruction = "mma_sync", precision = "fp32">} {
+    %e = tensor.empty() : tensor<1x8x8x16xf32>
+    %c = linalg.conv_2d_nhwc_fhwc ins(%a, %f : tensor<1x8x8x16xf32>, tensor<16x1x1x16xf32>) outs(%e : tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
+    fuse.yield %c : tensor<1x8x8x16xf32>
+  }
+  return %r : tensor<1x8x8x16xf32>
 }

@@ -25,7 +25,23 @@ def FuseRelayoutWeights : Pass<"fuse-relayout-weights", "::mlir::func::FuncOp"> 
     re-layout in `fuse.relayouts`: the op, the layouts, the bytes and the
     group id; `scripts/ptx-stats.py --report` copies them into the fusion
     report. `fuse-to-nvptx` runs it first (option `relayout-weights`).
+
+    A convolution whose group runs on tensor cores keeps its FHWC filter:
+    there the filter is the contraction's B operand, staged in shared
+    memory a K chunk at a time, and with K (KH, KW, C) contiguous its
+    fragments load by `ldmatrix` (`fuse-distribute-threads`). With
+    `tensor-cores = "keep"` (the default) that is a group whose lowering
+    config says `instruction = "mma_sync"`; `"always"` keeps every
+    grouped convolution's filter (the pipeline configures them all for
+    tensor cores again), `"never"` keeps none.
   }];
+  let options = [
+    Option<"tensorCores", "tensor-cores", "std::string",
+           /*default=*/"\"keep\"",
+           "Which groups' convolutions keep their FHWC filter: keep (those "
+           "whose lowering config is mma_sync), always (every group's), "
+           "never (none)">,
+  ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::arith::ArithDialect"];
 }
