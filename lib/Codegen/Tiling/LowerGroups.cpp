@@ -966,6 +966,21 @@ bool onLoweredCopy(RewriterBase &rewriter, GroupOp group,
   return answer;
 }
 
+/// Whether a copy of `group` lowers by `config`; the copy's diagnostics
+/// are not the user's.
+bool lowersWith(RewriterBase &rewriter, GroupOp group,
+                LoweringConfigAttr config) {
+  ScopedDiagnosticHandler quiet(group->getContext(),
+                                [](Diagnostic &) { return success(); });
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(group);
+  auto copy = cast<GroupOp>(rewriter.clone(*group));
+  insertRootCopies(rewriter, copy);
+  bool lowered = succeeded(lowerGroup(rewriter, copy, config));
+  rewriter.eraseOp(copy);
+  return lowered;
+}
+
 /// Whether `op` only moves its input's elements (a transpose, a copy, a
 /// generic yielding an input element unchanged).
 bool onlyMovesElements(linalg::LinalgOp op) {
@@ -1647,6 +1662,23 @@ FailureOr<LoweringConfigAttr> configFor(GroupOp group, TargetAttr target,
   return configureFusionGroup(group, target, options, shape);
 }
 
+/// The config chosen again for a group (`reconfigure`, no tile sizes
+/// given) that had `own`: `chosen`, unless its tile does not take all of
+/// the group's ops into one loop (the fusion lowered the group with `own`
+/// when it formed it); then `own`, with a remark from `pass`.
+LoweringConfigAttr keepLowerable(RewriterBase &rewriter, GroupOp group,
+                                 LoweringConfigAttr chosen,
+                                 LoweringConfigAttr own, StringRef pass) {
+  if (!own || !chosen || chosen == own || lowersWith(rewriter, group, chosen))
+    return chosen;
+  group->emitRemark() << pass << ": " << groupName(group)
+                      << " keeps its own lowering config: the one chosen "
+                         "again ("
+                      << chosen << ") does not tile all of its ops into one "
+                      << "loop";
+  return own;
+}
+
 /// The options fuse-configure-groups and fuse-lower-groups share, checked
 /// once before any IR is read: the target parsed into `requested`, one
 /// error line naming a wrong one.
@@ -1745,7 +1777,10 @@ struct ConfigureGroupsPass
         FuseDialect::CpuTargetAttrHelper(&getContext())
             .setAttr(module, requestedCpuTarget);
     bool failedAny = false;
-    getOperation()->walk([&](GroupOp group) {
+    IRRewriter rewriter(&getContext());
+    SmallVector<GroupOp> groups;
+    getOperation()->walk([&](GroupOp group) { groups.push_back(group); });
+    for (GroupOp group : groups) {
       if (helper.isAttrPresent(group) && !reconfigure &&
           options.tileSizes.empty()) {
         // A configured group keeps its GPU schedule and gets the CPU one.
@@ -1754,17 +1789,25 @@ struct ConfigureGroupsPass
               group,
               withCpuSchedule(helper.getAttr(group),
                               chooseCpuSchedule(group, requestedCpuTarget)));
-        return;
+        continue;
       }
       FailureOr<LoweringConfigAttr> config =
           configureFusionGroup(group, *resolved, options);
       if (failed(config)) {
         failedAny = true;
-        return;
+        continue;
+      }
+      if (options.tileSizes.empty()) {
+        LoweringConfigAttr kept = keepLowerable(
+            rewriter, group, *config, helper.getAttr(group), getArgument());
+        if (kept != *config && requestedCpuTarget)
+          kept = withCpuSchedule(kept,
+                                 chooseCpuSchedule(group, requestedCpuTarget));
+        config = kept;
       }
       if (*config)
         helper.setAttr(group, *config);
-    });
+    }
     if (failedAny)
       signalPassFailure();
   }
@@ -1803,7 +1846,9 @@ struct LowerGroupsPass
         resolveTarget(getOperation(), requestedTarget, getArgument());
     if (failed(resolved))
       return signalPassFailure();
+    FuseDialect::LoweringConfigAttrHelper helper(&getContext());
     for (GroupOp group : groups) {
+      LoweringConfigAttr own = helper.getAttr(group);
       FailureOr<LoweringConfigAttr> config = configFor(
           group, *resolved, options, reconfigure || !options.tileSizes.empty());
       if (failed(config)) {
@@ -1811,6 +1856,8 @@ struct LowerGroupsPass
         continue;
       }
       insertRootCopies(rewriter, group);
+      if (reconfigure && options.tileSizes.empty())
+        config = keepLowerable(rewriter, group, *config, own, getArgument());
       if (*config)
         FuseDialect::LoweringConfigAttrHelper(&getContext())
             .setAttr(group, *config);

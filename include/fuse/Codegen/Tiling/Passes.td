@@ -83,7 +83,9 @@ def FuseConfigureGroups : Pass<"fuse-configure-groups"> {
            "(split-K, 2 to 16, where the group allows it); 0: the cost "
            "model's choice where the tiles do not fill the SMs; 1: never">,
     Option<"reconfigure", "reconfigure", "bool", /*default=*/"false",
-           "Choose anew for groups that already have a config">,
+           "Choose anew for groups that already have a config (one whose "
+           "new config does not tile all of its ops into one loop keeps "
+           "its own; a remark says so)">,
   ];
   let dependentDialects = ["::mlir::fuse::FuseDialect",
                            "::mlir::scf::SCFDialect",
@@ -166,7 +168,9 @@ def FuseLowerGroups : Pass<"fuse-lower-groups"> {
            "model's choice where the tiles do not fill the SMs; 1: never">,
     Option<"reconfigure", "reconfigure", "bool", /*default=*/"false",
            "Choose every group's lowering config anew (with `threads`), "
-           "even one it already has">,
+           "even one it already has; a group whose new config does not "
+           "tile all of its ops into one loop keeps its own (a remark "
+           "says so)">,
   ];
   let dependentDialects = ["::mlir::fuse::FuseDialect",
                            "::mlir::scf::SCFDialect",
