@@ -7,8 +7,9 @@
 // that no two buffers alive at the same step overlap. The planner runs a
 // portfolio of placement orders with best-fit placement, then an exact
 // branch-and-bound search at the lower bound and a seeded local search over
-// the best order, both within a work budget (not a clock, so the same input
-// gives the same plan on any machine), and keeps the smallest arena. It is
+// the best order (random and aimed moves), taking turns within a work
+// budget (not a clock, so the same input gives the same plan on any
+// machine), and keeps the smallest arena. It is
 // exact when all sizes are equal (interval-graph colouring). The max-live
 // bound (the largest total size alive at one step) is the floor
 // no plan can beat.
@@ -37,12 +38,12 @@ inline constexpr int64_t kDefaultSearchBudget = int64_t(1) << 26;
 struct Options {
   /// Every offset is a multiple of this; sizes round up to it.
   int64_t alignment = 1;
-  /// Work budget of the searches: half to the exact search (a unit is four
-  /// of its steps, each a visit to one buffer or section), the rest to the
-  /// local search (each candidate order costs one unit per buffer placed
-  /// and per conflict looked at). A count, not a clock: the plan depends
-  /// only on the input (under a second on this project's 2-core machine at
-  /// the default).
+  /// Work budget of the searches, which take turns: half to the exact
+  /// search (a unit is four of its steps, each a visit to one buffer or
+  /// section), the rest to the local search (each candidate order costs one
+  /// unit per buffer placed and per conflict looked at). A count, not a clock:
+  /// the plan depends only on the input (under a second on this project's
+  /// 2-core machine at the default).
   int64_t searchBudget = kDefaultSearchBudget;
   /// Seed of the local search.
   uint64_t seed = 0;

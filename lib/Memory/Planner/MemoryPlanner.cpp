@@ -12,6 +12,7 @@
 #include <limits>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <queue>
 #include <random>
 #include <set>
@@ -42,6 +43,10 @@ constexpr int64_t kExactStepsPerUnit = 4;
 
 /// The exact search's first restart comes after this many steps.
 constexpr int64_t kExactRestartSteps = int64_t(1) << 23;
+
+/// One local-search candidate in this many is an aimed move (the others
+/// random swaps and moves).
+constexpr int64_t kAimedEvery = 4;
 
 /// Buffer indices sorted by (start, end, index). The keys are sorted in one
 /// contiguous array, not through the indices, which on millions of buffers
@@ -678,8 +683,16 @@ Plan fuse::planner::plan(const std::vector<Buffer> &buffers,
   }
 
   std::vector<int64_t> offsets;
+  // Records a strategy's arena (the smallest, for one that runs in
+  // steps) and keeps `offsets` if it is the best plan so far.
   auto consider = [&](const std::string &name, int64_t arena) {
-    result.strategies.push_back({name, arena});
+    auto known =
+        std::find_if(result.strategies.begin(), result.strategies.end(),
+                     [&](const StrategyResult &s) { return s.name == name; });
+    if (known == result.strategies.end())
+      result.strategies.push_back({name, arena});
+    else
+      known->arena = std::min(known->arena, arena);
     if (arena < result.arena) {
       result.arena = arena;
       result.offsets = offsets;
@@ -760,83 +773,174 @@ Plan fuse::planner::plan(const std::vector<Buffer> &buffers,
     }
   }
 
-  // The exact search, at the lower bound: a capacity it proves too small
-  // raises the bound by one alignment step (every arena is a multiple of
-  // it) and it tries again; a plan it finds at the bound is optimal. Half
-  // the budget; the local search gets the rest.
-  // The search restarts in another candidate order after a share of the
-  // budget that follows the Luby sequence (1 1 2 1 1 2 4 ...), which keeps
-  // one bad early choice from taking all of it; a search that ends without
-  // running out is a proof either way.
-  int64_t budget = std::max<int64_t>(0, options.searchBudget);
-  if (result.arena > result.lowerBound) {
-    ExactSearch exact(buffers, problem.sizes);
-    int64_t exactBudget = budget / 2;
-    budget -= exactBudget;
-    exactBudget *= kExactStepsPerUnit;
-    auto luby = [](int64_t i) { // i >= 1
-      for (;;) {
-        int k = 1;
-        while ((int64_t(1) << k) - 1 < i)
-          ++k;
-        if (i == (int64_t(1) << k) - 1)
-          return int64_t(1) << (k - 1);
-        i -= (int64_t(1) << (k - 1)) - 1;
-      }
-    };
-    for (int attempt = 0; result.arena > result.lowerBound && exactBudget > 0;
-         ++attempt) {
-      int64_t share = std::min<int64_t>(exactBudget,
-                                        kExactRestartSteps * luby(attempt + 1));
-      int64_t left = share;
-      exact.order(attempt, options.seed);
-      int64_t arena = 0;
-      auto outcome = exact.run(result.lowerBound, left, offsets, arena);
-      exactBudget -= share - std::max<int64_t>(0, left);
-      if (outcome == ExactSearch::Outcome::Found)
-        consider("exact", arena);
-      else if (outcome == ExactSearch::Outcome::Infeasible)
-        result.lowerBound += alignment;
+  // Local search over the best order, in steps of `units` of the budget,
+  // until the bound is reached: a candidate order is kept when its arena
+  // does not grow (and, at an equal arena, its excess below does not
+  // grow). Three candidates in four are a random swap or move; the fourth
+  // is aimed: a buffer that ends above the lower bound in the current plan
+  // (drawn with probability proportional to its size: the large ones
+  // decide the arena, the small long-lived ones are many) moves to just
+  // before a buffer it conflicts with that comes earlier in the order, so
+  // that it is placed first and the other goes around it (what turns two
+  // neighbours that both want the bottom of the arena into one below and
+  // one above). Its state carries over from one call to the next.
+  std::mt19937_64 rng(options.seed);
+  std::vector<uint32_t> order = bestOrder;
+  std::vector<int64_t> currentOffsets;
+  int64_t current = kInfinity;
+  std::vector<uint32_t> position(n), above, earlier;
+  std::vector<int64_t> aboveBytes;
+  // Each candidate costs at most one unit per buffer and per conflict
+  // entry; the count of candidates follows from the budget alone.
+  int64_t perCandidate = int64_t(n + problem.flat.size());
+  int64_t candidateCount = 0;
+  // How far a plan is from the bound besides its arena: the bytes its
+  // buffers reach above the lower bound, added up. A candidate with the
+  // same arena is kept only when this does not grow, so the search moves
+  // towards plans where fewer and smaller buffers stick out (one block of
+  // a network put right lowers it although others still set the arena).
+  auto excess = [&](const std::vector<int64_t> &plan) {
+    int64_t over = 0;
+    for (size_t b = 0; b < n; ++b)
+      over += std::max<int64_t>(0, plan[b] + problem.sizes[b] -
+                                       std::max(plan[b], result.lowerBound));
+    return over;
+  };
+  int64_t currentExcess = 0;
+  auto localSearch = [&](int64_t units) {
+    if (result.arena <= result.lowerBound || n < 2)
+      return units;
+    if (current == kInfinity) {
+      current = problem.place(order, currentOffsets, kInfinity);
+      currentExcess = excess(currentOffsets);
+      units -= perCandidate;
     }
-    budget += std::max<int64_t>(0, exactBudget) / kExactStepsPerUnit;
-  }
-
-  // Local search over the best order: swaps and moves, kept when the arena
-  // does not grow, until the bound is reached or the budget is spent.
-  if (result.arena > result.lowerBound && n > 1) {
-    std::mt19937_64 rng(options.seed);
-    std::vector<uint32_t> order = bestOrder;
-    int64_t current = bestOrderArena;
-    std::vector<int64_t> bestOffsets;
-    int64_t searchBest = kInfinity;
-    // Each candidate costs at most one unit per buffer and per conflict
-    // entry; the count of candidates follows from the budget alone.
-    int64_t perCandidate = int64_t(n + problem.flat.size());
-    int64_t candidates = budget / std::max<int64_t>(1, perCandidate);
-    for (int64_t c = 0; c < candidates && current > result.lowerBound; ++c) {
+    for (; units >= perCandidate && current > result.lowerBound;
+         units -= perCandidate) {
       std::vector<uint32_t> candidate = order;
-      size_t i = rng() % n, j = rng() % n;
-      if (rng() & 1) {
-        std::swap(candidate[i], candidate[j]);
-      } else {
-        uint32_t moved = candidate[i];
-        candidate.erase(candidate.begin() + i);
-        candidate.insert(candidate.begin() + j, moved);
+      bool aimed = false;
+      if (candidateCount++ % kAimedEvery == kAimedEvery - 1) {
+        above.clear();
+        aboveBytes.clear();
+        int64_t total = 0;
+        for (uint32_t b = 0; b < n; ++b)
+          if (currentOffsets[b] + problem.sizes[b] > result.lowerBound) {
+            above.push_back(b);
+            total += problem.sizes[b];
+            aboveBytes.push_back(total);
+          }
+        for (size_t p = 0; p < n; ++p)
+          position[order[p]] = uint32_t(p);
+        int64_t pick = int64_t(rng() % uint64_t(std::max<int64_t>(1, total)));
+        uint32_t v =
+            above[std::upper_bound(aboveBytes.begin(), aboveBytes.end(), pick) -
+                  aboveBytes.begin()];
+        earlier.clear();
+        // Half the time only the buffers it rests on (their top is its
+        // offset): what pushed it up.
+        bool under = rng() & 1;
+        for (uint32_t u : problem.conflicts(v))
+          if (position[u] < position[v] &&
+              (!under ||
+               currentOffsets[u] + problem.sizes[u] == currentOffsets[v]))
+            earlier.push_back(u);
+        if (earlier.empty() && under)
+          for (uint32_t u : problem.conflicts(v))
+            if (position[u] < position[v])
+              earlier.push_back(u);
+        if (!earlier.empty()) {
+          size_t from = position[v];
+          size_t to = position[earlier[rng() % earlier.size()]];
+          candidate.erase(candidate.begin() + from);
+          candidate.insert(candidate.begin() + to, v);
+          aimed = true;
+        }
+      }
+      if (!aimed) {
+        size_t i = rng() % n, j = rng() % n;
+        if (rng() & 1) {
+          std::swap(candidate[i], candidate[j]);
+        } else {
+          uint32_t moved = candidate[i];
+          candidate.erase(candidate.begin() + i);
+          candidate.insert(candidate.begin() + j, moved);
+        }
       }
       int64_t arena = problem.place(candidate, offsets, current);
-      if (arena <= current) {
+      if (arena > current)
+        continue;
+      int64_t over = excess(offsets);
+      if (arena < current || over <= currentExcess) {
         order = std::move(candidate);
         current = arena;
-        if (arena < searchBest) {
-          searchBest = arena;
-          bestOffsets = offsets;
+        currentExcess = over;
+        std::swap(currentOffsets, offsets);
+        if (arena < result.arena) {
+          offsets = currentOffsets;
+          consider("local-search", arena);
         }
       }
     }
-    if (searchBest < kInfinity) {
-      std::swap(offsets, bestOffsets);
-      consider("local-search", searchBest);
+    return std::max<int64_t>(0, units);
+  };
+
+  // The exact search, at the lower bound: a capacity it proves too small
+  // raises the bound by one alignment step (every arena is a multiple of
+  // it) and it tries again; a plan it finds at the bound is optimal. It
+  // restarts in another candidate order after a share of its budget that
+  // follows the Luby sequence (1 1 2 1 1 2 4 ...), which keeps one bad
+  // early choice from taking all of it; a search that ends without running
+  // out is a proof either way. Half the budget is the exact search's, half
+  // the local search's; the two take turns, each round a Luby share of
+  // each, so that whichever reaches the bound on a trace does so early,
+  // and what one leaves goes to the other at the end.
+  auto luby = [](int64_t i) { // i >= 1
+    for (;;) {
+      int k = 1;
+      while ((int64_t(1) << k) - 1 < i)
+        ++k;
+      if (i == (int64_t(1) << k) - 1)
+        return int64_t(1) << (k - 1);
+      i -= (int64_t(1) << (k - 1)) - 1;
     }
+  };
+  int64_t budget = std::max<int64_t>(0, options.searchBudget);
+  int64_t exactBudget = (budget / 2) * kExactStepsPerUnit;
+  int64_t localBudget = budget - budget / 2;
+  std::optional<ExactSearch> exact;
+  std::vector<int64_t> exactOffsets;
+  for (int64_t round = 1;
+       result.arena > result.lowerBound && (exactBudget > 0 || localBudget > 0);
+       ++round) {
+    if (exactBudget > 0) {
+      if (!exact)
+        exact.emplace(buffers, problem.sizes);
+      int64_t share =
+          std::min<int64_t>(exactBudget, kExactRestartSteps * luby(round));
+      int64_t left = share;
+      exact->order(int(round - 1), options.seed);
+      int64_t arena = 0;
+      auto outcome = exact->run(result.lowerBound, left, exactOffsets, arena);
+      exactBudget -= share - std::max<int64_t>(0, left);
+      if (outcome == ExactSearch::Outcome::Found) {
+        offsets = exactOffsets;
+        consider("exact", arena);
+      } else if (outcome == ExactSearch::Outcome::Infeasible) {
+        result.lowerBound += alignment;
+      }
+      if (exactBudget <= 0 || result.arena <= result.lowerBound) {
+        localBudget += std::max<int64_t>(0, exactBudget) / kExactStepsPerUnit;
+        exactBudget = 0;
+      }
+    }
+    int64_t share = exactBudget > 0
+                        ? std::min<int64_t>(
+                              localBudget, kExactRestartSteps /
+                                               kExactStepsPerUnit * luby(round))
+                        : localBudget;
+    localBudget -= share - localSearch(share);
+    if (exactBudget <= 0)
+      break; // the local search has had all that was left
   }
   result.planMs = elapsedMs();
   return result;
