@@ -259,7 +259,8 @@ def write_markdown(rows, pngs, args, commit, gpu):
               "are the CPU build as measured when the row was made (the rows' commits; before the vector "
               "micro-kernels, one loop nest per kernel). The CPU kernels against the machine's FMA peak and "
               "PyTorch, fused, unfused and at 1 and 2 threads: [benchmarks/cpu.md](benchmarks/cpu.md) "
-              "(`make bench-cpu`)."]
+              "(`make bench-cpu`). The memory planner on published and whole-network buffer traces: "
+              "[benchmarks/memtraces.md](benchmarks/memtraces.md) (`make bench-memory`)."]
     failed = [r for r in rows if r.get("ptx_error")]
     if failed:
         lines += ["", "No PTX (the lowering refused a group, with this diagnostic):", ""]

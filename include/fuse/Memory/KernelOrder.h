@@ -97,8 +97,12 @@ int64_t anyOrderBound(const KernelGraph &graph, int64_t alignment);
 /// max-live): greedy list schedules that run next the ready kernel which
 /// adds the least memory (what it writes minus what it reads for the last
 /// time), one of them preferring to continue the kernel just run (finishing
-/// a branch before starting another). Deterministic, O((kernels + buffer
-/// reads) log kernels).
+/// a branch before starting another); then, on graphs of at most 4096
+/// kernels, seeded moves of one kernel between its last predecessor and
+/// its first successor, kept when neither the max-live nor the memory-time
+/// grows, within a work budget (2^18 units of one per kernel and buffer
+/// access for each candidate). Deterministic: the same graph gets the same
+/// order.
 KernelOrder orderForMemory(const KernelGraph &graph,
                            const std::vector<uint32_t> &given,
                            int64_t alignment);
