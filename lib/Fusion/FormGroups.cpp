@@ -12,6 +12,7 @@
 #include "fuse/Fusion/FusionEngine.h"
 #include "fuse/Fusion/FusionRemarks.h"
 #include "fuse/Fusion/Passes.h"
+#include "mlir/Analysis/TopologicalSortUtils.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -28,6 +29,8 @@
 #include "mlir/Transforms/CSE.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/ToolOutputFile.h"
+
+#include <numeric>
 
 namespace mlir::fuse {
 #define GEN_PASS_DEF_FUSEFORMGROUPS
@@ -240,44 +243,14 @@ void duplicateSharedInitProducers(Block &block) {
   }
 }
 
-/// Static [offset, offset + size) of `insert` along each dimension.
-std::optional<SmallVector<std::pair<int64_t, int64_t>>>
-getStaticBox(tensor::InsertSliceOp insert) {
-  SmallVector<std::pair<int64_t, int64_t>> box;
-  for (auto [offset, size, stride] :
-       llvm::zip(insert.getStaticOffsets(), insert.getStaticSizes(),
-                 insert.getStaticStrides())) {
-    if (ShapedType::isDynamic(offset) || ShapedType::isDynamic(size) ||
-        stride != 1)
-      return std::nullopt;
-    box.push_back({offset, offset + size});
-  }
-  return box;
-}
-
 /// Rewrites each chain of insertions into a fresh tensor (a decomposed
 /// concat) so that the insertions come in the dataflow order of the values
 /// they insert. The slices are disjoint, so the order does not change the
 /// result; it lets every branch write its slice inside its own kernel
 /// without waiting for branches computed later.
 void reorderConcatChains(Block &block) {
-  SmallVector<SmallVector<tensor::InsertSliceOp>> chains;
-  for (Operation &op : block) {
-    auto first = dyn_cast<tensor::InsertSliceOp>(&op);
-    if (!first || !first.getDest().getDefiningOp<tensor::EmptyOp>())
-      continue;
-    SmallVector<tensor::InsertSliceOp> chain = {first};
-    while (chain.back()->hasOneUse()) {
-      auto next =
-          dyn_cast<tensor::InsertSliceOp>(*chain.back()->getUsers().begin());
-      if (!next || next.getDest() != chain.back().getResult() ||
-          next->getBlock() != &block)
-        break;
-      chain.push_back(next);
-    }
-    if (chain.size() > 1)
-      chains.push_back(std::move(chain));
-  }
+  SmallVector<SmallVector<tensor::InsertSliceOp>> chains =
+      findConcatChains(block);
   if (chains.empty())
     return;
   // Dataflow depth of every op (longest path from the block's inputs), then
@@ -299,41 +272,22 @@ void reorderConcatChains(Block &block) {
     return top ? rank.lookup(top) : std::pair<int64_t, int64_t>(-1, -1);
   };
   for (SmallVector<tensor::InsertSliceOp> &chain : chains) {
-    // Only static, pairwise disjoint slices can be reordered.
-    SmallVector<SmallVector<std::pair<int64_t, int64_t>>> boxes;
-    bool ok = true;
-    for (tensor::InsertSliceOp insert : chain) {
-      std::optional<SmallVector<std::pair<int64_t, int64_t>>> box =
-          getStaticBox(insert);
-      ok &= box.has_value();
-      if (box)
-        boxes.push_back(*box);
-    }
-    for (size_t i = 0; ok && i < boxes.size(); ++i)
-      for (size_t j = i + 1; ok && j < boxes.size(); ++j)
-        ok &= llvm::any_of(llvm::zip(boxes[i], boxes[j]), [](auto pair) {
-          auto [a, b] = pair;
-          return a.second <= b.first || b.second <= a.first;
-        });
-    if (!ok)
-      continue;
-    SmallVector<tensor::InsertSliceOp> sorted(chain);
-    llvm::sort(sorted, [&](tensor::InsertSliceOp a, tensor::InsertSliceOp b) {
-      return position(a.getSource()) < position(b.getSource());
+    SmallVector<unsigned> order(chain.size());
+    std::iota(order.begin(), order.end(), 0);
+    llvm::stable_sort(order, [&](unsigned a, unsigned b) {
+      return position(chain[a].getSource()) < position(chain[b].getSource());
     });
-    if (sorted == chain)
+    if (llvm::is_sorted(order))
       continue;
-    OpBuilder builder(chain.back());
-    Value dest = chain.front().getDest();
-    for (tensor::InsertSliceOp insert : sorted) {
-      auto copy = cast<tensor::InsertSliceOp>(builder.clone(*insert));
-      copy.getDestMutable().assign(dest);
-      dest = copy.getResult();
-    }
-    chain.back().getResult().replaceAllUsesWith(dest);
-    for (tensor::InsertSliceOp insert : llvm::reverse(chain))
-      insert->erase();
+    SmallVector<tensor::InsertSliceOp> sorted =
+        rethreadConcatChain(chain, order);
+    // The block's order follows the new chain: each insertion after the
+    // value it inserts and the one before it.
+    for (size_t i = 1; i < sorted.size(); ++i)
+      if (sorted[i]->isBeforeInBlock(sorted[i - 1]))
+        sorted[i]->moveAfter(sorted[i - 1]);
   }
+  sortTopologically(&block);
 }
 
 struct FormGroupsPass : public fuse::impl::FuseFormGroupsBase<FormGroupsPass> {

@@ -13,12 +13,91 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
+#include <numeric>
+#include <optional>
 #include <queue>
 
 using namespace mlir;
 using namespace mlir::fuse;
+
+/// Static [offset, offset + size) of `insert` along each dimension, or
+/// none where an offset or size is dynamic or a stride not 1.
+static std::optional<SmallVector<std::pair<int64_t, int64_t>>>
+getStaticBox(tensor::InsertSliceOp insert) {
+  SmallVector<std::pair<int64_t, int64_t>> box;
+  for (auto [offset, size, stride] :
+       llvm::zip(insert.getStaticOffsets(), insert.getStaticSizes(),
+                 insert.getStaticStrides())) {
+    if (ShapedType::isDynamic(offset) || ShapedType::isDynamic(size) ||
+        stride != 1)
+      return std::nullopt;
+    box.push_back({offset, offset + size});
+  }
+  return box;
+}
+
+SmallVector<SmallVector<tensor::InsertSliceOp>>
+mlir::fuse::findConcatChains(Block &block) {
+  SmallVector<SmallVector<tensor::InsertSliceOp>> chains;
+  for (Operation &op : block) {
+    auto first = dyn_cast<tensor::InsertSliceOp>(&op);
+    if (!first || !first.getDest().getDefiningOp<tensor::EmptyOp>())
+      continue;
+    SmallVector<tensor::InsertSliceOp> chain = {first};
+    while (chain.back()->hasOneUse()) {
+      auto next =
+          dyn_cast<tensor::InsertSliceOp>(*chain.back()->getUsers().begin());
+      if (!next || next.getDest() != chain.back().getResult() ||
+          next->getBlock() != &block)
+        break;
+      chain.push_back(next);
+    }
+    if (chain.size() < 2)
+      continue;
+    // Only static, pairwise disjoint slices commute.
+    SmallVector<SmallVector<std::pair<int64_t, int64_t>>> boxes;
+    bool ok = true;
+    for (tensor::InsertSliceOp insert : chain) {
+      std::optional<SmallVector<std::pair<int64_t, int64_t>>> box =
+          getStaticBox(insert);
+      ok &= box.has_value();
+      if (box)
+        boxes.push_back(*box);
+    }
+    for (size_t i = 0; ok && i < boxes.size(); ++i)
+      for (size_t j = i + 1; ok && j < boxes.size(); ++j)
+        ok &= llvm::any_of(llvm::zip(boxes[i], boxes[j]), [](auto pair) {
+          auto [a, b] = pair;
+          return a.second <= b.first || b.second <= a.first;
+        });
+    if (ok)
+      chains.push_back(std::move(chain));
+  }
+  return chains;
+}
+
+SmallVector<tensor::InsertSliceOp>
+mlir::fuse::rethreadConcatChain(ArrayRef<tensor::InsertSliceOp> chain,
+                                ArrayRef<unsigned> order) {
+  Value dest = tensor::InsertSliceOp(chain.front()).getDest();
+  Value last = tensor::InsertSliceOp(chain.back()).getResult();
+  SmallVector<OpOperand *> uses;
+  for (OpOperand &use : last.getUses())
+    uses.push_back(&use);
+  SmallVector<tensor::InsertSliceOp> result;
+  for (unsigned i : order) {
+    tensor::InsertSliceOp insert = chain[i];
+    insert.getDestMutable().assign(dest);
+    dest = insert.getResult();
+    result.push_back(insert);
+  }
+  for (OpOperand *use : uses)
+    use->set(dest);
+  return result;
+}
 
 PlanKernels mlir::fuse::analyzePlanKernels(const FusionPlan &plan) {
   PlanKernels kernels;
@@ -199,6 +278,103 @@ kernelGraphOf(const FusionPlan &plan, const PlanKernels &kernels,
   return graph;
 }
 
+/// The most kernel orders the choice of concatenation orders evaluates in
+/// one function (each is an analysis of the plan and the greedy schedules).
+static constexpr int64_t kMaxChainOrderTrials = 2000;
+
+/// Chooses the order of each concatenation's insertions (findConcatChains)
+/// for memory: for each chain in turn, every order of a chain of up to 4
+/// (else each member moved to each place), the others as they are; the IR
+/// is rethreaded to the order whose kernel order (orderForMemory's greedy
+/// schedules) has the least max-live, where that is lower than the current
+/// one. Orders that would make the kernels depend on each other in a cycle
+/// are skipped. Returns whether any chain changed.
+static bool chooseConcatOrders(FusionPlan &plan, int64_t alignment) {
+  Block *block = nullptr;
+  for (const PlannedGroup &group : plan.groups)
+    if (!group.ops.empty()) {
+      block = group.ops.front()->getBlock();
+      break;
+    }
+  if (!block)
+    return false;
+  SmallVector<SmallVector<tensor::InsertSliceOp>> chains =
+      findConcatChains(*block);
+  if (chains.empty())
+    return false;
+  // Only chains whose insertions are in kernels of the plan matter.
+  llvm::DenseSet<Operation *> planned;
+  for (const PlannedGroup &group : plan.groups)
+    for (Operation *op : group.ops)
+      planned.insert(op);
+  auto maxLiveNow = [&](bool moves) -> std::optional<int64_t> {
+    PlanKernels kernels = analyzePlanKernels(plan);
+    if (kernels.sourceOrder.empty())
+      return std::nullopt; // a cycle
+    std::vector<int64_t> graphIndex;
+    ::fuse::planner::KernelGraph graph =
+        kernelGraphOf(plan, kernels, graphIndex);
+    return ::fuse::planner::orderForMemory(graph, kernels.sourceOrder,
+                                           alignment, moves)
+        .maxLiveAfter;
+  };
+  // The chains as they are, ordered with the moves too: a candidate is
+  // taken only below that, so the kernel order after it (which the moves
+  // can only lower) never has more memory alive than without it.
+  std::optional<int64_t> best = maxLiveNow(/*moves=*/true);
+  if (!best)
+    return false;
+  int64_t trials = 0;
+  bool changed = false;
+  for (SmallVector<tensor::InsertSliceOp> &chain : chains) {
+    if (!llvm::all_of(chain, [&](tensor::InsertSliceOp insert) {
+          return planned.contains(insert);
+        }))
+      continue;
+    size_t m = chain.size();
+    SmallVector<SmallVector<unsigned>> candidates;
+    SmallVector<unsigned> identity(m);
+    std::iota(identity.begin(), identity.end(), 0);
+    if (m <= 4) {
+      SmallVector<unsigned> order = identity;
+      while (std::next_permutation(order.begin(), order.end()))
+        candidates.push_back(order);
+    } else {
+      for (unsigned from = 0; from < m; ++from)
+        for (unsigned to = 0; to < m; ++to) {
+          if (to == from || to == from + 1)
+            continue;
+          SmallVector<unsigned> order = identity;
+          order.erase(order.begin() + from);
+          order.insert(order.begin() + (to > from ? to - 1 : to), from);
+          candidates.push_back(order);
+        }
+    }
+    SmallVector<unsigned> bestOrder = identity;
+    for (ArrayRef<unsigned> order : candidates) {
+      if (trials++ >= kMaxChainOrderTrials)
+        break;
+      SmallVector<tensor::InsertSliceOp> tried =
+          rethreadConcatChain(chain, order);
+      std::optional<int64_t> maxLive = maxLiveNow(/*moves=*/false);
+      if (maxLive && *maxLive < *best) {
+        best = maxLive;
+        bestOrder.assign(order.begin(), order.end());
+      }
+      // Back to the chain as it was: `tried` holds chain[order[i]] at i.
+      SmallVector<unsigned> back(m);
+      for (unsigned i = 0; i < m; ++i)
+        back[order[i]] = i;
+      rethreadConcatChain(tried, back);
+    }
+    if (bestOrder != identity) {
+      chain = rethreadConcatChain(chain, bestOrder);
+      changed = true;
+    }
+  }
+  return changed;
+}
+
 void mlir::fuse::orderKernelsForMemory(FusionPlan &plan, bool reorder,
                                        int64_t alignment) {
   PlanKernels kernels = analyzePlanKernels(plan);
@@ -211,8 +387,24 @@ void mlir::fuse::orderKernelsForMemory(FusionPlan &plan, bool reorder,
   ::fuse::planner::KernelGraph graph = kernelGraphOf(plan, kernels, graphIndex);
   ::fuse::planner::KernelOrder order;
   if (reorder) {
+    // Max-live in the source order as the IR came, then the concatenation
+    // orders chosen for memory, then the kernels ordered.
+    int64_t sourceMaxLive = ::fuse::planner::computeMaxLive(
+        ::fuse::planner::placesOf(graph, kernels.sourceOrder).places,
+        alignment);
+    bool rethreaded = chooseConcatOrders(plan, alignment);
+    if (rethreaded) {
+      kernels = analyzePlanKernels(plan);
+      graph = kernelGraphOf(plan, kernels, graphIndex);
+    }
     order =
         ::fuse::planner::orderForMemory(graph, kernels.sourceOrder, alignment);
+    if (rethreaded) {
+      order.maxLiveBefore = sourceMaxLive;
+      order.strategy = order.strategy == "given"
+                           ? std::string("concat-order")
+                           : "concat-order+" + order.strategy;
+    }
   } else {
     order.order = kernels.sourceOrder;
     order.maxLiveBefore = order.maxLiveAfter = ::fuse::planner::computeMaxLive(

@@ -10,13 +10,23 @@
 // RUN: fuse-opt %s --fuse-fusion-pipeline="target=h200" | FileCheck %s
 // RUN: fuse-opt %s --fuse-fusion-pipeline="target=h200 report=-" -o /dev/null | FileCheck %s --check-prefix=REPORT
 
-// Groups print in dataflow order: the pool first.
+// Groups print in the kernel order chosen for memory: the branches write
+// their slices of the concatenation in any order (disjoint slices), and
+// with the pool branch's written last, the pooled tensor is made after the
+// 3x3 and 5x5 branches have consumed the reduced 1x1 outputs: max-live
+// 49152 -> 32768 B (the largest one kernel's own buffers take).
 // CHECK-LABEL: func @inception
-// CHECK: fuse.group vertical rule "pad_prologue"
 // CHECK: fuse.group composite rule "shared_input_contractions"
-// CHECK-COUNT-3: fuse.group diagonal rule "contraction_epilogue"
+// CHECK-COUNT-2: fuse.group diagonal rule "contraction_epilogue"
+// CHECK: fuse.group vertical rule "pad_prologue"
+// CHECK: fuse.group diagonal rule "contraction_epilogue"
 // CHECK-NOT: fuse.group
 // REPORT: "kernels_after": 5
+// REPORT: "kernel_order": {
+// REPORT-NEXT: "strategy": "concat-order+branch-first",
+// REPORT-NEXT: "max_live_source_order": 49152,
+// REPORT-NEXT: "max_live": 32768,
+// REPORT-NEXT: "bound": 32768
 // REPORT: "left_alone": []
 // Fused and unfused give the same results on the CPU (seeded random input,
 // 1e-5 relative), the fused build with the buffers between its kernels

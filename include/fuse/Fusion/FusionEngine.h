@@ -25,6 +25,7 @@
 #include "fuse/Dialect/Fuse/Utils/Describe.h"
 #include "fuse/Fusion/FusionCheck.h"
 #include "fuse/Fusion/FusionRule.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Block.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Support/LLVM.h"
@@ -194,9 +195,28 @@ PlanMemory estimatePlanMemory(const FusionPlan &plan, int64_t alignment);
 /// for GPUs).
 inline constexpr int64_t kMemoryAlignment = 256;
 
+/// The decomposed concatenations of `block`: chains of `tensor.insert_slice`
+/// ops, the first into a `tensor.empty`, each next one into the previous
+/// one's result (its only use), with static, unit-stride, pairwise disjoint
+/// slices, two or more long. Their insertions commute: any order of the
+/// chain gives the same tensor.
+SmallVector<SmallVector<tensor::InsertSliceOp>> findConcatChains(Block &block);
+
+/// Threads `chain`'s destinations in the order `order` (indices into
+/// `chain`): the first of them inserts into the chain's first destination,
+/// each next into the previous one's result, and the users of the chain's
+/// last result use the new last one's. Returns the chain in its new order.
+SmallVector<tensor::InsertSliceOp>
+rethreadConcatChain(ArrayRef<tensor::InsertSliceOp> chain,
+                    ArrayRef<unsigned> order);
+
 /// Sets plan.kernelOrder: with `reorder`, the order of least max-live that
-/// orderForMemory finds (never above the source order's); without, the
-/// source order. Records both max-lives.
+/// orderForMemory finds (never above the source order's), after choosing
+/// the order of each concatenation's insertions (findConcatChains: every
+/// order of a chain of up to 4, else each member moved to each place) whose
+/// kernel order has the least max-live, rethreading the chain in the IR
+/// where that is lower; without, the source order. Records both max-lives
+/// (the source's before any chain was rethreaded).
 void orderKernelsForMemory(FusionPlan &plan, bool reorder, int64_t alignment);
 
 /// Wraps every planned group in a `fuse.group` (kind and rule from the plan)

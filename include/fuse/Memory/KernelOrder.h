@@ -103,9 +103,10 @@ int64_t anyOrderBound(const KernelGraph &graph, int64_t alignment);
 /// grows, within a work budget (2^18 units of one per kernel and buffer
 /// access for each candidate). Deterministic: the same graph gets the same
 /// order.
+/// `moves` false: the greedy schedules only.
 KernelOrder orderForMemory(const KernelGraph &graph,
                            const std::vector<uint32_t> &given,
-                           int64_t alignment);
+                           int64_t alignment, bool moves = true);
 
 } // namespace fuse::planner
 

@@ -456,7 +456,7 @@ int64_t fuse::planner::anyOrderBound(const KernelGraph &graph,
 
 KernelOrder fuse::planner::orderForMemory(const KernelGraph &graph,
                                           const std::vector<uint32_t> &given,
-                                          int64_t alignment) {
+                                          int64_t alignment, bool moves) {
   KernelOrder result;
   result.order = given;
   result.strategy = "given";
@@ -489,7 +489,7 @@ KernelOrder fuse::planner::orderForMemory(const KernelGraph &graph,
             (backwards ? "-backwards" : "");
       }
     }
-  if (result.maxLiveAfter > result.lowerBound &&
+  if (moves && result.maxLiveAfter > result.lowerBound &&
       graph.kernels <= kMaxKernelsForMoves)
     improveByMoves(graph, adj, alignment, result);
   return result;
