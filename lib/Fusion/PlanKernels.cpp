@@ -278,6 +278,14 @@ kernelGraphOf(const FusionPlan &plan, const PlanKernels &kernels,
   return graph;
 }
 
+/// The block `plan`'s groups are in, or null when no group has an op.
+static Block *planBlock(const FusionPlan &plan) {
+  for (const PlannedGroup &group : plan.groups)
+    if (!group.ops.empty())
+      return group.ops.front()->getBlock();
+  return nullptr;
+}
+
 /// The most kernel orders the choice of concatenation orders evaluates in
 /// one function (each is an analysis of the plan and the greedy schedules).
 static constexpr int64_t kMaxChainOrderTrials = 2000;
@@ -286,16 +294,14 @@ static constexpr int64_t kMaxChainOrderTrials = 2000;
 /// for memory: for each chain in turn, every order of a chain of up to 4
 /// (else each member moved to each place), the others as they are; the IR
 /// is rethreaded to the order whose kernel order (orderForMemory's greedy
-/// schedules) has the least max-live, where that is lower than the current
-/// one. Orders that would make the kernels depend on each other in a cycle
-/// are skipped. Returns whether any chain changed.
-static bool chooseConcatOrders(FusionPlan &plan, int64_t alignment) {
-  Block *block = nullptr;
-  for (const PlannedGroup &group : plan.groups)
-    if (!group.ops.empty()) {
-      block = group.ops.front()->getBlock();
-      break;
-    }
+/// schedules) has the least max-live, where that is lower than `current`
+/// (the chains as they are, ordered with the moves too: the kernel order
+/// after a change, which the moves can only lower, never has more memory
+/// alive than without it). Orders that would make the kernels depend on
+/// each other in a cycle are skipped. Returns whether any chain changed.
+static bool chooseConcatOrders(FusionPlan &plan, int64_t alignment,
+                               int64_t current) {
+  Block *block = planBlock(plan);
   if (!block)
     return false;
   SmallVector<SmallVector<tensor::InsertSliceOp>> chains =
@@ -307,7 +313,8 @@ static bool chooseConcatOrders(FusionPlan &plan, int64_t alignment) {
   for (const PlannedGroup &group : plan.groups)
     for (Operation *op : group.ops)
       planned.insert(op);
-  auto maxLiveNow = [&](bool moves) -> std::optional<int64_t> {
+  // Max-live of the greedy schedules with the chains as they are now.
+  auto maxLiveNow = [&]() -> std::optional<int64_t> {
     PlanKernels kernels = analyzePlanKernels(plan);
     if (kernels.sourceOrder.empty())
       return std::nullopt; // a cycle
@@ -315,15 +322,10 @@ static bool chooseConcatOrders(FusionPlan &plan, int64_t alignment) {
     ::fuse::planner::KernelGraph graph =
         kernelGraphOf(plan, kernels, graphIndex);
     return ::fuse::planner::orderForMemory(graph, kernels.sourceOrder,
-                                           alignment, moves)
+                                           alignment, /*moves=*/false)
         .maxLiveAfter;
   };
-  // The chains as they are, ordered with the moves too: a candidate is
-  // taken only below that, so the kernel order after it (which the moves
-  // can only lower) never has more memory alive than without it.
-  std::optional<int64_t> best = maxLiveNow(/*moves=*/true);
-  if (!best)
-    return false;
+  int64_t best = current;
   int64_t trials = 0;
   bool changed = false;
   for (SmallVector<tensor::InsertSliceOp> &chain : chains) {
@@ -356,9 +358,9 @@ static bool chooseConcatOrders(FusionPlan &plan, int64_t alignment) {
         break;
       SmallVector<tensor::InsertSliceOp> tried =
           rethreadConcatChain(chain, order);
-      std::optional<int64_t> maxLive = maxLiveNow(/*moves=*/false);
-      if (maxLive && *maxLive < *best) {
-        best = maxLive;
+      std::optional<int64_t> maxLive = maxLiveNow();
+      if (maxLive && *maxLive < best) {
+        best = *maxLive;
         bestOrder.assign(order.begin(), order.end());
       }
       // Back to the chain as it was: `tried` holds chain[order[i]] at i.
@@ -387,19 +389,17 @@ void mlir::fuse::orderKernelsForMemory(FusionPlan &plan, bool reorder,
   ::fuse::planner::KernelGraph graph = kernelGraphOf(plan, kernels, graphIndex);
   ::fuse::planner::KernelOrder order;
   if (reorder) {
-    // Max-live in the source order as the IR came, then the concatenation
-    // orders chosen for memory, then the kernels ordered.
-    int64_t sourceMaxLive = ::fuse::planner::computeMaxLive(
-        ::fuse::planner::placesOf(graph, kernels.sourceOrder).places,
-        alignment);
-    bool rethreaded = chooseConcatOrders(plan, alignment);
-    if (rethreaded) {
-      kernels = analyzePlanKernels(plan);
-      graph = kernelGraphOf(plan, kernels, graphIndex);
-    }
+    // The kernels ordered as the IR came; where a concatenation order
+    // chosen for memory lowers that, ordered again, the source order's
+    // max-live still the one the IR came with.
     order =
         ::fuse::planner::orderForMemory(graph, kernels.sourceOrder, alignment);
-    if (rethreaded) {
+    if (chooseConcatOrders(plan, alignment, order.maxLiveAfter)) {
+      int64_t sourceMaxLive = order.maxLiveBefore;
+      kernels = analyzePlanKernels(plan);
+      graph = kernelGraphOf(plan, kernels, graphIndex);
+      order = ::fuse::planner::orderForMemory(graph, kernels.sourceOrder,
+                                              alignment);
       order.maxLiveBefore = sourceMaxLive;
       order.strategy = order.strategy == "given"
                            ? std::string("concat-order")
@@ -423,12 +423,7 @@ PlanMemory mlir::fuse::estimatePlanMemory(const FusionPlan &plan,
                                           int64_t alignment) {
   PlanMemory estimate;
   // The footprint besides the arena: weights, inputs, results.
-  Block *block = nullptr;
-  for (const PlannedGroup &group : plan.groups)
-    if (!group.ops.empty()) {
-      block = group.ops.front()->getBlock();
-      break;
-    }
+  Block *block = planBlock(plan);
   if (block) {
     auto bytesOf = [](Value v) {
       return getShapedTypeBytes(v.getType()).value_or(0);

@@ -1859,8 +1859,7 @@ struct LowerGroupsPass
       if (reconfigure && options.tileSizes.empty())
         config = keepLowerable(rewriter, group, *config, own, getArgument());
       if (*config)
-        FuseDialect::LoweringConfigAttrHelper(&getContext())
-            .setAttr(group, *config);
+        helper.setAttr(group, *config);
       failedAny |= *config && failed(lowerGroup(rewriter, group, *config));
     }
     if (failedAny)

@@ -16,6 +16,11 @@ using namespace fuse::planner;
 
 namespace {
 
+/// `bytes` rounded up to a multiple of `alignment` (at least 1).
+int64_t alignedBytes(int64_t bytes, int64_t alignment) {
+  return (bytes + alignment - 1) / alignment * alignment;
+}
+
 /// The graph in the shape the schedulers read: for each kernel the buffers
 /// it writes and reads (each once), its successors and predecessors (an
 /// edge per buffer or dependence, repeats allowed).
@@ -265,9 +270,7 @@ void improveByMoves(const KernelGraph &graph, const Adjacency &adj,
   for (uint32_t k = 0; k < n; ++k)
     reads += int64_t(adj.reads[k].size() + adj.writes[k].size());
   int64_t perCandidate = int64_t(n) + reads + 1;
-  auto aligned = [&](int64_t bytes) {
-    return (bytes + alignment - 1) / alignment * alignment;
-  };
+  auto aligned = [&](int64_t bytes) { return alignedBytes(bytes, alignment); };
   // (max-live, memory-time) of an order.
   auto costOf = [&](const std::vector<uint32_t> &order) {
     std::vector<Buffer> places = placesOf(graph, order).places;
@@ -418,9 +421,7 @@ int64_t fuse::planner::anyOrderBound(const KernelGraph &graph,
   alignment = std::max<int64_t>(1, alignment);
   Adjacency adj(graph);
   int64_t bound = 0;
-  auto aligned = [&](int64_t bytes) {
-    return (bytes + alignment - 1) / alignment * alignment;
-  };
+  auto aligned = [&](int64_t bytes) { return alignedBytes(bytes, alignment); };
   for (uint32_t k = 0; k < graph.kernels; ++k) {
     int64_t bytes = 0;
     std::vector<uint32_t> continued;
