@@ -6,7 +6,8 @@ fuse-compile (import -> fusion for --target's cost model, or every rule off
 with --unfused -> the CPU library) -> the fuse Python package (the runtime's
 C API) on the given inputs -> compared here with NumPy. An output passes when
 every element satisfies
-  |out - ref| <= atol + rtol * (|ref| + max |ref|):
+  |out - ref| <= atol + rtol * (|ref| + max |ref|)
+(a NaN where the reference has a NaN, or the same infinity, matches):
 the error is judged relative to the output's own scale as well as the
 element's, since an element that sums large terms to a small value (a logit
 near 0 in a ResNet with random weights) has no meaningful elementwise
@@ -177,9 +178,15 @@ def main():
         if out.shape != ref.shape:
             print(f"{name}: ERROR: output {k} has {out.size} elements, the reference {ref.size}")
             return 2
-        err = np.abs(out - ref)
-        max_ref = float(np.abs(ref).max()) if ref.size else 0.0
-        bad = ~(err <= args.atol + args.rtol * (np.abs(ref) + max_ref))
+        # A NaN where the reference has one, or the same infinity, is a
+        # match (the ONNX backend's equal_nan); the scale is the finite
+        # reference's.
+        same = (np.isnan(out) & np.isnan(ref)) | ((out == ref) & np.isinf(ref))
+        with np.errstate(invalid="ignore"):
+            err = np.where(same, 0.0, np.abs(out - ref))
+        finite = ref[np.isfinite(ref)]
+        max_ref = float(np.abs(finite).max()) if finite.size else 0.0
+        bad = ~(err <= args.atol + args.rtol * (np.where(np.isfinite(ref), np.abs(ref), 0.0) + max_ref))
         ok = not bad.any()
         failed += not ok
         max_err = float(np.nanmax(err)) if err.size and not np.isnan(err).all() else float("nan")

@@ -20,6 +20,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
@@ -199,6 +200,11 @@ private:
   /// check refuses beyond rank 3).
   Value pad(Value v, ArrayRef<int64_t> low, ArrayRef<int64_t> high,
             float value);
+  /// Pad by `low`/`high` elements per dimension whose values come from v
+  /// itself: its edge element (`reflect` false) or its mirror image about
+  /// the edge (true). One elementwise op reading v at computed indices.
+  Value padFromInput(Value v, ArrayRef<int64_t> low, ArrayRef<int64_t> high,
+                     bool reflect);
   template <typename OpT>
   Value op(Type t, ValueRange operands, ArrayRef<NamedAttribute> attrs = {}) {
     return OpT::create(b, loc, TypeRange{t}, operands, attrs)->getResult(0);
@@ -237,6 +243,19 @@ private:
   LogicalResult importNode();
   FailureOr<bool> tryFold();
   LogicalResult importUnary(StringRef kind);
+  /// The activations built from other elementwise ops (LeakyRelu, Elu, ...).
+  LogicalResult importActivation(StringRef kind);
+  LogicalResult importPRelu();
+  /// Sign, Shrink and ThresholdedRelu: comparisons choosing among values.
+  LogicalResult importPiecewise(StringRef kind);
+  LogicalResult importTile();
+  /// A 1-D Conv or pooling node (input [N, C, L]) imported by `import2d`
+  /// as the 2-D op on [N, C, 1, L]: its window attributes get a leading
+  /// unit dimension, the weight (Conv) a unit kernel height.
+  LogicalResult importAs2D(LogicalResult (Importer::*import2d)(bool, bool),
+                           bool isMax, bool global);
+  LogicalResult importConv2D(bool, bool) { return importConv(); }
+  Value clamp(Value v, float lo, float hi);
   LogicalResult importBinary(StringRef kind);
   FailureOr<Entry> broadcastBinary(StringRef kind, Entry &a, Entry &c);
   LogicalResult importVariadic(StringRef kind);
@@ -261,7 +280,7 @@ private:
   LogicalResult importMatMul(Entry &a, Entry &w, Entry &out,
                              Entry *addend = nullptr);
   LogicalResult importGemm();
-  LogicalResult importSoftmax();
+  LogicalResult importSoftmax(bool log);
   LogicalResult importLayerNorm();
   LogicalResult importReduce(StringRef kind);
   LogicalResult importPool(bool isMax, bool global);
@@ -843,6 +862,52 @@ Value Importer::pad(Value v, ArrayRef<int64_t> low, ArrayRef<int64_t> high,
   return tensor::PadOp::create(b, loc, f32(out), v, lo, hi, padValue);
 }
 
+Value Importer::padFromInput(Value v, ArrayRef<int64_t> low,
+                             ArrayRef<int64_t> high, bool reflect) {
+  Shape in(shapeOf(v)), out(in);
+  for (size_t d = 0; d < out.size(); ++d)
+    out[d] += low[d] + high[d];
+  int64_t rank = out.size();
+  Value init = tensor::EmptyOp::create(b, loc, out, b.getF32Type());
+  SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{f32(out)}, ValueRange{}, ValueRange{init},
+      ArrayRef<AffineMap>{b.getMultiDimIdentityMap(rank)}, iters,
+      [&](OpBuilder &nb, Location l, ValueRange) {
+        auto cst = [&](int64_t c) {
+          return arith::ConstantIndexOp::create(nb, l, c).getResult();
+        };
+        auto absOf = [&](Value x) {
+          Value negX = arith::SubIOp::create(nb, l, cst(0), x);
+          return arith::MaxSIOp::create(nb, l, x, negX).getResult();
+        };
+        SmallVector<Value> idx;
+        for (int64_t d = 0; d < rank; ++d) {
+          Value i = linalg::IndexOp::create(nb, l, d);
+          if (!low[d] && !high[d]) {
+            idx.push_back(i);
+            continue;
+          }
+          // j = i - low; edge: clamp(j, 0, n - 1); reflect:
+          // (n - 1) - |(n - 1) - |j||, the mirror about 0 and about n - 1.
+          Value j = arith::SubIOp::create(nb, l, i, cst(low[d]));
+          Value last = cst(in[d] - 1);
+          Value src;
+          if (reflect) {
+            Value r = arith::SubIOp::create(nb, l, last, absOf(j));
+            src = arith::SubIOp::create(nb, l, last, absOf(r));
+          } else {
+            Value lo = arith::MaxSIOp::create(nb, l, j, cst(0));
+            src = arith::MinSIOp::create(nb, l, lo, last);
+          }
+          idx.push_back(src);
+        }
+        Value x = tensor::ExtractOp::create(nb, l, v, idx);
+        linalg::YieldOp::create(nb, l, x);
+      });
+  return generic.getResult(0);
+}
+
 Value Importer::unaryOp(StringRef kind, Value v) {
   Type t = v.getType();
   if (kind == "Sigmoid")
@@ -1207,6 +1272,256 @@ LogicalResult Importer::importUnary(StringRef kind) {
   return define(0, result(unaryOp(kind, v), x.shape, x.nhwc));
 }
 
+Value Importer::clamp(Value v, float lo, float hi) {
+  return op<tosa::ClampOp>(v.getType(), {v},
+                           {b.getNamedAttr("min_val", b.getF32FloatAttr(lo)),
+                            b.getNamedAttr("max_val", b.getF32FloatAttr(hi))});
+}
+
+LogicalResult Importer::importActivation(StringRef kind) {
+  // Each is spelled with elementwise ops that keep x > 0 and x < 0 apart
+  // without a comparison: max(x, 0) and min(x, 0) (exact, NaN kept), so
+  // the negative side's formula sees min(x, 0) and gives exactly 0 at
+  // x >= 0. The defaults are the ONNX spec's.
+  auto param = [&](StringRef name, float dflt) -> FailureOr<float> {
+    FailureOr<float> v = floatAttr(name, dflt);
+    if (succeeded(v) && !std::isfinite(*v))
+      return error() << "attribute '" << name << "' must be finite, got "
+                     << *v,
+             failure();
+    return v;
+  };
+  Entry &x = *input(0);
+  Value v = x.value ? x.value : logical(x);
+  int64_t rank = shapeOf(v).size();
+  Type t = v.getType();
+  auto c = [&](float f) { return scalar(f, rank); };
+  auto add = [&](Value a, Value d) { return binaryOp("Add", a, d); };
+  auto mul = [&](Value a, Value d) { return binaryOp("Mul", a, d); };
+  auto pos = [&] { return binaryOp("Max", v, c(0.0f)); };
+  auto neg = [&] { return binaryOp("Min", v, c(0.0f)); };
+  auto expm1 = [&](Value a) {
+    return binaryOp("Sub", op<tosa::ExpOp>(t, {a}), c(1.0f));
+  };
+  // log(1 + exp(x)) as max(x, 0) + log(1 + exp(-|x|)): no overflow.
+  auto softplus = [&] {
+    Value e = op<tosa::ExpOp>(
+        t, {binaryOp("Sub", c(0.0f), op<tosa::AbsOp>(t, {v}))});
+    return add(pos(), op<tosa::LogOp>(t, {add(e, c(1.0f))}));
+  };
+  Value y;
+  if (kind == "LeakyRelu") {
+    FailureOr<float> alpha = param("alpha", 0.01f);
+    if (failed(alpha))
+      return failure();
+    y = add(pos(), mul(neg(), c(*alpha)));
+  } else if (kind == "Elu" || kind == "Selu") {
+    bool selu = kind == "Selu";
+    FailureOr<float> alpha =
+        param("alpha", selu ? 1.67326319217681884765625f : 1.0f);
+    FailureOr<float> gamma =
+        selu ? param("gamma", 1.05070102214813232421875f) : 1.0f;
+    if (failed(alpha) || failed(gamma))
+      return failure();
+    y = add(pos(), mul(expm1(neg()), c(*alpha)));
+    if (selu)
+      y = mul(y, c(*gamma));
+  } else if (kind == "Celu") {
+    FailureOr<float> alpha = param("alpha", 1.0f);
+    if (failed(alpha))
+      return failure();
+    if (*alpha == 0.0f)
+      return error() << "attribute 'alpha' must not be 0", failure();
+    y = add(pos(), mul(expm1(mul(neg(), c(1.0f / *alpha))), c(*alpha)));
+  } else if (kind == "Softplus") {
+    y = softplus();
+  } else if (kind == "Softsign") {
+    y = mul(v, op<tosa::ReciprocalOp>(
+                   t, {add(op<tosa::AbsOp>(t, {v}), c(1.0f))}));
+  } else if (kind == "HardSigmoid" || kind == "HardSwish") {
+    bool swish = kind == "HardSwish";
+    FailureOr<float> alpha = swish ? 1.0f / 6.0f : param("alpha", 0.2f);
+    FailureOr<float> beta = swish ? 0.5f : param("beta", 0.5f);
+    if (failed(alpha) || failed(beta))
+      return failure();
+    y = clamp(add(mul(v, c(*alpha)), c(*beta)), 0.0f, 1.0f);
+    if (swish)
+      y = mul(v, y);
+  } else {
+    llvm_unreachable("unknown activation");
+  }
+  return define(0, result(y, x.shape, x.nhwc && x.value));
+}
+
+LogicalResult Importer::importPiecewise(StringRef kind) {
+  Entry &x = *input(0);
+  Value v = x.value ? x.value : logical(x);
+  int64_t rank = shapeOf(v).size();
+  auto t = cast<RankedTensorType>(v.getType());
+  Type i1 = t.clone(b.getI1Type());
+  auto c = [&](float f) { return scalar(f, rank); };
+  // a > bound, with the bound broadcast.
+  auto greater = [&](Value a, Value bound) {
+    return op<tosa::GreaterOp>(i1, {a, bound});
+  };
+  auto select = [&](Value cond, Value a, Value other) {
+    return op<tosa::SelectOp>(t, {cond, a, other});
+  };
+  // A scalar broadcast by the select itself.
+  auto full = [&](float f) { return c(f); };
+  Value y;
+  if (kind == "Sign") {
+    // 1 above 0, -1 below, x itself at +-0 and NaN.
+    y = select(greater(v, c(0.0f)), full(1.0f),
+               select(greater(c(0.0f), v), full(-1.0f), v));
+  } else if (kind == "ThresholdedRelu") {
+    FailureOr<float> alpha = floatAttr("alpha", 1.0f);
+    if (failed(alpha))
+      return failure();
+    y = select(greater(v, c(*alpha)), v, full(0.0f));
+  } else {
+    FailureOr<float> lambd = floatAttr("lambd", 0.5f);
+    FailureOr<float> bias = floatAttr("bias", 0.0f);
+    if (failed(lambd) || failed(bias))
+      return failure();
+    // x - bias above lambd, x + bias below -lambd, 0 between.
+    y = select(greater(v, c(*lambd)), binaryOp("Sub", v, c(*bias)),
+               select(greater(c(-*lambd), v), binaryOp("Add", v, c(*bias)),
+                      full(0.0f)));
+  }
+  return define(0, result(y, x.shape, x.nhwc && x.value));
+}
+
+LogicalResult Importer::importAs2D(
+    LogicalResult (Importer::*import2d)(bool, bool), bool isMax, bool global) {
+  const onnx::NodeProto *orig = node;
+  onnx::NodeProto node2d = *orig;
+  // Names no ONNX value has (a NUL byte), removed again below.
+  auto tmp = [](const std::string &name) { return name + '\0' + "2d"; };
+  SmallVector<std::string> temps;
+  bool isConv = orig->op_type() == "Conv";
+  for (int k = 0; k < (isConv ? 2 : 1); ++k) {
+    Entry e = *input(k);
+    if (e.shape.size() != 3)
+      return error() << "input " << k << " " << shapeStr(e.shape)
+                     << " must have 3 dimensions like input 0 "
+                     << shapeStr(input(0)->shape),
+             failure();
+    Shape s4{e.shape[0], e.shape[1], 1, e.shape[2]};
+    if (e.host)
+      e.host = e.host->reshaped(s4);
+    if (e.value)
+      e.value = reshape(logical(e), s4);
+    e.nhwc = false;
+    e.otherLayout = nullptr;
+    e.shape = s4;
+    temps.push_back(tmp(orig->input(k)));
+    env[temps.back()] = std::move(e);
+    node2d.set_input(k, temps.back());
+  }
+  for (onnx::AttributeProto &a : *node2d.mutable_attribute()) {
+    if (a.type() != onnx::AttributeProto::INTS)
+      continue;
+    if (a.name() == "pads" && a.ints_size() == 2) {
+      int64_t begin = a.ints(0), end = a.ints(1);
+      a.clear_ints();
+      for (int64_t v : {int64_t(0), begin, int64_t(0), end})
+        a.add_ints(v);
+    } else if ((a.name() == "kernel_shape" || a.name() == "strides" ||
+                a.name() == "dilations") &&
+               a.ints_size() == 1) {
+      int64_t v = a.ints(0);
+      a.clear_ints();
+      a.add_ints(1);
+      a.add_ints(v);
+    }
+  }
+  std::string out = tmp(orig->output(0));
+  node2d.set_output(0, out);
+  node = &node2d;
+  LogicalResult r = (this->*import2d)(isMax, global);
+  node = orig;
+  for (const std::string &t : temps)
+    env.erase(t);
+  auto it = env.find(out);
+  if (failed(r) || it == env.end())
+    return failure();
+  Entry y = std::move(it->second);
+  env.erase(it);
+  Shape s3{y.shape[0], y.shape[1], y.shape[3]};
+  return define(0, result(reshape(logical(y), s3), s3, false));
+}
+
+LogicalResult Importer::importTile() {
+  Entry &x = *input(0);
+  if (opset < 6)
+    return error() << "Tile before opset 6 (tiles and axis inputs) is not "
+                      "supported",
+           failure();
+  FailureOr<const HostTensor *> r = constInput(1, "repeats");
+  if (failed(r))
+    return failure();
+  int64_t rank = x.shape.size();
+  if ((*r)->size() != rank)
+    return error() << "repeats has " << (*r)->size() << " values, the input "
+                   << shapeStr(x.shape) << " " << rank << " dimensions",
+           failure();
+  Shape mult, out;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t m = (*r)->intAt(d);
+    if (m < 1 || m > kMaxWindowAttr)
+      return error() << "repeats must be positive, got " << m
+                     << " for dimension " << d,
+             failure();
+    mult.push_back(m);
+    out.push_back(x.shape[d] * m);
+  }
+  if (numElements(out).value_or(kMaxElements + 1) > kMaxElements ||
+      tooManyBytes(out))
+    return error() << "the tiled shape " << shapeStr(out) << " is too large",
+           failure();
+  Value y = op<tosa::TileOp>(f32(out), {logical(x), shapeValue(mult)});
+  return define(0, result(y, out, false));
+}
+
+LogicalResult Importer::importPRelu() {
+  // max(x, 0) + slope * min(x, 0), slope broadcast to x's shape.
+  Entry &x = *input(0);
+  Entry slope = *input(1);
+  if (opset < 7 && slope.shape.size() == 1 && x.shape.size() >= 2 &&
+      slope.shape[0] != 1) {
+    // Before opset 7 a 1-D slope is one value per channel (axis 1).
+    if (slope.shape[0] != x.shape[1])
+      return error() << "slope " << shapeStr(slope.shape)
+                     << " must have one value per channel of input "
+                     << shapeStr(x.shape),
+             failure();
+    Shape perChannel(x.shape.size() - 1, 1);
+    perChannel[0] = x.shape[1];
+    if (slope.value)
+      slope = result(reshape(logical(slope), perChannel), perChannel, false);
+    else
+      slope.shape = perChannel, slope.host = slope.host->reshaped(perChannel);
+  }
+  std::optional<Shape> out = broadcastShapes(x.shape, slope.shape);
+  if (!out || *out != x.shape)
+    return error() << "slope " << shapeStr(slope.shape)
+                   << " does not broadcast to input " << shapeStr(x.shape),
+           failure();
+  Entry zero;
+  zero.shape = Shape(x.shape.size(), 1);
+  zero.host = HostTensor::floats(zero.shape, {0.0f});
+  FailureOr<Entry> p = broadcastBinary("Max", x, zero);
+  FailureOr<Entry> n = broadcastBinary("Min", x, zero);
+  if (failed(p) || failed(n))
+    return failure();
+  FailureOr<Entry> s = broadcastBinary("Mul", *n, slope);
+  if (failed(s))
+    return failure();
+  FailureOr<Entry> y = broadcastBinary("Add", *p, *s);
+  return failed(y) ? failure() : define(0, std::move(*y));
+}
+
 FailureOr<Entry> Importer::broadcastBinary(StringRef kind, Entry &a, Entry &c) {
   std::optional<Shape> out = broadcastShapes(a.shape, c.shape);
   if (!out)
@@ -1382,7 +1697,7 @@ LogicalResult Importer::importConv() {
   if (!w)
     return error() << "has no weight input", failure();
   if (x.shape.size() != 4 || w->shape.size() != 4)
-    return error() << "only 2-D convolutions are supported (input "
+    return error() << "only 1-D and 2-D convolutions are supported (input "
                    << shapeStr(x.shape) << ", weight " << shapeStr(w->shape)
                    << ")",
            failure();
@@ -1600,13 +1915,13 @@ LogicalResult Importer::importBatchNorm() {
 LogicalResult Importer::importPool(bool isMax, bool global) {
   Entry &x = *input(0);
   if (x.shape.size() != 4)
-    return error() << "only 2-D pooling is supported (input "
+    return error() << "only 1-D and 2-D pooling is supported (input "
                    << shapeStr(x.shape) << ")",
            failure();
   if (outputUsed(1))
     return error() << "the Indices output is not supported", failure();
   int64_t n = x.shape[0], c = x.shape[1], h = x.shape[2], wd = x.shape[3];
-  Shape k{h, wd}, st{1, 1}, pd{0, 0, 0, 0};
+  Shape k{h, wd}, st{1, 1}, pd{0, 0, 0, 0}, dl{1, 1};
   bool ceilMode = false, countPad = false;
   if (!global) {
     FailureOr<std::optional<Shape>> kernel = intsAttr("kernel_shape"),
@@ -1625,15 +1940,21 @@ LogicalResult Importer::importPool(bool isMax, bool global) {
     k = **kernel;
     st = strides->value_or(Shape{1, 1});
     pd = pads->value_or(Shape{0, 0, 0, 0});
-    if (*dil && **dil != Shape{1, 1})
-      return error() << "dilations " << shapeStr(**dil) << " are not supported",
-             failure();
-    if (st.size() != 2 || pd.size() != 4 ||
+    if (*dil && **dil != Shape{1, 1}) {
+      if (!isMax)
+        return error() << "dilations " << shapeStr(**dil)
+                       << " are not supported for AveragePool",
+               failure();
+      dl = **dil;
+    }
+    if (st.size() != 2 || pd.size() != 4 || dl.size() != 2 ||
+        llvm::any_of(dl,
+                     [](int64_t v) { return v <= 0 || v > kMaxWindowAttr; }) ||
         llvm::any_of(llvm::concat<int64_t>(k, st),
                      [](int64_t v) { return v <= 0 || v > kMaxWindowAttr; }) ||
         llvm::any_of(pd, [](int64_t v) { return v < 0 || v > kMaxWindowAttr; }))
       return error() << "invalid kernel_shape, strides or pads", failure();
-    if (failed(resolveAutoPad(*autoPad, {h, wd}, k, st, {1, 1}, pd)))
+    if (failed(resolveAutoPad(*autoPad, {h, wd}, k, st, dl, pd)))
       return failure();
     ceilMode = *ceil;
     countPad = !isMax && *cip;
@@ -1641,8 +1962,10 @@ LogicalResult Importer::importPool(bool isMax, bool global) {
       return error() << "count_include_pad with ceil_mode is not supported",
              failure();
   }
-  std::optional<Window> wh = window(h, k[0], st[0], 1, pd[0], pd[2], ceilMode);
-  std::optional<Window> ww = window(wd, k[1], st[1], 1, pd[1], pd[3], ceilMode);
+  std::optional<Window> wh =
+      window(h, k[0], st[0], dl[0], pd[0], pd[2], ceilMode);
+  std::optional<Window> ww =
+      window(wd, k[1], st[1], dl[1], pd[1], pd[3], ceilMode);
   if (!wh || !ww)
     return error() << "the window does not fit the padded input "
                    << shapeStr(x.shape),
@@ -1651,6 +1974,70 @@ LogicalResult Importer::importPool(bool isMax, bool global) {
   if (wh->drop || ww->drop)
     in = slice(in, {0, 0, 0, 0}, {n, h - wh->drop, wd - ww->drop, c});
   Shape pad{wh->padBegin, wh->padEnd, ww->padBegin, ww->padEnd};
+  if (dl != Shape{1, 1}) {
+    // TOSA's max_pool2d has no dilation: one max reduction over the window
+    // that reads the input at computed indices, -inf outside it (no padded
+    // copy of the input, whose tile would span the whole dilated window).
+    float lowest = -std::numeric_limits<float>::infinity();
+    Shape outShape{n, wh->out, ww->out, c};
+    int64_t inH = h - wh->drop, inW = wd - ww->drop;
+    Value init = tensor::EmptyOp::create(b, loc, outShape, b.getF32Type());
+    Value lo = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(lowest));
+    Value filled =
+        linalg::FillOp::create(b, loc, ValueRange{lo}, ValueRange{init})
+            .getResult(0);
+    Value windowShape = tensor::EmptyOp::create(b, loc, k, b.getF32Type());
+    MLIRContext *ctx = b.getContext();
+    auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+    AffineMap windowMap = AffineMap::get(6, 0, {d(4), d(5)}, ctx);
+    AffineMap outMap = AffineMap::get(6, 0, {d(0), d(1), d(2), d(3)}, ctx);
+    SmallVector<utils::IteratorType> iters(4, utils::IteratorType::parallel);
+    iters.append(2, utils::IteratorType::reduction);
+    Value y =
+        linalg::GenericOp::create(
+            b, loc, TypeRange{f32(outShape)}, ValueRange{windowShape},
+            ValueRange{filled}, ArrayRef<AffineMap>{windowMap, outMap}, iters,
+            [&](OpBuilder &nb, Location l, ValueRange args) {
+              auto cst = [&](int64_t v) {
+                return arith::ConstantIndexOp::create(nb, l, v).getResult();
+              };
+              // ih = oh * stride + i * dilation - padBegin, likewise iw.
+              auto coord = [&](unsigned outDim, unsigned winDim, int64_t s,
+                               int64_t dil, int64_t pb, int64_t size,
+                               Value &inBounds) {
+                Value o = linalg::IndexOp::create(nb, l, outDim);
+                Value w = linalg::IndexOp::create(nb, l, winDim);
+                Value pos = arith::AddIOp::create(
+                    nb, l, arith::MulIOp::create(nb, l, o, cst(s)),
+                    arith::MulIOp::create(nb, l, w, cst(dil)));
+                pos = arith::SubIOp::create(nb, l, pos, cst(pb));
+                Value ge = arith::CmpIOp::create(
+                    nb, l, arith::CmpIPredicate::sge, pos, cst(0));
+                Value lt = arith::CmpIOp::create(
+                    nb, l, arith::CmpIPredicate::slt, pos, cst(size));
+                Value ok = arith::AndIOp::create(nb, l, ge, lt);
+                inBounds =
+                    inBounds ? arith::AndIOp::create(nb, l, inBounds, ok) : ok;
+                Value clamped = arith::MaxSIOp::create(nb, l, pos, cst(0));
+                return arith::MinSIOp::create(nb, l, clamped, cst(size - 1))
+                    .getResult();
+              };
+              Value inBounds;
+              Value ih = coord(1, 4, st[0], dl[0], pad[0], inH, inBounds);
+              Value iw = coord(2, 5, st[1], dl[1], pad[2], inW, inBounds);
+              Value x = tensor::ExtractOp::create(
+                  nb, l, in,
+                  ValueRange{linalg::IndexOp::create(nb, l, 0), ih, iw,
+                             linalg::IndexOp::create(nb, l, 3)});
+              Value v = arith::SelectOp::create(
+                  nb, l, inBounds, x,
+                  arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(lowest)));
+              linalg::YieldOp::create(
+                  nb, l, arith::MaximumFOp::create(nb, l, args[1], v).getResult());
+            })
+            .getResult(0);
+    return define(0, result(y, {n, c, wh->out, ww->out}, true));
+  }
   if (countPad && llvm::any_of(pad, [](int64_t v) { return v; })) {
     // Padding counts as zeros: pad explicitly, then pool without padding.
     in = this->pad(in, {0, pad[0], pad[2], 0}, {0, pad[1], pad[3], 0}, 0.0f);
@@ -1837,7 +2224,7 @@ LogicalResult Importer::importGemm() {
 // Softmax, LayerNorm, reductions
 //===----------------------------------------------------------------------===//
 
-LogicalResult Importer::importSoftmax() {
+LogicalResult Importer::importSoftmax(bool log) {
   Entry &x = *input(0);
   int64_t rank = x.shape.size();
   FailureOr<int64_t> axisAttr = intAttr("axis", opset < 13 ? 1 : -1);
@@ -1860,9 +2247,13 @@ LogicalResult Importer::importSoftmax() {
     ax = physicalAxis(x, *axis);
   }
   Value mx = reduce("max", v, ax);
-  Value e = op<tosa::ExpOp>(v.getType(), {binaryOp("Sub", v, mx)});
+  Value shifted = binaryOp("Sub", v, mx);
+  Value e = op<tosa::ExpOp>(v.getType(), {shifted});
   Value sum = reduce("sum", e, ax);
-  Value y = binaryOp("Mul", e, op<tosa::ReciprocalOp>(sum.getType(), {sum}));
+  // LogSoftmax: (x - max) - log(sum(exp(x - max))), never log of a
+  // quotient that can underflow to 0.
+  Value y = log ? binaryOp("Sub", shifted, op<tosa::LogOp>(sum.getType(), {sum}))
+                : binaryOp("Mul", e, op<tosa::ReciprocalOp>(sum.getType(), {sum}));
   if (coerced)
     return define(0, result(reshape(y, x.shape), x.shape, false));
   return define(0, result(y, x.shape, x.nhwc && x.value));
@@ -2529,8 +2920,10 @@ LogicalResult Importer::importPad() {
   FailureOr<std::string> mode = stringAttr("mode", "constant");
   if (failed(mode))
     return failure();
-  if (*mode != "constant")
-    return error() << "mode '" << *mode << "' is not supported", failure();
+  if (*mode != "constant" && *mode != "edge" && *mode != "reflect")
+    return error() << "mode '" << *mode
+                   << "' is not supported (constant, edge or reflect)",
+           failure();
   Shape pads;
   float value = 0.0f;
   if (opset < 11) {
@@ -2566,8 +2959,23 @@ LogicalResult Importer::importPad() {
   if (numElements(out).value_or(kMaxElements + 1) > kMaxElements)
     return error() << "the padded shape " << shapeStr(out) << " is too large",
            failure();
-  Value y = pad(logical(x), ArrayRef(pads).take_front(rank),
-                ArrayRef(pads).drop_front(rank), value);
+  if (*mode == "constant") {
+    Value y = pad(logical(x), ArrayRef(pads).take_front(rank),
+                  ArrayRef(pads).drop_front(rank), value);
+    return define(0, result(y, out, false));
+  }
+  bool reflect = *mode == "reflect";
+  for (int64_t d = 0; d < rank; ++d)
+    if (reflect ? (pads[d] >= x.shape[d] || pads[d + rank] >= x.shape[d])
+                : x.shape[d] == 0)
+      return error() << "pads " << shapeStr(pads) << " of mode '" << *mode
+                     << "' need "
+                     << (reflect ? "each pad smaller than" : "a non-empty")
+                     << " dimension " << d << " of input "
+                     << shapeStr(x.shape),
+             failure();
+  Value y = padFromInput(logical(x), ArrayRef(pads).take_front(rank),
+                         ArrayRef(pads).drop_front(rank), reflect);
   return define(0, result(y, out, false));
 }
 
@@ -2604,7 +3012,11 @@ const llvm::StringMap<Importer::Handler> &Importer::handlers() {
                failure();
       return i.define(0, *i.input(0));
     };
-    t["Conv"] = [](Importer &i) { return i.importConv(); };
+    t["Conv"] = [](Importer &i) {
+      return i.input(0)->shape.size() == 3
+                 ? i.importAs2D(&Importer::importConv2D, false, false)
+                 : i.importConv();
+    };
     t["BatchNormalization"] = [](Importer &i) { return i.importBatchNorm(); };
     t["MatMul"] = [](Importer &i) -> LogicalResult {
       Entry y;
@@ -2613,16 +3025,29 @@ const llvm::StringMap<Importer::Handler> &Importer::handlers() {
       return i.define(0, std::move(y));
     };
     t["Gemm"] = [](Importer &i) { return i.importGemm(); };
-    t["Softmax"] = [](Importer &i) { return i.importSoftmax(); };
+    t["Softmax"] = [](Importer &i) { return i.importSoftmax(false); };
+    t["LogSoftmax"] = [](Importer &i) { return i.importSoftmax(true); };
+    for (StringRef op : {"LeakyRelu", "Elu", "Selu", "Celu", "Softplus",
+                         "Softsign", "HardSigmoid", "HardSwish"})
+      t[op] = [](Importer &i) {
+        return i.importActivation(i.node->op_type());
+      };
+    t["PRelu"] = [](Importer &i) { return i.importPRelu(); };
+    for (StringRef op : {"Sign", "Shrink", "ThresholdedRelu"})
+      t[op] = [](Importer &i) { return i.importPiecewise(i.node->op_type()); };
+    t["Tile"] = [](Importer &i) { return i.importTile(); };
     t["LayerNormalization"] = [](Importer &i) { return i.importLayerNorm(); };
     for (StringRef op : {"ReduceMax", "ReduceMean", "ReduceMin", "ReduceSum"})
       t[op] = [](Importer &i) { return i.importReduce(i.node->op_type()); };
-    t["MaxPool"] = [](Importer &i) { return i.importPool(true, false); };
-    t["AveragePool"] = [](Importer &i) { return i.importPool(false, false); };
-    t["GlobalMaxPool"] = [](Importer &i) { return i.importPool(true, true); };
-    t["GlobalAveragePool"] = [](Importer &i) {
-      return i.importPool(false, true);
-    };
+    for (StringRef op : {"MaxPool", "AveragePool", "GlobalMaxPool",
+                         "GlobalAveragePool"})
+      t[op] = [](Importer &i) {
+        StringRef type = i.node->op_type();
+        bool isMax = type.contains("Max"), global = type.starts_with("Global");
+        return i.input(0)->shape.size() == 3
+                   ? i.importAs2D(&Importer::importPool, isMax, global)
+                   : i.importPool(isMax, global);
+      };
     for (StringRef op : {"Flatten", "Reshape", "Squeeze", "Unsqueeze"})
       t[op] = [](Importer &i) { return i.importReshapeLike(); };
     t["Transpose"] = [](Importer &i) { return i.importTranspose(); };
@@ -2656,7 +3081,7 @@ LogicalResult Importer::importNode() {
     required = 0;
   else if (llvm::is_contained({"Add", "Sub", "Mul", "Div", "Pow", "Conv",
                                "MatMul", "Gemm", "Reshape", "Gather",
-                               "LayerNormalization"},
+                               "LayerNormalization", "PRelu", "Tile"},
                               opType))
     required = 2;
   else if (opType == "BatchNormalization")
@@ -2904,7 +3329,8 @@ OwningOpRef<ModuleOp>
 mlir::fuse::importOnnxModel(StringRef bytes, MLIRContext *context,
                             const OnnxImportOptions &options) {
   context->loadDialect<arith::ArithDialect, func::FuncDialect,
-                       tensor::TensorDialect, tosa::TosaDialect>();
+                       linalg::LinalgDialect, tensor::TensorDialect,
+                       tosa::TosaDialect>();
   Importer importer(context, options);
   return importer.run(bytes);
 }

@@ -7,6 +7,7 @@
 #include "fuse/Target/ONNX/Import.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
@@ -99,6 +100,7 @@ void mlir::fuse::registerOnnxImportTranslation() {
         return OwningOpRef<Operation *>(module.release());
       },
       [](DialectRegistry &registry) {
-        registry.insert<func::FuncDialect, tosa::TosaDialect>();
+        registry.insert<func::FuncDialect, linalg::LinalgDialect,
+                        tosa::TosaDialect>();
       });
 }

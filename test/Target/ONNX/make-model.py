@@ -353,6 +353,165 @@ def too_large(kind):
     return build
 
 
+def activations(opset=17):
+    """Conv -> each activation fuse spells with other elementwise ops, and
+    the same activations on a second input over [-100, 100] (where a naive
+    Softplus overflows); numpy references in float64."""
+    w = rand(8, 4, 3, 3, lo=-0.4, hi=0.4)
+    slope = rand(8, 1, 1, lo=0.0, hi=0.5)
+    acts = [("LeakyRelu", dict(alpha=0.1)), ("Elu", dict(alpha=0.7)), ("Selu", {}), ("Celu", dict(alpha=2.0)),
+            ("Softplus", {}), ("Softsign", {}), ("HardSigmoid", dict(alpha=0.3, beta=0.4)), ("HardSwish", {}),
+            ("LogSoftmax", dict(axis=1))]
+    nodes = [helper.make_node("Conv", ["x", "w"], ["c"], pads=[1, 1, 1, 1], name="conv"),
+             helper.make_node("PRelu", ["c", "slope"], ["y_prelu"], name="prelu")]
+    outs_c, outs_z = [vi("y_prelu", [2, 8, 6, 6])], []
+    for k, (op, attrs) in enumerate(acts):
+        nodes.append(helper.make_node(op, ["c"], [f"y{k}"], name=f"{op.lower()}{k}", **attrs))
+        nodes.append(helper.make_node(op, ["z"], [f"z{k}"], name=f"{op.lower()}{k}_z", **attrs))
+        outs_c.append(vi(f"y{k}", [2, 8, 6, 6]))
+        outs_z.append(vi(f"z{k}", [4, 50]))
+    x, z = rand(2, 4, 6, 6, lo=-2.0, hi=2.0), rand(4, 50, lo=-100.0, hi=100.0)
+    z[0, :9] = [0.0, -0.0, 1e-30, -1e-30, 20.0, -20.0, 88.0, -88.0, 3.0]
+    xd = x.astype(np.float64)
+    c = np.zeros((2, 8, 6, 6))
+    xp = np.pad(xd, ((0, 0), (0, 0), (1, 1), (1, 1)))
+    for i in range(3):
+        for j in range(3):
+            c += np.einsum("nchw,oc->nohw", xp[:, :, i:i + 6, j:j + 6], w[:, :, i, j].astype(np.float64))
+
+    def ref(op, a, attrs):
+        if op == "LeakyRelu":
+            return np.where(a >= 0, a, attrs["alpha"] * a)
+        if op in ("Elu", "Selu"):
+            al = attrs.get("alpha", 1.0 if op == "Elu" else 1.67326319217681884765625)
+            y = np.where(a > 0, a, al * (np.exp(a) - 1.0))
+            return y * (1.05070102214813232421875 if op == "Selu" else 1.0)
+        if op == "Celu":
+            al = attrs["alpha"]
+            return np.maximum(0, a) + np.minimum(0, al * (np.exp(a / al) - 1.0))
+        if op == "Softplus":
+            return np.logaddexp(0.0, a)
+        if op == "Softsign":
+            return a / (1.0 + np.abs(a))
+        if op == "HardSigmoid":
+            return np.clip(attrs["alpha"] * a + attrs["beta"], 0.0, 1.0)
+        if op == "HardSwish":
+            return a * np.clip(a / 6.0 + 0.5, 0.0, 1.0)
+        if op == "LogSoftmax":
+            m = a.max(axis=1, keepdims=True)
+            return a - m - np.log(np.exp(a - m).sum(axis=1, keepdims=True))
+        raise ValueError(op)
+
+    ys = [np.where(c >= 0, c, slope.astype(np.float64) * c)]
+    ys += [ref(op, c, attrs) for op, attrs in acts]
+    zs = [ref(op, z.astype(np.float64), attrs) for op, attrs in acts]
+    outputs, refs = [], []
+    for k in range(len(acts)):
+        outputs += [outs_c[k + 1], outs_z[k]]
+        refs += [ys[k + 1], zs[k]]
+    return (model(nodes, [vi("x", [2, 4, 6, 6]), vi("z", [4, 50])], [outs_c[0]] + outputs,
+                  [init("w", w), init("slope", slope)], opset=opset),
+            ([x, z], [ys[0]] + refs))
+
+
+def window_ops():
+    """Conv1d -> MaxPool1d (1-D ops as their 2-D forms), reflect and edge
+    Pad, dilated MaxPool, Tile, and Sign / Shrink / ThresholdedRelu on
+    values with 0, -0, +-inf and NaN; numpy references in float64."""
+    w1 = rand(6, 4, 3, lo=-0.5, hi=0.5)
+    nodes = [
+        helper.make_node("Conv", ["a", "w1"], ["a1"], pads=[2, 1], strides=[2], dilations=[2],
+                         name="conv1d"),
+        helper.make_node("MaxPool", ["a1"], ["y_pool1d"], kernel_shape=[3], pads=[1, 1], strides=[2],
+                         name="pool1d"),
+        helper.make_node("Pad", ["b", "pads_r"], ["y_reflect"], mode="reflect", name="reflect"),
+        helper.make_node("Pad", ["b", "pads_e"], ["y_edge"], mode="edge", name="edge"),
+        helper.make_node("MaxPool", ["b"], ["y_dilated"], kernel_shape=[2, 3], dilations=[3, 2], pads=[1, 2, 2, 0],
+                         strides=[1, 2], name="dilated"),
+        helper.make_node("Tile", ["b", "reps"], ["y_tile"], name="tile"),
+        helper.make_node("Sign", ["e"], ["y_sign"], name="sign"),
+        helper.make_node("Shrink", ["e"], ["y_shrink"], lambd=0.6, bias=0.25, name="shrink"),
+        helper.make_node("ThresholdedRelu", ["e"], ["y_thresh"], alpha=0.3, name="thresh"),
+    ]
+    pads_r = np.array([0, 0, 2, 3, 0, 1, 1, 4], dtype=np.int64)
+    pads_e = np.array([1, 0, 0, 5, 0, 0, 3, 0], dtype=np.int64)
+    reps = np.array([2, 1, 3, 1], dtype=np.int64)
+    a, bb, e = rand(2, 4, 11), rand(2, 3, 7, 9), rand(3, 20, lo=-2.0, hi=2.0)
+    e[0, :7] = [0.0, -0.0, np.inf, -np.inf, np.nan, 0.6, -0.6]
+    ad, bd, ed = a.astype(np.float64), bb.astype(np.float64), e.astype(np.float64)
+    ap = np.pad(ad, ((0, 0), (0, 0), (2, 1)))
+    lout = (ap.shape[2] - (2 * 2 + 1)) // 2 + 1
+    a1 = np.zeros((2, 6, lout))
+    for o in range(6):
+        for t in range(3):
+            a1[:, o, :] += np.einsum("ncl,c->nl", ap[:, :, t * 2:t * 2 + 2 * lout:2][:, :, :lout],
+                                     w1[o, :, t].astype(np.float64))
+    a1p = np.pad(a1, ((0, 0), (0, 0), (1, 1)), constant_values=-np.inf)
+    pout = (a1p.shape[2] - 3) // 2 + 1
+    pool1d = np.stack([a1p[:, :, 2 * i:2 * i + 3].max(axis=2) for i in range(pout)], axis=2)
+    reflect = np.pad(bd, [(0, 0), (0, 1), (2, 1), (3, 4)], mode="reflect")
+    edge = np.pad(bd, [(1, 0), (0, 0), (0, 3), (5, 0)], mode="edge")
+    bp = np.pad(bd, ((0, 0), (0, 0), (1, 2), (2, 0)), constant_values=-np.inf)
+    oh = (bp.shape[2] - (3 * 1 + 1)) // 1 + 1
+    ow = (bp.shape[3] - (2 * 2 + 1)) // 2 + 1
+    dil = np.full((2, 3, oh, ow), -np.inf)
+    for i in range(2):
+        for j in range(3):
+            dil = np.maximum(dil, bp[:, :, 3 * i:3 * i + oh, 2 * j:2 * j + 2 * ow:2][:, :, :oh, :ow])
+    tile = np.tile(bd, reps)
+    with np.errstate(invalid="ignore"):
+        sign = np.sign(ed)
+        # The bounds are float32 attributes.
+        lam, alpha = float(np.float32(0.6)), float(np.float32(0.3))
+        shrink = np.where(ed < -lam, ed + 0.25, np.where(ed > lam, ed - 0.25, 0.0))
+        thresh = np.where(ed > alpha, ed, 0.0)
+    outs = [("y_pool1d", pool1d), ("y_reflect", reflect), ("y_edge", edge), ("y_dilated", dil), ("y_tile", tile),
+            ("y_sign", sign), ("y_shrink", shrink), ("y_thresh", thresh)]
+    return (model(nodes, [vi("a", [2, 4, 11]), vi("b", [2, 3, 7, 9]), vi("e", [3, 20])],
+                  [vi(n, list(r.shape)) for n, r in outs],
+                  [init("w1", w1), init("pads_r", pads_r), init("pads_e", pads_e), init("reps", reps)]),
+            ([a, bb, e], [r for _, r in outs]))
+
+
+def window_error(kind):
+    """Window and pad ops fuse refuses, by name."""
+    def make():
+        if kind == "reflect_too_wide":
+            nodes = [helper.make_node("Pad", ["x", "p"], ["y"], mode="reflect", name="pad")]
+            return model(nodes, [vi("x", [2, 3])], [vi("y", [2, 9])],
+                         [init("p", np.array([0, 3, 0, 3], dtype=np.int64))]), None
+        if kind == "wrap":
+            nodes = [helper.make_node("Pad", ["x", "p"], ["y"], mode="wrap", name="pad")]
+            return model(nodes, [vi("x", [2, 3])], [vi("y", [2, 5])],
+                         [init("p", np.array([0, 1, 0, 1], dtype=np.int64))], opset=18), None
+        if kind == "tile_reps":
+            nodes = [helper.make_node("Tile", ["x", "r"], ["y"], name="tile")]
+            return model(nodes, [vi("x", [2, 3])], [vi("y", [2, 3])],
+                         [init("r", np.array([1, 0], dtype=np.int64))]), None
+        raise ValueError(kind)
+    return make
+
+
+def activation_error(kind):
+    """An activation with an attribute or input fuse refuses."""
+    def make():
+        if kind == "prelu_slope":
+            nodes = [helper.make_node("PRelu", ["x", "s"], ["y"], name="prelu")]
+            return model(nodes, [vi("x", [2, 3, 4])], [vi("y", [2, 3, 4])],
+                         [init("s", rand(3, 4, 2))], opset=16), None
+        if kind == "prelu_channels":
+            nodes = [helper.make_node("PRelu", ["x", "s"], ["y"], name="prelu")]
+            return model(nodes, [vi("x", [2, 3, 4])], [vi("y", [2, 3, 4])], [init("s", rand(5))], opset=6), None
+        if kind == "celu_zero":
+            nodes = [helper.make_node("Celu", ["x"], ["y"], name="celu", alpha=0.0)]
+        elif kind == "elu_inf":
+            nodes = [helper.make_node("Elu", ["x"], ["y"], name="elu", alpha=float("inf"))]
+        else:
+            raise ValueError(kind)
+        return model(nodes, [vi("x", [2, 3])], [vi("y", [2, 3])], opset=17), None
+    return make
+
+
 def main():
     name, out = sys.argv[1], sys.argv[2]
     makers = {
@@ -385,6 +544,11 @@ def main():
                                                    "output_shape", "output_type", "output_int",
                                                    "input_initializer"]},
         "nested_ifs": nested_ifs,
+        "activations": activations,
+        "window_ops": window_ops,
+        **{f"window_{k}": window_error(k) for k in ["reflect_too_wide", "wrap", "tile_reps"]},
+        **{f"activation_{k}": activation_error(k) for k in ["prelu_slope", "prelu_channels", "celu_zero",
+                                                             "elu_inf"]},
         **{f"too_large_{k}": too_large(k) for k in ["input", "output", "fill", "negative_fill"]},
     }
     ext = {"external": external("weights.bin"), "external_escape": external("../weights.bin"),
