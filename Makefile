@@ -142,11 +142,12 @@ models: build
 e2e: build
 	/usr/bin/python3 scripts/models/e2e.py --dir $(BUILD_DIR)/models
 
-# The ONNX backend node tests of the ops the importer claims; rewrites
+# The ONNX backend node tests of the ops the importer claims and the model
+# tests of libonnx-testdata; rewrites
 # docs/onnx-conformance.md (make check runs the same tests).
 onnx-conformance: build
 	/usr/bin/python3 scripts/onnx-conformance.py --check --out docs/onnx-conformance.md \
-	  --fuse-opt $(BUILD_DIR)/bin/fuse-opt --fuse-translate $(BUILD_DIR)/bin/fuse-translate
+	  --fuse-compile $(BUILD_DIR)/bin/fuse-compile --fuse-translate $(BUILD_DIR)/bin/fuse-translate
 
 # The whole suite on a build with AddressSanitizer and UBSan
 # (-DFUSE_SANITIZE="address;undefined") in $(ASAN_DIR).

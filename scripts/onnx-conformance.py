@@ -41,8 +41,6 @@ MODEL_SUITES = ("pytorch-converted", "pytorch-operator", "simple")
 
 # Tests of claimed ops that do not pass, and why. Kept exact by --check.
 KNOWN = {
-    "test_averagepool_3d_default": "3-D pooling is not supported (1-D and 2-D only)",
-    "test_maxpool_3d_default": "3-D pooling is not supported (1-D and 2-D only)",
     "test_batchnorm_epsilon_training_mode": "training-mode BatchNormalization (batch statistics) is refused: fuse compiles inference graphs",
     "test_batchnorm_example_training_mode": "training-mode BatchNormalization (batch statistics) is refused: fuse compiles inference graphs",
     "test_resize_downsample_scales_nearest": "the test passes `scales` as a graph input; the importer needs it at import time to know the output shape",
@@ -57,20 +55,13 @@ for _name in ["downsample_scales_linear", "downsample_scales_linear_align_corner
               "upsample_scales_linear", "upsample_scales_linear_align_corners"]:
     KNOWN["test_resize_" + _name] = "linear Resize is not supported (nearest with integer factors only)"
 
+KNOWN["test_convtranspose_3d"] = "3-D ConvTranspose is not supported (1-D and 2-D only)"
 # Model tests (pytorch-converted, pytorch-operator, simple) that do not pass.
-for _name in ["Conv3d", "Conv3d_dilated", "Conv3d_dilated_strided", "Conv3d_groups", "Conv3d_no_bias",
-              "Conv3d_stride", "Conv3d_stride_padding"]:
-    KNOWN["test_" + _name] = "3-D convolutions are not supported (1-D and 2-D only)"
-for _name in ["AvgPool3d", "AvgPool3d_stride", "AvgPool3d_stride1_pad0_gpu_input", "MaxPool3d", "MaxPool3d_stride",
-              "MaxPool3d_stride_padding"]:
-    KNOWN["test_" + _name] = "3-D pooling is not supported (1-D and 2-D only)"
-for _name in ["ConvTranspose2d", "ConvTranspose2d_no_bias", "operator_convtranspose"]:
-    KNOWN["test_" + _name] = "ConvTranspose is not supported"
-KNOWN["test_operator_symbolic_override"] = "InstanceNormalization is not supported"
 for _name in ["gradient_of_add", "gradient_of_add_and_mul"]:
     KNOWN["test_" + _name] = "the training op ai.onnx.preview.training::Gradient: fuse compiles inference graphs"
 for _k in range(1, 6):
     KNOWN[f"test_sequence_model{_k}"] = "Sequence ops are not supported (run-time values are tensors)"
+
 
 def ops_of(model):
     return sorted({n.op_type for n in model.graph.node if n.op_type != "Constant"})

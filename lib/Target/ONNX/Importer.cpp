@@ -255,6 +255,32 @@ private:
   LogicalResult importAs2D(LogicalResult (Importer::*import2d)(bool, bool),
                            bool isMax, bool global);
   LogicalResult importConv2D(bool, bool) { return importConv(); }
+  /// A 3-D Conv (input [N, C, D, H, W]): tosa.conv3d on NDHWC; a grouped
+  /// one is one convolution over the channels split into groups.
+  LogicalResult importConv3D();
+  /// A grouped 2-D convolution (1 < groups < channels) as one op: the NHWC
+  /// input [n, h, w, c] padded and viewed as [n, h, w, g, c/g], the weight
+  /// [o, kh, kw, c/g] as [g, o/g, kh, kw, c/g], linalg's
+  /// conv_2d_nhwgc_gfhwc, its result viewed as [n, oh, ow, o] plus the
+  /// bias. (One convolution per group joined by a concatenation made a
+  /// kernel per group and groups the GPU lowering refuses.)
+  Value groupedConv2D(Value in, Value weight, Value bias,
+                      ArrayRef<int64_t> pad4, ArrayRef<int64_t> strides,
+                      ArrayRef<int64_t> dilations, int64_t groups,
+                      ArrayRef<int64_t> outNhwc);
+  /// InstanceNormalization: each (sample, channel)'s spatial mean and
+  /// variance, then per-channel scale and bias.
+  LogicalResult importInstanceNorm();
+  /// ConvTranspose (1-D, 2-D): a convolution with the flipped weight over
+  /// the input spread out by the stride (zeros between its elements).
+  LogicalResult importConvTranspose();
+  LogicalResult importConvTranspose2D(bool, bool) {
+    return importConvTranspose();
+  }
+  /// 3-D pooling (input [N, C, D, H, W]): one reduction over the window
+  /// that reads the NDHWC input at computed indices (TOSA has no 3-D
+  /// pooling).
+  LogicalResult importPool3D(bool isMax, bool global);
   Value clamp(Value v, float lo, float hi);
   LogicalResult importBinary(StringRef kind);
   FailureOr<Entry> broadcastBinary(StringRef kind, Entry &a, Entry &c);
@@ -1286,8 +1312,7 @@ LogicalResult Importer::importActivation(StringRef kind) {
   auto param = [&](StringRef name, float dflt) -> FailureOr<float> {
     FailureOr<float> v = floatAttr(name, dflt);
     if (succeeded(v) && !std::isfinite(*v))
-      return error() << "attribute '" << name << "' must be finite, got "
-                     << *v,
+      return error() << "attribute '" << name << "' must be finite, got " << *v,
              failure();
     return v;
   };
@@ -1305,8 +1330,8 @@ LogicalResult Importer::importActivation(StringRef kind) {
   };
   // log(1 + exp(x)) as max(x, 0) + log(1 + exp(-|x|)): no overflow.
   auto softplus = [&] {
-    Value e = op<tosa::ExpOp>(
-        t, {binaryOp("Sub", c(0.0f), op<tosa::AbsOp>(t, {v}))});
+    Value e =
+        op<tosa::ExpOp>(t, {binaryOp("Sub", c(0.0f), op<tosa::AbsOp>(t, {v}))});
     return add(pos(), op<tosa::LogOp>(t, {add(e, c(1.0f))}));
   };
   Value y;
@@ -1336,8 +1361,8 @@ LogicalResult Importer::importActivation(StringRef kind) {
   } else if (kind == "Softplus") {
     y = softplus();
   } else if (kind == "Softsign") {
-    y = mul(v, op<tosa::ReciprocalOp>(
-                   t, {add(op<tosa::AbsOp>(t, {v}), c(1.0f))}));
+    y = mul(v,
+            op<tosa::ReciprocalOp>(t, {add(op<tosa::AbsOp>(t, {v}), c(1.0f))}));
   } else if (kind == "HardSigmoid" || kind == "HardSwish") {
     bool swish = kind == "HardSwish";
     FailureOr<float> alpha = swish ? 1.0f / 6.0f : param("alpha", 0.2f);
@@ -1392,14 +1417,15 @@ LogicalResult Importer::importPiecewise(StringRef kind) {
   return define(0, result(y, x.shape, x.nhwc && x.value));
 }
 
-LogicalResult Importer::importAs2D(
-    LogicalResult (Importer::*import2d)(bool, bool), bool isMax, bool global) {
+LogicalResult Importer::importAs2D(LogicalResult (Importer::*import2d)(bool,
+                                                                       bool),
+                                   bool isMax, bool global) {
   const onnx::NodeProto *orig = node;
   onnx::NodeProto node2d = *orig;
   // Names no ONNX value has (a NUL byte), removed again below.
   auto tmp = [](const std::string &name) { return name + '\0' + "2d"; };
   SmallVector<std::string> temps;
-  bool isConv = orig->op_type() == "Conv";
+  bool isConv = orig->op_type() == "Conv" || orig->op_type() == "ConvTranspose";
   for (int k = 0; k < (isConv ? 2 : 1); ++k) {
     Entry e = *input(k);
     if (e.shape.size() != 3)
@@ -1428,11 +1454,12 @@ LogicalResult Importer::importAs2D(
       for (int64_t v : {int64_t(0), begin, int64_t(0), end})
         a.add_ints(v);
     } else if ((a.name() == "kernel_shape" || a.name() == "strides" ||
-                a.name() == "dilations") &&
+                a.name() == "dilations" || a.name() == "output_shape" ||
+                a.name() == "output_padding") &&
                a.ints_size() == 1) {
       int64_t v = a.ints(0);
       a.clear_ints();
-      a.add_ints(1);
+      a.add_ints(a.name() == "output_padding" ? 0 : 1);
       a.add_ints(v);
     }
   }
@@ -1672,18 +1699,19 @@ LogicalResult Importer::resolveAutoPad(StringRef autoPad, ArrayRef<int64_t> in,
                                        ArrayRef<int64_t> strides,
                                        ArrayRef<int64_t> dilations,
                                        Shape &pads) {
+  size_t nd = in.size();
   if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
-    for (int d = 0; d < 2; ++d) {
+    for (size_t d = 0; d < nd; ++d) {
       int64_t out = (in[d] + strides[d] - 1) / strides[d];
       int64_t total =
           std::max<int64_t>(0, (out - 1) * strides[d] +
                                    dilations[d] * (kernel[d] - 1) + 1 - in[d]);
       int64_t small = total / 2, big = total - small;
       pads[d] = autoPad == "SAME_UPPER" ? small : big;
-      pads[d + 2] = autoPad == "SAME_UPPER" ? big : small;
+      pads[d + nd] = autoPad == "SAME_UPPER" ? big : small;
     }
   } else if (autoPad == "VALID") {
-    pads.assign(4, 0);
+    pads.assign(2 * nd, 0);
   } else if (autoPad != "NOTSET") {
     return error() << "auto_pad '" << autoPad << "' is not supported",
            failure();
@@ -1782,25 +1810,537 @@ LogicalResult Importer::importConv() {
     y = op<tosa::DepthwiseConv2DOp>(
         f32(outShape), {in, wv, biasValue, zeroPoint(), zeroPoint()}, attrs());
   } else {
-    // Grouped: one convolution per group on its channel slice, concatenated.
-    int64_t cg = c / g, og = o / g;
-    ArrayRef<int64_t> inShape = shapeOf(in);
     Value wAll = w->value ? transpose(logical(*w), kToNhwc)
                           : constant(w->host->transposed(kToNhwc));
-    SmallVector<Value> parts;
-    for (int64_t k = 0; k < g; ++k) {
-      Value xs = slice(in, {0, 0, 0, k * cg},
-                       {inShape[0], inShape[1], inShape[2], cg});
-      Value ws = slice(wAll, {k * og, 0, 0, 0}, {og, kh, kw, cg});
-      Value bs = reshape(slice(reshape(biasValue, {o}), {k * og}, {og}), {og});
-      parts.push_back(op<tosa::Conv2DOp>(f32({n, wh->out, ww->out, og}),
-                                         {xs, ws, bs, zeroPoint(), zeroPoint()},
-                                         attrs()));
-    }
-    y = op<tosa::ConcatOp>(f32(outShape), parts,
-                           {b.getNamedAttr("axis", b.getI32IntegerAttr(3))});
+    y = groupedConv2D(in, wAll, biasValue,
+                      {wh->padBegin, wh->padEnd, ww->padBegin, ww->padEnd}, st,
+                      dl, g, outShape);
   }
   return define(0, result(y, {n, o, wh->out, ww->out}, true));
+}
+
+LogicalResult Importer::importConv3D() {
+  Entry &x = *input(0);
+  Entry *w = input(1);
+  if (!w)
+    return error() << "has no weight input", failure();
+  if (w->shape.size() != 5)
+    return error() << "weight " << shapeStr(w->shape)
+                   << " must have 5 dimensions like input "
+                   << shapeStr(x.shape),
+           failure();
+  FailureOr<int64_t> group = intAttr("group", 1);
+  FailureOr<std::string> autoPad = stringAttr("auto_pad", "NOTSET");
+  FailureOr<std::optional<Shape>> strides = intsAttr("strides"),
+                                  dilations = intsAttr("dilations"),
+                                  pads = intsAttr("pads"),
+                                  kernel = intsAttr("kernel_shape");
+  if (failed(group) || failed(autoPad) || failed(strides) ||
+      failed(dilations) || failed(pads) || failed(kernel))
+    return failure();
+  int64_t n = x.shape[0], c = x.shape[1], o = w->shape[0], g = *group;
+  Shape spatial(ArrayRef(x.shape).drop_front(2)),
+      k(ArrayRef(w->shape).drop_front(2));
+  if (g <= 0 || c % g || o % g || w->shape[1] != c / g)
+    return error() << "weight " << shapeStr(w->shape) << " does not match " << c
+                   << " input channels in " << g << " groups",
+           failure();
+  if (*kernel && **kernel != k)
+    return error() << "kernel_shape " << shapeStr(**kernel)
+                   << " does not match the weight " << shapeStr(w->shape),
+           failure();
+  Shape st = strides->value_or(Shape{1, 1, 1}),
+        dl = dilations->value_or(Shape{1, 1, 1});
+  Shape pd = pads->value_or(Shape(6, 0));
+  if (st.size() != 3 || dl.size() != 3 || pd.size() != 6)
+    return error() << "strides, dilations and pads must have 3, 3 and 6 values",
+           failure();
+  for (int64_t v : llvm::concat<int64_t>(st, dl))
+    if (v <= 0 || v > kMaxWindowAttr)
+      return error() << "strides and dilations must be in [1, 2^30]", failure();
+  for (int64_t v : pd)
+    if (v < 0 || v > kMaxWindowAttr)
+      return error() << "pads must be in [0, 2^30]", failure();
+  if (failed(resolveAutoPad(*autoPad, spatial, k, st, dl, pd)))
+    return failure();
+  SmallVector<Window> win;
+  Shape drop{n}, tosaPad, outNdhwc{n};
+  for (int d = 0; d < 3; ++d) {
+    std::optional<Window> wd =
+        window(spatial[d], k[d], st[d], dl[d], pd[d], pd[d + 3], false);
+    if (!wd)
+      return error() << "the kernel does not fit the padded input "
+                     << shapeStr(x.shape),
+             failure();
+    win.push_back(*wd);
+    drop.push_back(spatial[d] - wd->drop);
+    tosaPad.append({wd->padBegin, wd->padEnd});
+    outNdhwc.push_back(wd->out);
+  }
+  drop.push_back(c);
+  outNdhwc.push_back(o);
+  static constexpr int64_t kToNdhwc[5] = {0, 2, 3, 4, 1};
+  Value in = transpose(logical(x), kToNdhwc);
+  in = slice(in, Shape(5, 0), drop);
+  Value wAll = w->value ? transpose(logical(*w), kToNdhwc)
+                        : constant(w->host->transposed(kToNdhwc));
+  Entry zeroBias;
+  zeroBias.host = HostTensor::floats({o}, std::vector<float>(o, 0.0f));
+  zeroBias.shape = {o};
+  Entry &bias = hasInput(2) ? *input(2) : zeroBias;
+  if (bias.shape != Shape{o})
+    return error() << "bias " << shapeStr(bias.shape) << " must have " << o
+                   << " elements",
+           failure();
+  Value biasValue = bias.value ? logical(bias) : constant(*bias.host);
+  SmallVector<NamedAttribute> attrs{
+      b.getNamedAttr("pad", b.getDenseI64ArrayAttr(tosaPad)),
+      b.getNamedAttr("stride", b.getDenseI64ArrayAttr(st)),
+      b.getNamedAttr("dilation", b.getDenseI64ArrayAttr(dl)),
+      b.getNamedAttr("acc_type", TypeAttr::get(b.getF32Type()))};
+  Value y;
+  if (g == 1) {
+    y = op<tosa::Conv3DOp>(
+        f32(outNdhwc), {in, wAll, biasValue, zeroPoint(), zeroPoint()}, attrs);
+  } else {
+    // Grouped (depthwise too): one convolution over [n, d, h, w, g, c/g]
+    // with the weight as [g, o/g, kd, kh, kw, c/g] (linalg has no named
+    // grouped 3-D convolution: a generic with the convolution's maps).
+    int64_t cg = c / g, og = o / g;
+    Value padded = pad(in, {0, tosaPad[0], tosaPad[2], tosaPad[4], 0},
+                       {0, tosaPad[1], tosaPad[3], tosaPad[5], 0}, 0.0f);
+    Shape ps(shapeOf(padded));
+    Value in6 = reshape(padded, {ps[0], ps[1], ps[2], ps[3], g, cg});
+    Value w6 = reshape(wAll, {g, og, k[0], k[1], k[2], cg});
+    Shape out6{n, outNdhwc[1], outNdhwc[2], outNdhwc[3], g, og};
+    Value empty = tensor::EmptyOp::create(b, loc, out6, b.getF32Type());
+    Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+    Value filled =
+        linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{empty})
+            .getResult(0);
+    // Loops (n, od, oh, ow, g, f, kd, kh, kw, c).
+    MLIRContext *ctx = b.getContext();
+    auto dim = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+    SmallVector<AffineExpr> inExprs{dim(0)};
+    for (unsigned d = 0; d < 3; ++d)
+      inExprs.push_back(dim(1 + d) * st[d] + dim(6 + d) * dl[d]);
+    inExprs.append({dim(4), dim(9)});
+    SmallVector<AffineMap> maps{
+        AffineMap::get(10, 0, inExprs, ctx),
+        AffineMap::get(10, 0, {dim(4), dim(5), dim(6), dim(7), dim(8), dim(9)},
+                       ctx),
+        AffineMap::get(10, 0, {dim(0), dim(1), dim(2), dim(3), dim(4), dim(5)},
+                       ctx)};
+    SmallVector<utils::IteratorType> iters(6, utils::IteratorType::parallel);
+    iters.append(4, utils::IteratorType::reduction);
+    Value conv =
+        linalg::GenericOp::create(
+            b, loc, TypeRange{f32(out6)}, ValueRange{in6, w6},
+            ValueRange{filled}, maps, iters,
+            [](OpBuilder &nb, Location l, ValueRange args) {
+              Value p = arith::MulFOp::create(nb, l, args[0], args[1]);
+              linalg::YieldOp::create(
+                  nb, l, arith::AddFOp::create(nb, l, args[2], p).getResult());
+            })
+            .getResult(0);
+    y = binaryOp("Add", reshape(conv, outNdhwc),
+                 reshape(biasValue, {1, 1, 1, 1, o}));
+  }
+  static constexpr int64_t kFromNdhwc[5] = {0, 4, 1, 2, 3};
+  Shape out{n, o, outNdhwc[1], outNdhwc[2], outNdhwc[3]};
+  return define(0, result(transpose(y, kFromNdhwc), out, false));
+}
+
+LogicalResult Importer::importPool3D(bool isMax, bool global) {
+  Entry &x = *input(0);
+  if (outputUsed(1))
+    return error() << "the Indices output is not supported", failure();
+  int64_t n = x.shape[0], c = x.shape[1];
+  Shape spatial(ArrayRef(x.shape).drop_front(2));
+  Shape k(spatial), st{1, 1, 1}, pd(6, 0), dl{1, 1, 1};
+  bool ceilMode = false, countPad = false;
+  if (!global) {
+    FailureOr<std::optional<Shape>> kernel = intsAttr("kernel_shape"),
+                                    strides = intsAttr("strides"),
+                                    pads = intsAttr("pads"),
+                                    dil = intsAttr("dilations");
+    FailureOr<int64_t> ceil = intAttr("ceil_mode", 0),
+                       cip = intAttr("count_include_pad", 0);
+    FailureOr<std::string> autoPad = stringAttr("auto_pad", "NOTSET");
+    if (failed(kernel) || failed(strides) || failed(pads) || failed(dil) ||
+        failed(ceil) || failed(cip) || failed(autoPad))
+      return failure();
+    if (!*kernel || (*kernel)->size() != 3)
+      return error() << "needs a 3-D kernel_shape", failure();
+    k = **kernel;
+    st = strides->value_or(st);
+    pd = pads->value_or(pd);
+    dl = dil->value_or(dl);
+    if (!isMax && dl != Shape{1, 1, 1})
+      return error() << "dilations " << shapeStr(dl)
+                     << " are not supported for AveragePool",
+             failure();
+    if (st.size() != 3 || pd.size() != 6 || dl.size() != 3 ||
+        llvm::any_of(llvm::concat<int64_t>(k, st, dl),
+                     [](int64_t v) { return v <= 0 || v > kMaxWindowAttr; }) ||
+        llvm::any_of(pd, [](int64_t v) { return v < 0 || v > kMaxWindowAttr; }))
+      return error() << "invalid kernel_shape, strides, dilations or pads",
+             failure();
+    if (failed(resolveAutoPad(*autoPad, spatial, k, st, dl, pd)))
+      return failure();
+    ceilMode = *ceil;
+    countPad = !isMax && *cip;
+    if (countPad && ceilMode)
+      return error() << "count_include_pad with ceil_mode is not supported",
+             failure();
+  }
+  SmallVector<Window> win;
+  Shape outNdhwc{n};
+  for (int d = 0; d < 3; ++d) {
+    std::optional<Window> wd =
+        window(spatial[d], k[d], st[d], dl[d], pd[d], pd[d + 3], ceilMode);
+    if (!wd)
+      return error() << "the window does not fit the padded input "
+                     << shapeStr(x.shape),
+             failure();
+    win.push_back(*wd);
+    outNdhwc.push_back(wd->out);
+  }
+  outNdhwc.push_back(c);
+  static constexpr int64_t kToNdhwc[5] = {0, 2, 3, 4, 1};
+  Value in = transpose(logical(x), kToNdhwc);
+  float init = isMax ? -std::numeric_limits<float>::infinity() : 0.0f;
+  Value empty = tensor::EmptyOp::create(b, loc, outNdhwc, b.getF32Type());
+  Value initValue = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(init));
+  Value filled =
+      linalg::FillOp::create(b, loc, ValueRange{initValue}, ValueRange{empty})
+          .getResult(0);
+  Value windowShape = tensor::EmptyOp::create(b, loc, k, b.getF32Type());
+  MLIRContext *ctx = b.getContext();
+  auto dim = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  AffineMap windowMap = AffineMap::get(8, 0, {dim(5), dim(6), dim(7)}, ctx);
+  AffineMap outMap =
+      AffineMap::get(8, 0, {dim(0), dim(1), dim(2), dim(3), dim(4)}, ctx);
+  SmallVector<utils::IteratorType> iters(5, utils::IteratorType::parallel);
+  iters.append(3, utils::IteratorType::reduction);
+  Value y =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{f32(outNdhwc)}, ValueRange{windowShape},
+          ValueRange{filled}, ArrayRef<AffineMap>{windowMap, outMap}, iters,
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            auto cst = [&](int64_t v) {
+              return arith::ConstantIndexOp::create(nb, l, v).getResult();
+            };
+            // i_d = o_d * stride + k_d * dilation - padBegin, in [0, size).
+            Value inBounds;
+            SmallVector<Value> idx{linalg::IndexOp::create(nb, l, 0)};
+            for (unsigned d = 0; d < 3; ++d) {
+              Value o = linalg::IndexOp::create(nb, l, 1 + d);
+              Value kk = linalg::IndexOp::create(nb, l, 5 + d);
+              Value pos = arith::AddIOp::create(
+                  nb, l, arith::MulIOp::create(nb, l, o, cst(st[d])),
+                  arith::MulIOp::create(nb, l, kk, cst(dl[d])));
+              pos = arith::SubIOp::create(nb, l, pos, cst(win[d].padBegin));
+              Value ge = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sge,
+                                               pos, cst(0));
+              Value lt = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt,
+                                               pos, cst(spatial[d]));
+              Value ok = arith::AndIOp::create(nb, l, ge, lt);
+              inBounds =
+                  inBounds ? arith::AndIOp::create(nb, l, inBounds, ok) : ok;
+              Value clamped = arith::MaxSIOp::create(nb, l, pos, cst(0));
+              idx.push_back(
+                  arith::MinSIOp::create(nb, l, clamped, cst(spatial[d] - 1)));
+            }
+            idx.push_back(linalg::IndexOp::create(nb, l, 4));
+            Value v = tensor::ExtractOp::create(nb, l, in, idx);
+            v = arith::SelectOp::create(
+                nb, l, inBounds, v,
+                arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(init)));
+            Value r =
+                isMax ? arith::MaximumFOp::create(nb, l, args[1], v).getResult()
+                      : arith::AddFOp::create(nb, l, args[1], v).getResult();
+            linalg::YieldOp::create(nb, l, r);
+          })
+          .getResult(0);
+  if (!isMax) {
+    // The mean: over the whole window (count_include_pad), else over the
+    // input elements it covers, a count known per output position.
+    Shape countShape{1, outNdhwc[1], outNdhwc[2], outNdhwc[3], 1};
+    std::vector<float> inv;
+    inv.reserve(*numElements(countShape));
+    auto covered = [&](int d, int64_t o) {
+      if (countPad)
+        return k[d];
+      int64_t cnt = 0;
+      for (int64_t kk = 0; kk < k[d]; ++kk) {
+        int64_t pos = o * st[d] + kk * dl[d] - win[d].padBegin;
+        cnt += pos >= 0 && pos < spatial[d];
+      }
+      return cnt;
+    };
+    for (int64_t a = 0; a < outNdhwc[1]; ++a)
+      for (int64_t bb = 0; bb < outNdhwc[2]; ++bb)
+        for (int64_t cc = 0; cc < outNdhwc[3]; ++cc) {
+          int64_t cnt = covered(0, a) * covered(1, bb) * covered(2, cc);
+          inv.push_back(cnt ? 1.0f / float(cnt) : 0.0f);
+        }
+    y = binaryOp("Mul", y, constant(HostTensor::floats(countShape, inv)));
+  }
+  static constexpr int64_t kFromNdhwc[5] = {0, 4, 1, 2, 3};
+  Shape out{n, c, outNdhwc[1], outNdhwc[2], outNdhwc[3]};
+  return define(0, result(transpose(y, kFromNdhwc), out, false));
+}
+
+LogicalResult Importer::importConvTranspose() {
+  Entry &x = *input(0);
+  Entry *w = input(1);
+  if (x.shape.size() != 4 || w->shape.size() != 4)
+    return error() << "only 1-D and 2-D ConvTranspose is supported (input "
+                   << shapeStr(x.shape) << ", weight " << shapeStr(w->shape)
+                   << ")",
+           failure();
+  FailureOr<int64_t> group = intAttr("group", 1);
+  FailureOr<std::string> autoPad = stringAttr("auto_pad", "NOTSET");
+  FailureOr<std::optional<Shape>> strides = intsAttr("strides"),
+                                  dilations = intsAttr("dilations"),
+                                  pads = intsAttr("pads"),
+                                  kernel = intsAttr("kernel_shape"),
+                                  outPadding = intsAttr("output_padding"),
+                                  outShapeAttr = intsAttr("output_shape");
+  if (failed(group) || failed(autoPad) || failed(strides) ||
+      failed(dilations) || failed(pads) || failed(kernel) ||
+      failed(outPadding) || failed(outShapeAttr))
+    return failure();
+  int64_t n = x.shape[0], c = x.shape[1], h = x.shape[2], wd = x.shape[3];
+  int64_t g = *group, kh = w->shape[2], kw = w->shape[3];
+  if (g <= 0 || c % g || w->shape[0] != c)
+    return error() << "weight " << shapeStr(w->shape) << " does not match " << c
+                   << " input channels in " << g << " groups",
+           failure();
+  int64_t cg = c / g, og = w->shape[1], o = og * g;
+  if (*kernel && **kernel != Shape{kh, kw})
+    return error() << "kernel_shape " << shapeStr(**kernel)
+                   << " does not match the weight " << shapeStr(w->shape),
+           failure();
+  Shape st = strides->value_or(Shape{1, 1}),
+        dl = dilations->value_or(Shape{1, 1}),
+        outPad = outPadding->value_or(Shape{0, 0}),
+        pd = pads->value_or(Shape{0, 0, 0, 0});
+  if (st.size() != 2 || dl.size() != 2 || outPad.size() != 2 || pd.size() != 4)
+    return error() << "strides, dilations, output_padding and pads must have "
+                      "2, 2, 2 and 4 values",
+           failure();
+  for (int64_t v : llvm::concat<int64_t>(st, dl))
+    if (v <= 0 || v > kMaxWindowAttr)
+      return error() << "strides and dilations must be in [1, 2^30]", failure();
+  for (int d = 0; d < 2; ++d)
+    if (outPad[d] < 0 || outPad[d] >= std::max(st[d], dl[d]))
+      return error() << "output_padding " << shapeStr(outPad)
+                     << " must be below the stride or the dilation",
+             failure();
+  for (int64_t v : pd)
+    if (v < 0 || v > kMaxWindowAttr)
+      return error() << "pads must be in [0, 2^30]", failure();
+  Shape in{h, wd}, k{kh, kw};
+  // The full output before pads: s * (in - 1) + output_padding +
+  // (k - 1) * d + 1; output_shape or auto_pad SAME_* fix the pads from it.
+  auto full = [&](int d) {
+    return st[d] * (in[d] - 1) + outPad[d] + (k[d] - 1) * dl[d] + 1;
+  };
+  std::optional<Shape> want;
+  if (*outShapeAttr) {
+    Shape os = **outShapeAttr;
+    if (os.size() == 4 && os[0] == n && os[1] == o)
+      os.erase(os.begin(), os.begin() + 2);
+    if (os.size() != 2)
+      return error() << "output_shape " << shapeStr(**outShapeAttr)
+                     << " must give the 2 spatial sizes",
+             failure();
+    want = os;
+  } else if (*autoPad == "SAME_UPPER" || *autoPad == "SAME_LOWER") {
+    want = Shape{in[0] * st[0], in[1] * st[1]};
+  } else if (*autoPad == "VALID") {
+    pd.assign(4, 0);
+  } else if (*autoPad != "NOTSET") {
+    return error() << "auto_pad '" << *autoPad << "' is not supported",
+           failure();
+  }
+  if (want)
+    for (int d = 0; d < 2; ++d) {
+      // The spec's split (floor division); a negative total (an output
+      // larger than the full one) extends it with positions no input
+      // element reaches (the bias alone).
+      if ((*want)[d] <= 0 || (*want)[d] > kMaxWindowAttr)
+        return error() << "output_shape " << shapeStr(*want)
+                       << " must be positive",
+               failure();
+      int64_t total = full(d) - (*want)[d];
+      int64_t half = llvm::divideFloorSigned(total, 2);
+      bool upper = *autoPad == "SAME_UPPER";
+      pd[d] = upper ? half : total - half;
+      pd[d + 2] = upper ? total - half : half;
+    }
+  Shape outHW;
+  for (int d = 0; d < 2; ++d) {
+    outHW.push_back(full(d) - pd[d] - pd[d + 2]);
+    if (outHW.back() <= 0)
+      return error() << "pads " << shapeStr(pd)
+                     << " leave no output (full output "
+                     << shapeStr({full(0), full(1)}) << ")",
+             failure();
+  }
+  if (numElements({n, o, outHW[0], outHW[1]}).value_or(kMaxElements + 1) >
+      kMaxElements)
+    return error() << "the output is too large", failure();
+  // The input spread out by the stride: [n, h, 1, w, 1, c] padded with
+  // zeros to [n, h, sh, w, sw, c], then the trailing zeros cut off.
+  Value v = inNhwc(x);
+  if (st != Shape{1, 1}) {
+    v = reshape(v, {n, h, 1, wd, 1, c});
+    v = pad(v, {0, 0, 0, 0, 0, 0}, {0, 0, st[0] - 1, 0, st[1] - 1, 0}, 0.0f);
+    v = reshape(v, {n, h * st[0], wd * st[1], c});
+    v = slice(v, {0, 0, 0, 0},
+              {n, (h - 1) * st[0] + 1, (wd - 1) * st[1] + 1, c});
+  }
+  // A convolution (stride 1, the same dilation) with the flipped weight,
+  // padded by d * (k - 1) - pad_begin before and d * (k - 1) - pad_end +
+  // output_padding after; a negative amount crops the input instead.
+  Shape spread(shapeOf(v)), cropStart(4, 0), cropSize(spread), convPad;
+  for (int d = 0; d < 2; ++d) {
+    int64_t reach = dl[d] * (k[d] - 1);
+    int64_t before = reach - pd[d], after = reach - pd[d + 2] + outPad[d];
+    cropStart[1 + d] = std::max<int64_t>(0, -before);
+    cropSize[1 + d] = spread[1 + d] - std::max<int64_t>(0, -before) -
+                      std::max<int64_t>(0, -after);
+    if (cropSize[1 + d] <= 0)
+      return error() << "pads " << shapeStr(pd) << " crop away the whole input",
+             failure();
+    convPad.append({std::max<int64_t>(0, before), std::max<int64_t>(0, after)});
+  }
+  v = slice(v, cropStart, cropSize);
+  // Weight [c, og, kh, kw] -> [g, og, kh, kw, cg], flipped in kh and kw,
+  // as [o, kh, kw, cg]: the layout of a (grouped) convolution's weight.
+  Value wv;
+  if (w->value) {
+    wv = transpose(reshape(logical(*w), {g, cg, og, kh, kw}), {0, 2, 3, 4, 1});
+    for (int axis : {2, 3})
+      wv = op<tosa::ReverseOp>(
+          wv.getType(), {wv},
+          {b.getNamedAttr("axis", b.getI32IntegerAttr(axis))});
+    wv = reshape(wv, {o, kh, kw, cg});
+  } else {
+    wv = constant(w->host->reshaped({g, cg, og, kh, kw})
+                      .transposed({0, 2, 3, 4, 1})
+                      .sliced({0, 0, kh - 1, kw - 1, 0}, {g, og, kh, kw, cg},
+                              {1, 1, -1, -1, 1})
+                      .reshaped({o, kh, kw, cg}));
+  }
+  Entry zeroBias;
+  zeroBias.host = HostTensor::floats({o}, std::vector<float>(o, 0.0f));
+  zeroBias.shape = {o};
+  Entry &bias = hasInput(2) ? *input(2) : zeroBias;
+  if (bias.shape != Shape{o})
+    return error() << "bias " << shapeStr(bias.shape) << " must have " << o
+                   << " elements",
+           failure();
+  Value biasValue = bias.value ? logical(bias) : constant(*bias.host);
+  SmallVector<NamedAttribute> attrs{
+      b.getNamedAttr("pad", b.getDenseI64ArrayAttr(convPad)),
+      b.getNamedAttr("stride", b.getDenseI64ArrayAttr({1, 1})),
+      b.getNamedAttr("dilation", b.getDenseI64ArrayAttr(dl)),
+      b.getNamedAttr("acc_type", TypeAttr::get(b.getF32Type()))};
+  Shape outShape{n, outHW[0], outHW[1], o};
+  Value y;
+  if (g == 1) {
+    y = op<tosa::Conv2DOp>(f32(outShape),
+                           {v, wv, biasValue, zeroPoint(), zeroPoint()}, attrs);
+  } else {
+    y = groupedConv2D(v, wv, biasValue, convPad, {1, 1}, dl, g, outShape);
+  }
+  return define(0, result(y, {n, o, outHW[0], outHW[1]}, true));
+}
+
+LogicalResult Importer::importInstanceNorm() {
+  Entry &x = *input(0);
+  int64_t rank = x.shape.size();
+  if (rank < 3)
+    return error() << "input " << shapeStr(x.shape)
+                   << " must have a batch, a channel and a spatial dimension",
+           failure();
+  FailureOr<float> eps = floatAttr("epsilon", 1e-5f);
+  if (failed(eps))
+    return failure();
+  if (!std::isfinite(*eps) || *eps < 0.0f)
+    return error() << "epsilon must be finite and not negative, got " << *eps,
+           failure();
+  int64_t c = x.shape[1];
+  for (int k : {1, 2})
+    if (input(k)->shape != Shape{c})
+      return error() << (k == 1 ? "scale " : "B ") << shapeStr(input(k)->shape)
+                     << " must have " << c << " elements, one per channel",
+             failure();
+  // In x's own layout (NHWC stays NHWC): reduce over every axis but the
+  // batch and the channel.
+  Value v = x.value ? x.value : logical(x);
+  bool nhwc = x.nhwc && x.value;
+  int64_t chanAxis = physicalAxis(x, 1);
+  if (!nhwc)
+    chanAxis = 1;
+  int64_t count = *numElements(ArrayRef(x.shape).drop_front(2));
+  auto sumOver = [&](Value t) {
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != 0 && d != chanAxis)
+        t = reduce("sum", t, d);
+    return t;
+  };
+  Value invN = scalar(1.0f / float(count), rank);
+  Value mean = binaryOp("Mul", sumOver(v), invN);
+  Value xc = binaryOp("Sub", v, mean);
+  Value var = binaryOp("Mul", sumOver(binaryOp("Mul", xc, xc)), invN);
+  Value rstd = op<tosa::RsqrtOp>(var.getType(),
+                                 {binaryOp("Add", var, scalar(*eps, rank))});
+  Entry y = result(binaryOp("Mul", xc, rstd), x.shape, nhwc);
+  Shape perChannel(rank, 1);
+  perChannel[1] = c;
+  for (int k : {1, 2}) {
+    Entry p = *input(k);
+    if (p.value)
+      p = result(reshape(logical(p), perChannel), perChannel, false);
+    else
+      p.host = p.host->reshaped(perChannel), p.shape = perChannel;
+    FailureOr<Entry> r = broadcastBinary(k == 1 ? "Mul" : "Add", y, p);
+    if (failed(r))
+      return failure();
+    y = std::move(*r);
+  }
+  return define(0, std::move(y));
+}
+
+Value Importer::groupedConv2D(Value in, Value weight, Value bias,
+                              ArrayRef<int64_t> pad4, ArrayRef<int64_t> strides,
+                              ArrayRef<int64_t> dilations, int64_t groups,
+                              ArrayRef<int64_t> outNhwc) {
+  if (llvm::any_of(pad4, [](int64_t v) { return v != 0; }))
+    in = pad(in, {0, pad4[0], pad4[2], 0}, {0, pad4[1], pad4[3], 0}, 0.0f);
+  Shape inShape(shapeOf(in)), wShape(shapeOf(weight));
+  int64_t c = inShape[3], o = wShape[0], cg = c / groups, og = o / groups;
+  Value in5 = reshape(in, {inShape[0], inShape[1], inShape[2], groups, cg});
+  Value w5 = reshape(weight, {groups, og, wShape[1], wShape[2], cg});
+  Shape out5{outNhwc[0], outNhwc[1], outNhwc[2], groups, og};
+  Value empty = tensor::EmptyOp::create(b, loc, out5, b.getF32Type());
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  Value filled =
+      linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{empty})
+          .getResult(0);
+  Value conv =
+      linalg::Conv2DNhwgcGfhwcOp::create(
+          b, loc, TypeRange{f32(out5)}, ValueRange{in5, w5}, ValueRange{filled},
+          {b.getNamedAttr("strides", b.getI64TensorAttr(strides)),
+           b.getNamedAttr("dilations", b.getI64TensorAttr(dilations))})
+          .getResult(0);
+  Value y = reshape(conv, outNhwc);
+  return binaryOp("Add", y, reshape(bias, {1, 1, 1, o}));
 }
 
 LogicalResult Importer::refuseTrainingMode() {
@@ -2033,7 +2573,8 @@ LogicalResult Importer::importPool(bool isMax, bool global) {
                   nb, l, inBounds, x,
                   arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(lowest)));
               linalg::YieldOp::create(
-                  nb, l, arith::MaximumFOp::create(nb, l, args[1], v).getResult());
+                  nb, l,
+                  arith::MaximumFOp::create(nb, l, args[1], v).getResult());
             })
             .getResult(0);
     return define(0, result(y, {n, c, wh->out, ww->out}, true));
@@ -2252,8 +2793,9 @@ LogicalResult Importer::importSoftmax(bool log) {
   Value sum = reduce("sum", e, ax);
   // LogSoftmax: (x - max) - log(sum(exp(x - max))), never log of a
   // quotient that can underflow to 0.
-  Value y = log ? binaryOp("Sub", shifted, op<tosa::LogOp>(sum.getType(), {sum}))
-                : binaryOp("Mul", e, op<tosa::ReciprocalOp>(sum.getType(), {sum}));
+  Value y =
+      log ? binaryOp("Sub", shifted, op<tosa::LogOp>(sum.getType(), {sum}))
+          : binaryOp("Mul", e, op<tosa::ReciprocalOp>(sum.getType(), {sum}));
   if (coerced)
     return define(0, result(reshape(y, x.shape), x.shape, false));
   return define(0, result(y, x.shape, x.nhwc && x.value));
@@ -2971,8 +3513,7 @@ LogicalResult Importer::importPad() {
       return error() << "pads " << shapeStr(pads) << " of mode '" << *mode
                      << "' need "
                      << (reflect ? "each pad smaller than" : "a non-empty")
-                     << " dimension " << d << " of input "
-                     << shapeStr(x.shape),
+                     << " dimension " << d << " of input " << shapeStr(x.shape),
              failure();
   Value y = padFromInput(logical(x), ArrayRef(pads).take_front(rank),
                          ArrayRef(pads).drop_front(rank), reflect);
@@ -3012,10 +3553,19 @@ const llvm::StringMap<Importer::Handler> &Importer::handlers() {
                failure();
       return i.define(0, *i.input(0));
     };
-    t["Conv"] = [](Importer &i) {
+    t["InstanceNormalization"] = [](Importer &i) {
+      return i.importInstanceNorm();
+    };
+    t["ConvTranspose"] = [](Importer &i) {
       return i.input(0)->shape.size() == 3
-                 ? i.importAs2D(&Importer::importConv2D, false, false)
-                 : i.importConv();
+                 ? i.importAs2D(&Importer::importConvTranspose2D, false, false)
+                 : i.importConvTranspose();
+    };
+    t["Conv"] = [](Importer &i) {
+      size_t rank = i.input(0)->shape.size();
+      return rank == 3   ? i.importAs2D(&Importer::importConv2D, false, false)
+             : rank == 5 ? i.importConv3D()
+                         : i.importConv();
     };
     t["BatchNormalization"] = [](Importer &i) { return i.importBatchNorm(); };
     t["MatMul"] = [](Importer &i) -> LogicalResult {
@@ -3029,9 +3579,7 @@ const llvm::StringMap<Importer::Handler> &Importer::handlers() {
     t["LogSoftmax"] = [](Importer &i) { return i.importSoftmax(true); };
     for (StringRef op : {"LeakyRelu", "Elu", "Selu", "Celu", "Softplus",
                          "Softsign", "HardSigmoid", "HardSwish"})
-      t[op] = [](Importer &i) {
-        return i.importActivation(i.node->op_type());
-      };
+      t[op] = [](Importer &i) { return i.importActivation(i.node->op_type()); };
     t["PRelu"] = [](Importer &i) { return i.importPRelu(); };
     for (StringRef op : {"Sign", "Shrink", "ThresholdedRelu"})
       t[op] = [](Importer &i) { return i.importPiecewise(i.node->op_type()); };
@@ -3039,14 +3587,15 @@ const llvm::StringMap<Importer::Handler> &Importer::handlers() {
     t["LayerNormalization"] = [](Importer &i) { return i.importLayerNorm(); };
     for (StringRef op : {"ReduceMax", "ReduceMean", "ReduceMin", "ReduceSum"})
       t[op] = [](Importer &i) { return i.importReduce(i.node->op_type()); };
-    for (StringRef op : {"MaxPool", "AveragePool", "GlobalMaxPool",
-                         "GlobalAveragePool"})
+    for (StringRef op :
+         {"MaxPool", "AveragePool", "GlobalMaxPool", "GlobalAveragePool"})
       t[op] = [](Importer &i) {
         StringRef type = i.node->op_type();
         bool isMax = type.contains("Max"), global = type.starts_with("Global");
-        return i.input(0)->shape.size() == 3
-                   ? i.importAs2D(&Importer::importPool, isMax, global)
-                   : i.importPool(isMax, global);
+        size_t rank = i.input(0)->shape.size();
+        return rank == 3   ? i.importAs2D(&Importer::importPool, isMax, global)
+               : rank == 5 ? i.importPool3D(isMax, global)
+                           : i.importPool(isMax, global);
       };
     for (StringRef op : {"Flatten", "Reshape", "Squeeze", "Unsqueeze"})
       t[op] = [](Importer &i) { return i.importReshapeLike(); };
@@ -3081,11 +3630,14 @@ LogicalResult Importer::importNode() {
     required = 0;
   else if (llvm::is_contained({"Add", "Sub", "Mul", "Div", "Pow", "Conv",
                                "MatMul", "Gemm", "Reshape", "Gather",
-                               "LayerNormalization", "PRelu", "Tile"},
+                               "LayerNormalization", "PRelu", "Tile",
+                               "ConvTranspose"},
                               opType))
     required = 2;
   else if (opType == "BatchNormalization")
     required = 5;
+  else if (opType == "InstanceNormalization")
+    required = 3;
   else if (llvm::is_contained({"Concat", "Max", "Min", "Sum"}, opType))
     required = std::max(1, numInputs()); // variadic: every input
   else if (opType == "Slice" && opset >= 10)

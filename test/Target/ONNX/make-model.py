@@ -473,6 +473,226 @@ def window_ops():
             ([a, bb, e], [r for _, r in outs]))
 
 
+def volume_ops():
+    """3-D Conv (plain, and grouped with stride and dilation), MaxPool
+    (dilated, ceil_mode), AveragePool with and without the pads counted, and
+    GlobalAveragePool on [N, C, D, H, W]; numpy references in float64."""
+    w = rand(6, 4, 2, 3, 2, lo=-0.4, hi=0.4)
+    wg = rand(6, 2, 2, 2, 2, lo=-0.4, hi=0.4)
+    bias = rand(6)
+    nodes = [
+        helper.make_node("Conv", ["x", "w", "bias"], ["c"], pads=[1, 1, 0, 0, 1, 1], name="conv3d"),
+        helper.make_node("Relu", ["c"], ["y_conv"], name="relu"),
+        helper.make_node("Conv", ["x", "wg"], ["y_group"], group=2, strides=[2, 1, 2], dilations=[1, 2, 1],
+                         pads=[0, 1, 1, 1, 0, 0], name="conv3d_grouped"),
+        helper.make_node("MaxPool", ["c"], ["y_max"], kernel_shape=[2, 2, 3], strides=[2, 2, 2], dilations=[1, 2, 1],
+                         pads=[1, 0, 1, 0, 1, 1], ceil_mode=1, name="maxpool3d"),
+        helper.make_node("AveragePool", ["x"], ["y_avg"], kernel_shape=[3, 2, 3], strides=[1, 2, 2],
+                         pads=[1, 1, 1, 1, 0, 1], name="avgpool3d"),
+        helper.make_node("AveragePool", ["x"], ["y_avg_pad"], kernel_shape=[2, 3, 2], pads=[1, 1, 0, 0, 1, 1],
+                         count_include_pad=1, name="avgpool3d_pad"),
+        helper.make_node("GlobalAveragePool", ["c"], ["y_gap"], name="gap3d"),
+    ]
+    x = rand(2, 4, 5, 6, 7)
+    xd = x.astype(np.float64)
+
+    def conv(inp, wt, pads, strides=(1, 1, 1), dil=(1, 1, 1), groups=1):
+        ip = np.pad(inp, [(0, 0), (0, 0)] + [(pads[d], pads[d + 3]) for d in range(3)])
+        o, cg = wt.shape[0], wt.shape[1]
+        outs = [(ip.shape[2 + d] - dil[d] * (wt.shape[2 + d] - 1) - 1) // strides[d] + 1 for d in range(3)]
+        y = np.zeros((inp.shape[0], o, *outs))
+        og = o // groups
+        for f in range(o):
+            g = f // og
+            for a in range(wt.shape[2]):
+                for b_ in range(wt.shape[3]):
+                    for c_ in range(wt.shape[4]):
+                        patch = ip[:, g * cg:(g + 1) * cg,
+                                   a * dil[0]:a * dil[0] + strides[0] * outs[0]:strides[0],
+                                   b_ * dil[1]:b_ * dil[1] + strides[1] * outs[1]:strides[1],
+                                   c_ * dil[2]:c_ * dil[2] + strides[2] * outs[2]:strides[2]]
+                        y[:, f] += np.einsum("ncdhw,c->ndhw", patch, wt[f, :, a, b_, c_].astype(np.float64))
+        return y
+
+    def pool(inp, k, st, pads, dil=(1, 1, 1), ceil=False, kind="max", count_pad=False):
+        sp = inp.shape[2:]
+        outs = []
+        for d in range(3):
+            span = sp[d] + pads[d] + pads[d + 3] - dil[d] * (k[d] - 1) - 1
+            o = (-(-span // st[d]) if ceil else span // st[d]) + 1
+            if ceil and (o - 1) * st[d] >= sp[d] + pads[d]:
+                o -= 1
+            outs.append(o)
+        y = np.zeros((inp.shape[0], inp.shape[1], *outs))
+        for i in np.ndindex(*outs):
+            vals, cnt = [], 0
+            for kk in np.ndindex(*k):
+                pos = [i[d] * st[d] + kk[d] * dil[d] - pads[d] for d in range(3)]
+                if all(0 <= pos[d] < sp[d] for d in range(3)):
+                    vals.append(inp[:, :, pos[0], pos[1], pos[2]])
+            if kind == "max":
+                y[:, :, i[0], i[1], i[2]] = np.max(vals, axis=0)
+            else:
+                y[:, :, i[0], i[1], i[2]] = np.sum(vals, axis=0) / (np.prod(k) if count_pad else len(vals))
+        return y
+
+    c = conv(xd, w.astype(np.float64), [1, 1, 0, 0, 1, 1]) + bias.astype(np.float64)[None, :, None, None, None]
+    outs = [
+        ("y_conv", np.maximum(c, 0.0)),
+        ("y_group", conv(xd, wg.astype(np.float64), [0, 1, 1, 1, 0, 0], (2, 1, 2), (1, 2, 1), groups=2)),
+        ("y_max", pool(c, (2, 2, 3), (2, 2, 2), [1, 0, 1, 0, 1, 1], (1, 2, 1), ceil=True)),
+        ("y_avg", pool(xd, (3, 2, 3), (1, 2, 2), [1, 1, 1, 1, 0, 1], kind="avg")),
+        ("y_avg_pad", pool(xd, (2, 3, 2), (1, 1, 1), [1, 1, 0, 0, 1, 1], kind="avg", count_pad=True)),
+        ("y_gap", c.mean(axis=(2, 3, 4), keepdims=True)),
+    ]
+    return (model(nodes, [vi("x", [2, 4, 5, 6, 7])], [vi(nm, list(r.shape)) for nm, r in outs],
+                  [init("w", w), init("wg", wg), init("bias", bias)]),
+            ([x], [r for _, r in outs]))
+
+
+def decoder_ops():
+    """ConvTranspose (strided with pads and output_padding; grouped and
+    dilated; 1-D with output_shape; SAME_UPPER) and InstanceNormalization
+    (NCHW after a ConvTranspose, and on a 3-D input); numpy references in
+    float64 (the transposed convolution as a scatter of each input element
+    times the kernel)."""
+    w1 = rand(4, 3, 3, 3, lo=-0.4, hi=0.4)
+    b1 = rand(3)
+    w2 = rand(4, 2, 2, 3, lo=-0.4, hi=0.4)  # 2 groups: 2 in, 2 out each
+    w3 = rand(3, 2, 4, lo=-0.4, hi=0.4)
+    w4 = rand(4, 2, 3, 3, lo=-0.4, hi=0.4)
+    scale, bias = rand(3, lo=0.5, hi=1.5), rand(3)
+    s3, b3 = rand(3, lo=0.5, hi=1.5), rand(3)
+    nodes = [
+        helper.make_node("ConvTranspose", ["x", "w1", "b1"], ["t1"], strides=[2, 2], pads=[1, 0, 0, 1],
+                         output_padding=[1, 0], name="up"),
+        helper.make_node("InstanceNormalization", ["t1", "scale", "bias"], ["n1"], epsilon=1e-3, name="inorm"),
+        helper.make_node("Relu", ["n1"], ["y_up"], name="relu"),
+        helper.make_node("ConvTranspose", ["x", "w2"], ["y_grouped"], group=2, dilations=[2, 1], strides=[1, 2],
+                         pads=[0, 1, 1, 0], name="grouped"),
+        helper.make_node("ConvTranspose", ["v", "w3"], ["y_1d"], strides=[3], output_shape=[20], name="up1d"),
+        helper.make_node("ConvTranspose", ["x", "w4"], ["y_same"], strides=[2, 2], auto_pad="SAME_UPPER",
+                         name="same"),
+        helper.make_node("InstanceNormalization", ["v", "s3", "b3"], ["y_in3"], name="inorm3"),
+    ]
+    x, v = rand(2, 4, 5, 6), rand(2, 3, 7)
+
+    def convt(inp, wt, strides, pads, dil, out_pad, groups=1):
+        nd = inp.ndim - 2
+        cin, og = wt.shape[0], wt.shape[1]
+        k = wt.shape[2:]
+        full = [strides[d] * (inp.shape[2 + d] - 1) + out_pad[d] + (k[d] - 1) * dil[d] + 1 for d in range(nd)]
+        y = np.zeros((inp.shape[0], og * groups, *full))
+        cg = cin // groups
+        for ci in range(cin):
+            g = ci // cg
+            for pos in np.ndindex(*inp.shape[2:]):
+                for kk in np.ndindex(*k):
+                    o = tuple(pos[d] * strides[d] + kk[d] * dil[d] for d in range(nd))
+                    y[(slice(None), slice(g * og, (g + 1) * og)) + o] += \
+                        inp[(slice(None), ci) + pos][:, None] * wt[(ci, slice(None)) + kk][None, :]
+        sl = tuple(slice(pads[d], full[d] - pads[d + nd]) for d in range(nd))
+        return y[(slice(None), slice(None)) + sl]
+
+    def inorm(a, sc, bi, eps):
+        axes = tuple(range(2, a.ndim))
+        mu = a.mean(axis=axes, keepdims=True)
+        var = ((a - mu) ** 2).mean(axis=axes, keepdims=True)
+        shp = (1, -1) + (1,) * (a.ndim - 2)
+        return (a - mu) / np.sqrt(var + eps) * sc.reshape(shp) + bi.reshape(shp)
+
+    xd, vd = x.astype(np.float64), v.astype(np.float64)
+    t1 = convt(xd, w1.astype(np.float64), (2, 2), (1, 0, 0, 1), (1, 1), (1, 0)) + \
+        b1.astype(np.float64)[None, :, None, None]
+    up = np.maximum(inorm(t1, scale.astype(np.float64), bias.astype(np.float64), 1e-3), 0.0)
+    grouped = convt(xd, w2.astype(np.float64), (1, 2), (0, 1, 1, 0), (2, 1), (0, 0), groups=2)
+    # output_shape 20 from a full output of 3 * 6 + 4 = 22: 2 pads, split
+    # (NOTSET) as 1 at the start and 1 at the end.
+    y1d = convt(vd, w3.astype(np.float64), (3,), (1, 1), (1,), (0,))
+    # SAME_UPPER: output = input * stride (10 x 12 of a full 11 x 13), the
+    # extra pad at the end.
+    same = convt(xd, w4.astype(np.float64), (2, 2), (0, 0, 1, 1), (1, 1), (0, 0))
+    in3 = inorm(vd, s3.astype(np.float64), b3.astype(np.float64), 1e-5)
+    outs = [("y_up", up), ("y_grouped", grouped), ("y_1d", y1d), ("y_same", same), ("y_in3", in3)]
+    return (model(nodes, [vi("x", [2, 4, 5, 6]), vi("v", [2, 3, 7])], [vi(nm, list(r.shape)) for nm, r in outs],
+                  [init("w1", w1), init("b1", b1), init("w2", w2), init("w3", w3), init("w4", w4),
+                   init("scale", scale), init("bias", bias), init("s3", s3), init("b3", b3)]),
+            ([x, v], [r for _, r in outs]))
+
+
+def grouped_conv():
+    """Grouped convolutions (ResNeXt's 3x3 with 4 groups, strided and
+    padded, then BatchNormalization and Relu; a 1-D one with 2 groups): one
+    convolution each, never one per group; numpy references in float64."""
+    w = rand(8, 2, 3, 3, lo=-0.4, hi=0.4)
+    bias = rand(8)
+    mean, var = rand(8, lo=-0.2, hi=0.2), rand(8, lo=0.5, hi=1.5)
+    gamma, beta = rand(8, lo=0.5, hi=1.5), rand(8)
+    w1 = rand(6, 2, 3, lo=-0.4, hi=0.4)
+    nodes = [
+        helper.make_node("Conv", ["x", "w", "bias"], ["c"], group=4, strides=[2, 2], pads=[1, 1, 1, 1],
+                         name="conv_g4"),
+        helper.make_node("BatchNormalization", ["c", "gamma", "beta", "mean", "var"], ["bn"], epsilon=1e-5,
+                         name="bn"),
+        helper.make_node("Relu", ["bn"], ["y"], name="relu"),
+        helper.make_node("Conv", ["a", "w1"], ["y1d"], group=2, pads=[1, 1], name="conv1d_g2"),
+    ]
+    x, a = rand(2, 8, 9, 10), rand(2, 4, 11)
+
+    def conv(inp, wt, stride, pad, groups):
+        nd = inp.ndim - 2
+        ip = np.pad(inp, [(0, 0), (0, 0)] + [(pad, pad)] * nd)
+        k = wt.shape[2:]
+        outs = [(ip.shape[2 + d] - k[d]) // stride + 1 for d in range(nd)]
+        o, cg = wt.shape[0], wt.shape[1]
+        og = o // groups
+        y = np.zeros((inp.shape[0], o, *outs))
+        for f in range(o):
+            g = f // og
+            for kk in np.ndindex(*k):
+                sl = tuple(slice(kk[d], kk[d] + stride * outs[d], stride) for d in range(nd))
+                y[:, f] += np.einsum("nc...,c->n...", ip[(slice(None), slice(g * cg, (g + 1) * cg)) + sl],
+                                     wt[(f, slice(None)) + kk].astype(np.float64))
+        return y
+
+    c = conv(x.astype(np.float64), w, 2, 1, 4) + bias.astype(np.float64)[None, :, None, None]
+    sh = (1, -1, 1, 1)
+    bn = (c - mean.reshape(sh)) / np.sqrt(var.reshape(sh) + 1e-5) * gamma.reshape(sh) + beta.reshape(sh)
+    y = np.maximum(bn, 0.0)
+    y1d = conv(a.astype(np.float64), w1, 1, 1, 2)
+    return (model(nodes, [vi("x", [2, 8, 9, 10]), vi("a", [2, 4, 11])],
+                  [vi("y", list(y.shape)), vi("y1d", list(y1d.shape))],
+                  [init("w", w), init("bias", bias), init("gamma", gamma), init("beta", beta), init("mean", mean),
+                   init("var", var), init("w1", w1)]),
+            ([x, a], [y, y1d]))
+
+
+def decoder_error(kind):
+    """ConvTranspose, InstanceNormalization and 3-D window ops fuse
+    refuses, by name."""
+    def make():
+        if kind == "output_padding":
+            nodes = [helper.make_node("ConvTranspose", ["x", "w"], ["y"], strides=[2, 2], output_padding=[2, 0],
+                                      name="up")]
+            return model(nodes, [vi("x", [1, 2, 3, 3])], [vi("y", [1, 1, 9, 7])], [init("w", rand(2, 1, 3, 3))]), None
+        if kind == "crop_all":
+            nodes = [helper.make_node("ConvTranspose", ["x", "w"], ["y"], pads=[3, 0, 3, 0], name="up")]
+            return model(nodes, [vi("x", [1, 2, 3, 3])], [vi("y", [1, 1, 0, 5])], [init("w", rand(2, 1, 3, 3))]), None
+        if kind == "inorm_scale":
+            nodes = [helper.make_node("InstanceNormalization", ["x", "s", "b"], ["y"], name="inorm")]
+            return model(nodes, [vi("x", [1, 3, 4, 4])], [vi("y", [1, 3, 4, 4])],
+                         [init("s", rand(4)), init("b", rand(4))]), None
+        if kind == "conv3d_weight":
+            nodes = [helper.make_node("Conv", ["x", "w"], ["y"], name="conv3d")]
+            return model(nodes, [vi("x", [1, 3, 4, 4, 4])], [vi("y", [1, 2, 2, 2, 2])],
+                         [init("w", rand(2, 3, 3, 3))]), None
+        if kind == "pool3d_kernel":
+            nodes = [helper.make_node("MaxPool", ["x"], ["y"], kernel_shape=[2, 2], name="pool3d")]
+            return model(nodes, [vi("x", [1, 3, 4, 4, 4])], [vi("y", [1, 3, 3, 3, 3])]), None
+        raise ValueError(kind)
+    return make
+
+
 def window_error(kind):
     """Window and pad ops fuse refuses, by name."""
     def make():
@@ -546,6 +766,11 @@ def main():
         "nested_ifs": nested_ifs,
         "activations": activations,
         "window_ops": window_ops,
+        "volume_ops": volume_ops,
+        "decoder_ops": decoder_ops,
+        "grouped_conv": grouped_conv,
+        **{f"decoder_{k}": decoder_error(k) for k in ["output_padding", "crop_all", "inorm_scale", "conv3d_weight",
+                                                       "pool3d_kernel"]},
         **{f"window_{k}": window_error(k) for k in ["reflect_too_wide", "wrap", "tile_reps"]},
         **{f"activation_{k}": activation_error(k) for k in ["prelu_slope", "prelu_channels", "celu_zero",
                                                              "elu_inf"]},
