@@ -122,6 +122,46 @@ SmallVector<Operation *> findRoots(GroupOp group) {
   return roots;
 }
 
+/// An op's init that is a constant tensor (a fill or a bias broadcast that
+/// constant folding turned into one: small tensors, e.g. the [1, 1, 1, C]
+/// of a convolution on a 1 x 1 map) becomes a fill (splat) or a copy of the
+/// constant into an empty tensor, ops the tile loop fuses. A constant
+/// destination would otherwise be copied into a buffer by host code before
+/// the kernel.
+void materializeConstantInits(RewriterBase &rewriter, Block &body) {
+  SmallVector<DestinationStyleOpInterface> ops;
+  for (Operation &op : body)
+    if (auto dps = dyn_cast<DestinationStyleOpInterface>(&op);
+        dps && isa<linalg::LinalgOp>(&op))
+      ops.push_back(dps);
+  for (DestinationStyleOpInterface dps : ops)
+    for (OpOperand &init : dps.getDpsInitsMutable()) {
+      auto cst = init.get().getDefiningOp<arith::ConstantOp>();
+      auto type = dyn_cast<RankedTensorType>(init.get().getType());
+      auto values = cst ? dyn_cast<DenseElementsAttr>(cst.getValue()) : nullptr;
+      if (!values || !type || !type.hasStaticShape())
+        continue;
+      rewriter.setInsertionPoint(dps);
+      Location loc = dps->getLoc();
+      Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                            type.getElementType());
+      Value made;
+      if (values.isSplat()) {
+        Value scalar = arith::ConstantOp::create(
+            rewriter, loc, type.getElementType(),
+            cast<TypedAttr>(values.getSplatValue<Attribute>()));
+        made = linalg::FillOp::create(rewriter, loc, ValueRange{scalar},
+                                      ValueRange{empty})
+                   .getResult(0);
+      } else {
+        made = linalg::CopyOp::create(rewriter, loc, ValueRange{init.get()},
+                                      ValueRange{empty})
+                   .getResult(0);
+      }
+      rewriter.modifyOpInPlace(dps, [&] { init.set(made); });
+    }
+}
+
 /// When the root's result is inserted into a slice of a larger tensor, the
 /// root writes straight into that slice: its fresh init becomes the slice
 /// of the destination, so bufferization writes in place and no copy
@@ -1435,6 +1475,7 @@ LogicalResult lowerGroup(RewriterBase &rewriter, GroupOp group,
     return success(); // forwards inputs only: nothing to compute
   std::string rootNames = analyzed->names;
   Block &body = group.getBodyBlock();
+  materializeConstantInits(rewriter, body);
   llvm::DenseSet<Value> yielded(group.getYield().getValues().begin(),
                                 group.getYield().getValues().end());
 
