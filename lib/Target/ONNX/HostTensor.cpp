@@ -245,3 +245,42 @@ HostTensor::binary(const HostTensor &a, const HostTensor &b,
   }
   return r;
 }
+
+std::optional<HostTensor>
+HostTensor::broadcastTo(llvm::ArrayRef<int64_t> out) const {
+  std::optional<Shape> common = broadcastShapes(shape, out);
+  if (!common || *common != Shape(out.begin(), out.end()))
+    return std::nullopt;
+  size_t rank = out.size();
+  Shape s = stridesOf(shape), strides(rank, 0);
+  for (size_t k = 0; k < shape.size(); ++k)
+    if (shape[k] != 1)
+      strides[rank - shape.size() + k] = s[k];
+  HostTensor r = like(*this, out);
+  walk(out, strides, 0,
+       [&](int64_t o, int64_t i) { copyElement(r, o, *this, i); });
+  return r;
+}
+
+std::optional<HostTensor> HostTensor::select(const HostTensor &cond,
+                                             const HostTensor &a,
+                                             const HostTensor &b) {
+  std::optional<Shape> ab = broadcastShapes(a.shape, b.shape);
+  std::optional<Shape> out = ab ? broadcastShapes(cond.shape, *ab) : ab;
+  if (!out)
+    return std::nullopt;
+  std::optional<HostTensor> c = cond.broadcastTo(*out), x = a.broadcastTo(*out),
+                            y = b.broadcastTo(*out);
+  bool isFloat = a.isFloat || b.isFloat;
+  x = x->converted(isFloat);
+  y = y->converted(isFloat);
+  HostTensor r = *x;
+  for (int64_t k = 0; k < r.size(); ++k)
+    if (c->at(k) == 0.0) {
+      if (isFloat)
+        r.f[k] = y->f[k];
+      else
+        r.i[k] = y->i[k];
+    }
+  return r;
+}

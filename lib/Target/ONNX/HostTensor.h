@@ -67,6 +67,13 @@ struct HostTensor {
                     llvm::ArrayRef<int64_t> steps) const;
   /// Elements at `indices` along `axis` (numpy take).
   HostTensor gathered(int64_t axis, const HostTensor &indices) const;
+  /// This tensor broadcast (numpy rules) to exactly `out`; nullopt when it
+  /// does not broadcast to that shape.
+  std::optional<HostTensor> broadcastTo(llvm::ArrayRef<int64_t> out) const;
+  /// `cond ? a : b` elementwise with numpy broadcasting of all three;
+  /// nullopt when they do not broadcast. A float result when a or b is.
+  static std::optional<HostTensor>
+  select(const HostTensor &cond, const HostTensor &a, const HostTensor &b);
   /// This tensor converted to floats or integers.
   HostTensor converted(bool toFloat) const;
 

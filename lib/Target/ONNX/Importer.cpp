@@ -249,6 +249,11 @@ private:
   /// Sign, Shrink and ThresholdedRelu: comparisons choosing among values.
   LogicalResult importPiecewise(StringRef kind);
   LogicalResult importTile();
+  /// Expand's output shape (bidirectional broadcasting of the input and
+  /// the known `shape` input).
+  FailureOr<Shape> expandedShape();
+  LogicalResult importExpand();
+  LogicalResult importWhere();
   /// A 1-D Conv or pooling node (input [N, C, L]) imported by `import2d`
   /// as the 2-D op on [N, C, 1, L]: its window attributes get a leading
   /// unit dimension, the weight (Conv) a unit kernel height.
@@ -1285,7 +1290,169 @@ FailureOr<bool> Importer::tryFold() {
                              : 1.0f / v;
     return defineHost(std::move(r));
   }
+  // Comparisons and logic (bools as integers 0 and 1), Not, Where, Expand
+  // and Range on known values: the mask and shape subgraphs exporters
+  // leave in (a vision transformer's class token: Equal, Where, Expand).
+  static const llvm::StringSet<> logic = {
+      "Equal",          "Less", "Greater", "LessOrEqual",
+      "GreaterOrEqual", "And",  "Or",      "Xor"};
+  if (logic.contains(opType) && numInputs() == 2) {
+    const HostTensor &y = *input(1)->host;
+    auto cmp = [&](auto a, auto c) -> bool {
+      if (opType == "Equal")
+        return a == c;
+      if (opType == "Less")
+        return a < c;
+      if (opType == "Greater")
+        return a > c;
+      if (opType == "LessOrEqual")
+        return a <= c;
+      if (opType == "GreaterOrEqual")
+        return a >= c;
+      bool p = a != 0, q = c != 0;
+      return opType == "And" ? (p && q) : opType == "Or" ? (p || q) : p != q;
+    };
+    std::optional<HostTensor> r = HostTensor::binary(
+        *x, y, [&](double a, double c) -> double { return cmp(a, c); },
+        [&](int64_t a, int64_t c) -> int64_t { return cmp(a, c); });
+    if (!r)
+      return error() << "shapes " << shapeStr(x->shape) << " and "
+                     << shapeStr(y.shape) << " do not broadcast",
+             failure();
+    return defineHost(r->converted(false));
+  }
+  if (opType == "Not") {
+    HostTensor r = x->converted(false);
+    for (int64_t &v : r.i)
+      v = v == 0;
+    return defineHost(std::move(r));
+  }
+  if (opType == "Where" && numInputs() == 3) {
+    std::optional<HostTensor> r =
+        HostTensor::select(*x, *input(1)->host, *input(2)->host);
+    if (!r)
+      return error() << "shapes " << shapeStr(x->shape) << ", "
+                     << shapeStr(input(1)->shape) << " and "
+                     << shapeStr(input(2)->shape) << " do not broadcast",
+             failure();
+    return defineHost(std::move(*r));
+  }
+  if (opType == "Expand" && numInputs() == 2) {
+    FailureOr<Shape> out = expandedShape();
+    if (failed(out))
+      return failure();
+    if (numElements(*out).value_or(kMaxFilledElements + 1) > kMaxFilledElements)
+      return error() << "the expanded shape " << shapeStr(*out)
+                     << " is too large to evaluate at import time",
+             failure();
+    return defineHost(*x->broadcastTo(*out));
+  }
+  if (opType == "Range" && numInputs() == 3) {
+    const HostTensor &limit = *input(1)->host, &delta = *input(2)->host;
+    if (x->size() != 1 || limit.size() != 1 || delta.size() != 1)
+      return error() << "start, limit and delta must be scalars", failure();
+    bool isFloat = x->isFloat || limit.isFloat || delta.isFloat;
+    double d = delta.at(0);
+    if (d == 0.0 || !std::isfinite(d) || !std::isfinite(x->at(0)) ||
+        !std::isfinite(limit.at(0)))
+      return error() << "delta must be nonzero and start, limit and delta "
+                        "finite",
+             failure();
+    double count = std::max(std::ceil((limit.at(0) - x->at(0)) / d), 0.0);
+    if (count > double(kMaxFilledElements))
+      return error() << "the range has " << count
+                     << " elements, too many to evaluate at import time",
+             failure();
+    int64_t n = int64_t(count);
+    if (isFloat) {
+      std::vector<float> v(n);
+      for (int64_t k = 0; k < n; ++k)
+        v[k] = float(x->at(0) + double(k) * d);
+      return defineHost(HostTensor::floats({n}, std::move(v)));
+    }
+    std::vector<int64_t> v(n);
+    for (int64_t k = 0; k < n; ++k)
+      v[k] = x->intAt(0) + k * delta.intAt(0);
+    return defineHost(HostTensor::ints({n}, std::move(v)));
+  }
   return false;
+}
+
+FailureOr<Shape> Importer::expandedShape() {
+  FailureOr<const HostTensor *> shape = constInput(1, "shape");
+  if (failed(shape))
+    return failure();
+  if ((*shape)->shape.size() != 1 || (*shape)->size() > int64_t(kMaxRank))
+    return error() << "shape must be a 1-D tensor of at most " << kMaxRank
+                   << " values",
+           failure();
+  Shape want;
+  for (int64_t k = 0; k < (*shape)->size(); ++k) {
+    int64_t v = (*shape)->intAt(k);
+    if (v < 1 || v > kMaxWindowAttr)
+      return error() << "shape " << shapeStr(want)
+                     << " must hold positive sizes, got " << v,
+             failure();
+    want.push_back(v);
+  }
+  std::optional<Shape> out = broadcastShapes(input(0)->shape, want);
+  if (!out)
+    return error() << "input " << shapeStr(input(0)->shape)
+                   << " does not broadcast to shape " << shapeStr(want),
+           failure();
+  return *out;
+}
+
+LogicalResult Importer::importExpand() {
+  // A run-time value broadcast to the shape: leading 1s, then each
+  // size-1 dimension tiled.
+  Entry &x = *input(0);
+  FailureOr<Shape> out = expandedShape();
+  if (failed(out))
+    return failure();
+  if (numElements(*out).value_or(kMaxElements + 1) > kMaxElements ||
+      tooManyBytes(*out))
+    return error() << "the expanded shape " << shapeStr(*out)
+                   << " is too large",
+           failure();
+  Shape in(out->size() - x.shape.size(), 1);
+  in.append(x.shape.begin(), x.shape.end());
+  Value v = reshape(logical(x), in);
+  Shape mult;
+  for (size_t d = 0; d < out->size(); ++d)
+    mult.push_back((*out)[d] / in[d]);
+  if (llvm::any_of(mult, [](int64_t m) { return m != 1; }))
+    v = op<tosa::TileOp>(f32(*out), {v, shapeValue(mult)});
+  return define(0, result(v, *out, false));
+}
+
+LogicalResult Importer::importWhere() {
+  // A known condition choosing between run-time values: tosa.select on a
+  // constant mask.
+  FailureOr<const HostTensor *> cond = constInput(0, "condition");
+  if (failed(cond))
+    return failure();
+  Entry &a = *input(1), &c = *input(2);
+  std::optional<Shape> ac = broadcastShapes(a.shape, c.shape);
+  std::optional<Shape> out = ac ? broadcastShapes((*cond)->shape, *ac) : ac;
+  if (!out)
+    return error() << "shapes " << shapeStr((*cond)->shape) << ", "
+                   << shapeStr(a.shape) << " and " << shapeStr(c.shape)
+                   << " do not broadcast",
+           failure();
+  size_t rank = out->size();
+  HostTensor mask = (*cond)->converted(false);
+  Shape maskShape(rank - mask.shape.size(), 1);
+  maskShape.append(mask.shape.begin(), mask.shape.end());
+  SmallVector<bool> bits;
+  for (int64_t v : mask.i)
+    bits.push_back(v != 0);
+  auto maskType = RankedTensorType::get(maskShape, b.getI1Type());
+  Value m = tosa::ConstOp::create(b, loc, maskType,
+                                  DenseElementsAttr::get(maskType, bits));
+  Value y = op<tosa::SelectOp>(
+      f32(*out), {m, operandFor(a, rank, false), operandFor(c, rank, false)});
+  return define(0, result(y, *out, false));
 }
 
 //===----------------------------------------------------------------------===//
@@ -3606,10 +3773,20 @@ const llvm::StringMap<Importer::Handler> &Importer::handlers() {
     t["Gather"] = [](Importer &i) { return i.importGather(); };
     t["Resize"] = [](Importer &i) { return i.importResize(); };
     t["Pad"] = [](Importer &i) { return i.importPad(); };
+    t["Expand"] = [](Importer &i) { return i.importExpand(); };
+    t["Where"] = [](Importer &i) { return i.importWhere(); };
     // Evaluated at import time (tryFold); a run-time one cannot be built.
     for (StringRef op : {"Constant", "ConstantOfShape", "Shape"})
       t[op] = [](Importer &i) -> LogicalResult {
         return i.error() << "the shape must be known at import time", failure();
+      };
+    for (StringRef op : {"Equal", "Less", "Greater", "LessOrEqual",
+                         "GreaterOrEqual", "And", "Or", "Xor", "Not", "Range"})
+      t[op] = [](Importer &i) -> LogicalResult {
+        return i.error() << "is evaluated at import time only: its inputs "
+                            "must be known (run-time values are float32, "
+                            "with no run-time booleans or integers)",
+               failure();
       };
     return t;
   }();
@@ -3628,15 +3805,35 @@ LogicalResult Importer::importNode() {
   int required = 1;
   if (opType == "Constant")
     required = 0;
-  else if (llvm::is_contained({"Add", "Sub", "Mul", "Div", "Pow", "Conv",
-                               "MatMul", "Gemm", "Reshape", "Gather",
-                               "LayerNormalization", "PRelu", "Tile",
-                               "ConvTranspose"},
+  else if (llvm::is_contained({"Add",
+                               "Sub",
+                               "Mul",
+                               "Div",
+                               "Pow",
+                               "Conv",
+                               "MatMul",
+                               "Gemm",
+                               "Reshape",
+                               "Gather",
+                               "LayerNormalization",
+                               "PRelu",
+                               "Tile",
+                               "ConvTranspose",
+                               "Expand",
+                               "Equal",
+                               "Less",
+                               "Greater",
+                               "LessOrEqual",
+                               "GreaterOrEqual",
+                               "And",
+                               "Or",
+                               "Xor"},
                               opType))
     required = 2;
   else if (opType == "BatchNormalization")
     required = 5;
-  else if (opType == "InstanceNormalization")
+  else if (llvm::is_contained({"InstanceNormalization", "Where", "Range"},
+                              opType))
     required = 3;
   else if (llvm::is_contained({"Concat", "Max", "Min", "Sum"}, opType))
     required = std::max(1, numInputs()); // variadic: every input

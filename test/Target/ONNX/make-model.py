@@ -693,6 +693,79 @@ def decoder_error(kind):
     return make
 
 
+def class_token():
+    """A vision transformer's class token as PyTorch exports
+    cls_token.expand(B, -1, -1): a shape subgraph with ConstantOfShape,
+    Equal and Where feeding Expand, then Concat with the patch tokens. Also
+    Range, Less, Not and And building a mask that Where turns into an
+    additive bias (all at import time), Where choosing between run-time
+    tokens and a constant by a known mask, and Expand of a run-time value."""
+    cls, pos = rand(1, 1, 8), rand(1, 5, 8)
+    i64 = lambda v: init(v[0], np.array(v[1], dtype=np.int64))
+    nodes = [
+        helper.make_node("Shape", ["x"], ["shp"]),
+        helper.make_node("Gather", ["shp", "zero"], ["b"], axis=0),
+        helper.make_node("Unsqueeze", ["b", "axes0"], ["b1"]),
+        helper.make_node("Concat", ["b1", "minus1", "minus1"], ["want"], axis=0),
+        helper.make_node("ConstantOfShape", ["three"], ["ones"],
+                         value=numpy_helper.from_array(np.array([1], dtype=np.int64))),
+        helper.make_node("Equal", ["want", "minus1_3"], ["is_m1"]),
+        helper.make_node("Where", ["is_m1", "ones", "want"], ["shape2"]),
+        helper.make_node("Expand", ["cls", "shape2"], ["cls_b"], name="expand_cls"),
+        helper.make_node("Concat", ["cls_b", "x"], ["tok"], axis=1, name="concat_cls"),
+        helper.make_node("Add", ["tok", "pos"], ["tokp"], name="add_pos"),
+        # mask over 5 positions: keep positions < 4 that are not 2.
+        helper.make_node("Range", ["r0", "r5", "r1"], ["idx"]),
+        helper.make_node("Less", ["idx", "r4"], ["lt"]),
+        helper.make_node("Equal", ["idx", "r2"], ["eq2"]),
+        helper.make_node("Not", ["eq2"], ["ne2"]),
+        helper.make_node("And", ["lt", "ne2"], ["keep"]),
+        helper.make_node("Unsqueeze", ["keep", "axes1"], ["keep2"]),
+        helper.make_node("Where", ["keep2", "fzero", "fneg"], ["bias"]),
+        helper.make_node("Add", ["tokp", "bias"], ["y_bias"], name="add_bias"),
+        helper.make_node("Where", ["keep2", "tokp", "fhalf"], ["y_where"], name="where_rt"),
+        helper.make_node("ReduceMean", ["x"], ["xm"], axes=[1], keepdims=1, name="mean"),
+        helper.make_node("Expand", ["xm", "shape3"], ["y_expand"], name="expand_rt"),
+    ]
+    inits = [init("cls", cls), init("pos", pos), i64(("zero", 0)), i64(("axes0", [0])),
+             i64(("minus1", [-1])), i64(("three", [3])), i64(("minus1_3", [-1, -1, -1])),
+             i64(("r0", 0)), i64(("r5", 5)), i64(("r1", 1)), i64(("r4", 4)), i64(("r2", 2)), i64(("axes1", [1])),
+             init("fzero", np.array(0.0, dtype=np.float32)), init("fneg", np.array(-100.0, dtype=np.float32)),
+             init("fhalf", np.array(0.5, dtype=np.float32)), i64(("shape3", [3, 1, 4, 1]))]
+    x = rand(2, 4, 8)
+    tok = np.concatenate([np.broadcast_to(cls, (2, 1, 8)), x], axis=1).astype(np.float64) + pos
+    keep = (np.arange(5) < 4) & (np.arange(5) != 2)
+    y_bias = tok + np.where(keep[:, None], 0.0, -100.0)
+    y_where = np.where(keep[:, None], tok, 0.5)
+    # Bidirectional: [2, 1, 8] and [3, 1, 4, 1] give [3, 2, 4, 8].
+    y_expand = np.broadcast_to(x.astype(np.float64).mean(axis=1, keepdims=True), (3, 2, 4, 8))
+    outs = [("y_bias", y_bias), ("y_where", y_where), ("y_expand", y_expand)]
+    return (model(nodes, [vi("x", [2, 4, 8])], [vi(nm, list(r.shape)) for nm, r in outs], inits),
+            ([x], [r for _, r in outs]))
+
+
+def logic_error(kind):
+    """Logic, Where, Expand and Range models fuse refuses, by name."""
+    def make():
+        i64 = lambda n, v: init(n, np.array(v, dtype=np.int64))
+        if kind == "range_zero":
+            nodes = [helper.make_node("Range", ["a", "b", "d"], ["r"], name="range"),
+                     helper.make_node("Cast", ["r"], ["rf"], to=TensorProto.FLOAT),
+                     helper.make_node("Add", ["x", "rf"], ["y"], name="add")]
+            return model(nodes, [vi("x", [3])], [vi("y", [3])],
+                         [i64("a", 0), i64("b", 3), i64("d", 0)]), None
+        if kind == "expand_shape":
+            nodes = [helper.make_node("Expand", ["x", "s"], ["y"], name="expand")]
+            return model(nodes, [vi("x", [2, 3])], [vi("y", [4, 3])], [i64("s", [4, 3])]), None
+        if kind == "runtime_equal":
+            nodes = [helper.make_node("Equal", ["x", "z"], ["e"], name="equal"),
+                     helper.make_node("Where", ["e", "x", "z"], ["y"], name="where")]
+            return model(nodes, [vi("x", [2, 3])], [vi("y", [2, 3])],
+                         [init("z", np.zeros((2, 3), dtype=np.float32))]), None
+        raise ValueError(kind)
+    return make
+
+
 def window_error(kind):
     """Window and pad ops fuse refuses, by name."""
     def make():
@@ -769,6 +842,8 @@ def main():
         "volume_ops": volume_ops,
         "decoder_ops": decoder_ops,
         "grouped_conv": grouped_conv,
+        "class_token": class_token,
+        **{f"logic_{k}": logic_error(k) for k in ["range_zero", "expand_shape", "runtime_equal"]},
         **{f"decoder_{k}": decoder_error(k) for k in ["output_padding", "crop_all", "inorm_scale", "conv3d_weight",
                                                        "pool3d_kernel"]},
         **{f"window_{k}": window_error(k) for k in ["reflect_too_wide", "wrap", "tile_reps"]},
