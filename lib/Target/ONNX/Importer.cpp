@@ -263,6 +263,21 @@ private:
   /// A 3-D Conv (input [N, C, D, H, W]): tosa.conv3d on NDHWC; a grouped
   /// one is one convolution over the channels split into groups.
   LogicalResult importConv3D();
+  /// A Conv or ConvTranspose node's attributes over `nd` spatial
+  /// dimensions: defaults filled in, ranges checked.
+  struct ConvAttrs {
+    int64_t group;
+    std::string autoPad;
+    std::optional<Shape> kernel;
+    Shape strides, dilations, pads;
+  };
+  FailureOr<ConvAttrs> convAttrs(int nd);
+  /// Input 2, a bias of `o` values, or zeros.
+  FailureOr<Value> convBias(int64_t o);
+  /// A TOSA convolution's attributes, accumulating in f32.
+  SmallVector<NamedAttribute> convOpAttrs(ArrayRef<int64_t> pad,
+                                          ArrayRef<int64_t> stride,
+                                          ArrayRef<int64_t> dilation);
   /// A grouped 2-D convolution (1 < groups < channels) as one op: the NHWC
   /// input [n, h, w, c] padded and viewed as [n, h, w, g, c/g], the weight
   /// [o, kh, kw, c/g] as [g, o/g, kh, kw, c/g], linalg's
@@ -276,6 +291,12 @@ private:
   /// InstanceNormalization: each (sample, channel)'s spatial mean and
   /// variance, then per-channel scale and bias.
   LogicalResult importInstanceNorm();
+  /// (v - mean) * rsqrt(var + eps) over `axes` of v; the statistics keep
+  /// their dims.
+  struct Normalized {
+    Value y, mean, rstd;
+  };
+  Normalized normalize(Value v, ArrayRef<int64_t> axes, float eps);
   /// ConvTranspose (1-D, 2-D): a convolution with the flipped weight over
   /// the input spread out by the stride (zeros between its elements).
   LogicalResult importConvTranspose();
@@ -286,6 +307,13 @@ private:
   /// that reads the NDHWC input at computed indices (TOSA has no 3-D
   /// pooling).
   LogicalResult importPool3D(bool isMax, bool global);
+  /// A max or sum over each window of a channels-last input [N, spatial...,
+  /// C] (one linalg.generic reading the input at o * stride + k * dilation -
+  /// padBegin, with -inf or 0 outside it): pooling without a padded copy.
+  Value windowReduce(Value in, ArrayRef<int64_t> kernel,
+                     ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
+                     ArrayRef<int64_t> padBegin, ArrayRef<int64_t> outShape,
+                     bool isMax);
   Value clamp(Value v, float lo, float hi);
   LogicalResult importBinary(StringRef kind);
   FailureOr<Entry> broadcastBinary(StringRef kind, Entry &a, Entry &c);
@@ -1886,6 +1914,56 @@ LogicalResult Importer::resolveAutoPad(StringRef autoPad, ArrayRef<int64_t> in,
   return success();
 }
 
+FailureOr<Importer::ConvAttrs> Importer::convAttrs(int nd) {
+  FailureOr<int64_t> group = intAttr("group", 1);
+  FailureOr<std::string> autoPad = stringAttr("auto_pad", "NOTSET");
+  FailureOr<std::optional<Shape>> strides = intsAttr("strides"),
+                                  dilations = intsAttr("dilations"),
+                                  pads = intsAttr("pads"),
+                                  kernel = intsAttr("kernel_shape");
+  if (failed(group) || failed(autoPad) || failed(strides) ||
+      failed(dilations) || failed(pads) || failed(kernel))
+    return failure();
+  ConvAttrs a{*group,
+              *autoPad,
+              *kernel,
+              strides->value_or(Shape(nd, 1)),
+              dilations->value_or(Shape(nd, 1)),
+              pads->value_or(Shape(2 * nd, 0))};
+  if (int64_t(a.strides.size()) != nd || int64_t(a.dilations.size()) != nd ||
+      int64_t(a.pads.size()) != 2 * nd)
+    return error() << "strides, dilations and pads must have " << nd << ", "
+                   << nd << " and " << 2 * nd << " values",
+           failure();
+  for (int64_t v : llvm::concat<int64_t>(a.strides, a.dilations))
+    if (v <= 0 || v > kMaxWindowAttr)
+      return error() << "strides and dilations must be in [1, 2^30]", failure();
+  for (int64_t v : a.pads)
+    if (v < 0 || v > kMaxWindowAttr)
+      return error() << "pads must be in [0, 2^30]", failure();
+  return a;
+}
+
+FailureOr<Value> Importer::convBias(int64_t o) {
+  if (!hasInput(2))
+    return constant(HostTensor::floats({o}, std::vector<float>(o, 0.0f)));
+  Entry &bias = *input(2);
+  if (bias.shape != Shape{o})
+    return error() << "bias " << shapeStr(bias.shape) << " must have " << o
+                   << " elements",
+           failure();
+  return bias.value ? logical(bias) : constant(*bias.host);
+}
+
+SmallVector<NamedAttribute> Importer::convOpAttrs(ArrayRef<int64_t> pad,
+                                                  ArrayRef<int64_t> stride,
+                                                  ArrayRef<int64_t> dilation) {
+  return {b.getNamedAttr("pad", b.getDenseI64ArrayAttr(pad)),
+          b.getNamedAttr("stride", b.getDenseI64ArrayAttr(stride)),
+          b.getNamedAttr("dilation", b.getDenseI64ArrayAttr(dilation)),
+          b.getNamedAttr("acc_type", TypeAttr::get(b.getF32Type()))};
+}
+
 LogicalResult Importer::importConv() {
   Entry &x = *input(0);
   Entry *w = input(1);
@@ -1896,39 +1974,22 @@ LogicalResult Importer::importConv() {
                    << shapeStr(x.shape) << ", weight " << shapeStr(w->shape)
                    << ")",
            failure();
-  FailureOr<int64_t> group = intAttr("group", 1);
-  FailureOr<std::string> autoPad = stringAttr("auto_pad", "NOTSET");
-  FailureOr<std::optional<Shape>> strides = intsAttr("strides"),
-                                  dilations = intsAttr("dilations"),
-                                  pads = intsAttr("pads"),
-                                  kernel = intsAttr("kernel_shape");
-  if (failed(group) || failed(autoPad) || failed(strides) ||
-      failed(dilations) || failed(pads) || failed(kernel))
+  FailureOr<ConvAttrs> ca = convAttrs(2);
+  if (failed(ca))
     return failure();
   int64_t n = x.shape[0], c = x.shape[1], h = x.shape[2], wd = x.shape[3];
   int64_t o = w->shape[0], kh = w->shape[2], kw = w->shape[3];
-  int64_t g = *group;
+  int64_t g = ca->group;
   if (g <= 0 || c % g || o % g || w->shape[1] != c / g)
     return error() << "weight " << shapeStr(w->shape) << " does not match " << c
                    << " input channels in " << g << " groups",
            failure();
-  if (*kernel && **kernel != Shape{kh, kw})
-    return error() << "kernel_shape " << shapeStr(**kernel)
+  if (ca->kernel && *ca->kernel != Shape{kh, kw})
+    return error() << "kernel_shape " << shapeStr(*ca->kernel)
                    << " does not match the weight " << shapeStr(w->shape),
            failure();
-  Shape st = strides->value_or(Shape{1, 1}),
-        dl = dilations->value_or(Shape{1, 1});
-  Shape pd = pads->value_or(Shape{0, 0, 0, 0});
-  if (st.size() != 2 || dl.size() != 2 || pd.size() != 4)
-    return error() << "strides, dilations and pads must have 2, 2 and 4 values",
-           failure();
-  for (int64_t v : llvm::concat<int64_t>(st, dl))
-    if (v <= 0 || v > kMaxWindowAttr)
-      return error() << "strides and dilations must be in [1, 2^30]", failure();
-  for (int64_t v : pd)
-    if (v < 0 || v > kMaxWindowAttr)
-      return error() << "pads must be in [0, 2^30]", failure();
-  if (failed(resolveAutoPad(*autoPad, {h, wd}, {kh, kw}, st, dl, pd)))
+  Shape st = ca->strides, dl = ca->dilations, pd = ca->pads;
+  if (failed(resolveAutoPad(ca->autoPad, {h, wd}, {kh, kw}, st, dl, pd)))
     return failure();
   std::optional<Window> wh = window(h, kh, st[0], dl[0], pd[0], pd[2], false);
   std::optional<Window> ww = window(wd, kw, st[1], dl[1], pd[1], pd[3], false);
@@ -1939,28 +2000,16 @@ LogicalResult Importer::importConv() {
   Value in = inNhwc(x);
   if (wh->drop || ww->drop)
     in = slice(in, {0, 0, 0, 0}, {n, h - wh->drop, wd - ww->drop, c});
-  // Bias.
-  HostTensor zeroBias = HostTensor::floats({o}, std::vector<float>(o, 0.0f));
-  Entry biasEntry;
-  biasEntry.host = zeroBias;
-  biasEntry.shape = {o};
-  Entry &bias = hasInput(2) ? *input(2) : biasEntry;
-  if (bias.shape != Shape{o})
-    return error() << "bias " << shapeStr(bias.shape) << " must have " << o
-                   << " elements",
-           failure();
+  FailureOr<Value> bias = convBias(o);
+  if (failed(bias))
+    return failure();
   auto attrs = [&]() {
-    return SmallVector<NamedAttribute>{
-        b.getNamedAttr("pad",
-                       b.getDenseI64ArrayAttr({wh->padBegin, wh->padEnd,
-                                               ww->padBegin, ww->padEnd})),
-        b.getNamedAttr("stride", b.getDenseI64ArrayAttr(st)),
-        b.getNamedAttr("dilation", b.getDenseI64ArrayAttr(dl)),
-        b.getNamedAttr("acc_type", TypeAttr::get(b.getF32Type()))};
+    return convOpAttrs({wh->padBegin, wh->padEnd, ww->padBegin, ww->padEnd}, st,
+                       dl);
   };
   Shape outShape{n, wh->out, ww->out, o};
   Value y;
-  Value biasValue = bias.value ? logical(bias) : constant(*bias.host);
+  Value biasValue = *bias;
   if (g == 1) {
     Value wv = w->value ? transpose(logical(*w), kToNhwc)
                         : constant(w->host->transposed(kToNhwc));
@@ -1996,39 +2045,22 @@ LogicalResult Importer::importConv3D() {
                    << " must have 5 dimensions like input "
                    << shapeStr(x.shape),
            failure();
-  FailureOr<int64_t> group = intAttr("group", 1);
-  FailureOr<std::string> autoPad = stringAttr("auto_pad", "NOTSET");
-  FailureOr<std::optional<Shape>> strides = intsAttr("strides"),
-                                  dilations = intsAttr("dilations"),
-                                  pads = intsAttr("pads"),
-                                  kernel = intsAttr("kernel_shape");
-  if (failed(group) || failed(autoPad) || failed(strides) ||
-      failed(dilations) || failed(pads) || failed(kernel))
+  FailureOr<ConvAttrs> ca = convAttrs(3);
+  if (failed(ca))
     return failure();
-  int64_t n = x.shape[0], c = x.shape[1], o = w->shape[0], g = *group;
+  int64_t n = x.shape[0], c = x.shape[1], o = w->shape[0], g = ca->group;
   Shape spatial(ArrayRef(x.shape).drop_front(2)),
       k(ArrayRef(w->shape).drop_front(2));
   if (g <= 0 || c % g || o % g || w->shape[1] != c / g)
     return error() << "weight " << shapeStr(w->shape) << " does not match " << c
                    << " input channels in " << g << " groups",
            failure();
-  if (*kernel && **kernel != k)
-    return error() << "kernel_shape " << shapeStr(**kernel)
+  if (ca->kernel && *ca->kernel != k)
+    return error() << "kernel_shape " << shapeStr(*ca->kernel)
                    << " does not match the weight " << shapeStr(w->shape),
            failure();
-  Shape st = strides->value_or(Shape{1, 1, 1}),
-        dl = dilations->value_or(Shape{1, 1, 1});
-  Shape pd = pads->value_or(Shape(6, 0));
-  if (st.size() != 3 || dl.size() != 3 || pd.size() != 6)
-    return error() << "strides, dilations and pads must have 3, 3 and 6 values",
-           failure();
-  for (int64_t v : llvm::concat<int64_t>(st, dl))
-    if (v <= 0 || v > kMaxWindowAttr)
-      return error() << "strides and dilations must be in [1, 2^30]", failure();
-  for (int64_t v : pd)
-    if (v < 0 || v > kMaxWindowAttr)
-      return error() << "pads must be in [0, 2^30]", failure();
-  if (failed(resolveAutoPad(*autoPad, spatial, k, st, dl, pd)))
+  Shape st = ca->strides, dl = ca->dilations, pd = ca->pads;
+  if (failed(resolveAutoPad(ca->autoPad, spatial, k, st, dl, pd)))
     return failure();
   SmallVector<Window> win;
   Shape drop{n}, tosaPad, outNdhwc{n};
@@ -2051,20 +2083,11 @@ LogicalResult Importer::importConv3D() {
   in = slice(in, Shape(5, 0), drop);
   Value wAll = w->value ? transpose(logical(*w), kToNdhwc)
                         : constant(w->host->transposed(kToNdhwc));
-  Entry zeroBias;
-  zeroBias.host = HostTensor::floats({o}, std::vector<float>(o, 0.0f));
-  zeroBias.shape = {o};
-  Entry &bias = hasInput(2) ? *input(2) : zeroBias;
-  if (bias.shape != Shape{o})
-    return error() << "bias " << shapeStr(bias.shape) << " must have " << o
-                   << " elements",
-           failure();
-  Value biasValue = bias.value ? logical(bias) : constant(*bias.host);
-  SmallVector<NamedAttribute> attrs{
-      b.getNamedAttr("pad", b.getDenseI64ArrayAttr(tosaPad)),
-      b.getNamedAttr("stride", b.getDenseI64ArrayAttr(st)),
-      b.getNamedAttr("dilation", b.getDenseI64ArrayAttr(dl)),
-      b.getNamedAttr("acc_type", TypeAttr::get(b.getF32Type()))};
+  FailureOr<Value> bias = convBias(o);
+  if (failed(bias))
+    return failure();
+  Value biasValue = *bias;
+  SmallVector<NamedAttribute> attrs = convOpAttrs(tosaPad, st, dl);
   Value y;
   if (g == 1) {
     y = op<tosa::Conv3DOp>(
@@ -2116,6 +2139,74 @@ LogicalResult Importer::importConv3D() {
   static constexpr int64_t kFromNdhwc[5] = {0, 4, 1, 2, 3};
   Shape out{n, o, outNdhwc[1], outNdhwc[2], outNdhwc[3]};
   return define(0, result(transpose(y, kFromNdhwc), out, false));
+}
+
+Value Importer::windowReduce(Value in, ArrayRef<int64_t> kernel,
+                             ArrayRef<int64_t> strides,
+                             ArrayRef<int64_t> dilations,
+                             ArrayRef<int64_t> padBegin,
+                             ArrayRef<int64_t> outShape, bool isMax) {
+  unsigned nd = kernel.size(), rank = nd + 2;
+  Shape inShape(shapeOf(in));
+  float init = isMax ? -std::numeric_limits<float>::infinity() : 0.0f;
+  Value empty = tensor::EmptyOp::create(b, loc, outShape, b.getF32Type());
+  Value initValue = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(init));
+  Value filled =
+      linalg::FillOp::create(b, loc, ValueRange{initValue}, ValueRange{empty})
+          .getResult(0);
+  // Loops: the output's (n, o_1..o_nd, c), then the window's k_1..k_nd.
+  Value windowShape = tensor::EmptyOp::create(b, loc, kernel, b.getF32Type());
+  MLIRContext *ctx = b.getContext();
+  SmallVector<AffineExpr> windowDims, outDims;
+  for (unsigned d = 0; d < nd; ++d)
+    windowDims.push_back(getAffineDimExpr(rank + d, ctx));
+  for (unsigned d = 0; d < rank; ++d)
+    outDims.push_back(getAffineDimExpr(d, ctx));
+  SmallVector<AffineMap> maps{AffineMap::get(rank + nd, 0, windowDims, ctx),
+                              AffineMap::get(rank + nd, 0, outDims, ctx)};
+  SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
+  iters.append(nd, utils::IteratorType::reduction);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{f32(outShape)}, ValueRange{windowShape},
+             ValueRange{filled}, maps, iters,
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               auto cst = [&](int64_t v) {
+                 return arith::ConstantIndexOp::create(nb, l, v).getResult();
+               };
+               Value inBounds;
+               SmallVector<Value> idx{linalg::IndexOp::create(nb, l, 0)};
+               for (unsigned d = 0; d < nd; ++d) {
+                 // i = o * stride + k * dilation - padBegin, in [0, size).
+                 Value o = linalg::IndexOp::create(nb, l, 1 + d);
+                 Value kk = linalg::IndexOp::create(nb, l, rank + d);
+                 Value pos = arith::AddIOp::create(
+                     nb, l, arith::MulIOp::create(nb, l, o, cst(strides[d])),
+                     arith::MulIOp::create(nb, l, kk, cst(dilations[d])));
+                 pos = arith::SubIOp::create(nb, l, pos, cst(padBegin[d]));
+                 int64_t size = inShape[1 + d];
+                 Value ge = arith::CmpIOp::create(
+                     nb, l, arith::CmpIPredicate::sge, pos, cst(0));
+                 Value lt = arith::CmpIOp::create(
+                     nb, l, arith::CmpIPredicate::slt, pos, cst(size));
+                 Value ok = arith::AndIOp::create(nb, l, ge, lt);
+                 inBounds =
+                     inBounds ? arith::AndIOp::create(nb, l, inBounds, ok) : ok;
+                 Value clamped = arith::MaxSIOp::create(nb, l, pos, cst(0));
+                 idx.push_back(
+                     arith::MinSIOp::create(nb, l, clamped, cst(size - 1)));
+               }
+               idx.push_back(linalg::IndexOp::create(nb, l, rank - 1));
+               Value v = tensor::ExtractOp::create(nb, l, in, idx);
+               v = arith::SelectOp::create(
+                   nb, l, inBounds, v,
+                   arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(init)));
+               Value r =
+                   isMax ? arith::MaximumFOp::create(nb, l, args[1], v)
+                               .getResult()
+                         : arith::AddFOp::create(nb, l, args[1], v).getResult();
+               linalg::YieldOp::create(nb, l, r);
+             })
+      .getResult(0);
 }
 
 LogicalResult Importer::importPool3D(bool isMax, bool global) {
@@ -2176,60 +2267,10 @@ LogicalResult Importer::importPool3D(bool isMax, bool global) {
   outNdhwc.push_back(c);
   static constexpr int64_t kToNdhwc[5] = {0, 2, 3, 4, 1};
   Value in = transpose(logical(x), kToNdhwc);
-  float init = isMax ? -std::numeric_limits<float>::infinity() : 0.0f;
-  Value empty = tensor::EmptyOp::create(b, loc, outNdhwc, b.getF32Type());
-  Value initValue = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(init));
-  Value filled =
-      linalg::FillOp::create(b, loc, ValueRange{initValue}, ValueRange{empty})
-          .getResult(0);
-  Value windowShape = tensor::EmptyOp::create(b, loc, k, b.getF32Type());
-  MLIRContext *ctx = b.getContext();
-  auto dim = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
-  AffineMap windowMap = AffineMap::get(8, 0, {dim(5), dim(6), dim(7)}, ctx);
-  AffineMap outMap =
-      AffineMap::get(8, 0, {dim(0), dim(1), dim(2), dim(3), dim(4)}, ctx);
-  SmallVector<utils::IteratorType> iters(5, utils::IteratorType::parallel);
-  iters.append(3, utils::IteratorType::reduction);
-  Value y =
-      linalg::GenericOp::create(
-          b, loc, TypeRange{f32(outNdhwc)}, ValueRange{windowShape},
-          ValueRange{filled}, ArrayRef<AffineMap>{windowMap, outMap}, iters,
-          [&](OpBuilder &nb, Location l, ValueRange args) {
-            auto cst = [&](int64_t v) {
-              return arith::ConstantIndexOp::create(nb, l, v).getResult();
-            };
-            // i_d = o_d * stride + k_d * dilation - padBegin, in [0, size).
-            Value inBounds;
-            SmallVector<Value> idx{linalg::IndexOp::create(nb, l, 0)};
-            for (unsigned d = 0; d < 3; ++d) {
-              Value o = linalg::IndexOp::create(nb, l, 1 + d);
-              Value kk = linalg::IndexOp::create(nb, l, 5 + d);
-              Value pos = arith::AddIOp::create(
-                  nb, l, arith::MulIOp::create(nb, l, o, cst(st[d])),
-                  arith::MulIOp::create(nb, l, kk, cst(dl[d])));
-              pos = arith::SubIOp::create(nb, l, pos, cst(win[d].padBegin));
-              Value ge = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sge,
-                                               pos, cst(0));
-              Value lt = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt,
-                                               pos, cst(spatial[d]));
-              Value ok = arith::AndIOp::create(nb, l, ge, lt);
-              inBounds =
-                  inBounds ? arith::AndIOp::create(nb, l, inBounds, ok) : ok;
-              Value clamped = arith::MaxSIOp::create(nb, l, pos, cst(0));
-              idx.push_back(
-                  arith::MinSIOp::create(nb, l, clamped, cst(spatial[d] - 1)));
-            }
-            idx.push_back(linalg::IndexOp::create(nb, l, 4));
-            Value v = tensor::ExtractOp::create(nb, l, in, idx);
-            v = arith::SelectOp::create(
-                nb, l, inBounds, v,
-                arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(init)));
-            Value r =
-                isMax ? arith::MaximumFOp::create(nb, l, args[1], v).getResult()
-                      : arith::AddFOp::create(nb, l, args[1], v).getResult();
-            linalg::YieldOp::create(nb, l, r);
-          })
-          .getResult(0);
+  SmallVector<int64_t> padBegin;
+  for (const Window &wd : win)
+    padBegin.push_back(wd.padBegin);
+  Value y = windowReduce(in, k, st, dl, padBegin, outNdhwc, isMax);
   if (!isMax) {
     // The mean: over the whole window (count_include_pad), else over the
     // input elements it covers, a count known per output position.
@@ -2267,48 +2308,31 @@ LogicalResult Importer::importConvTranspose() {
                    << shapeStr(x.shape) << ", weight " << shapeStr(w->shape)
                    << ")",
            failure();
-  FailureOr<int64_t> group = intAttr("group", 1);
-  FailureOr<std::string> autoPad = stringAttr("auto_pad", "NOTSET");
-  FailureOr<std::optional<Shape>> strides = intsAttr("strides"),
-                                  dilations = intsAttr("dilations"),
-                                  pads = intsAttr("pads"),
-                                  kernel = intsAttr("kernel_shape"),
-                                  outPadding = intsAttr("output_padding"),
+  FailureOr<ConvAttrs> ca = convAttrs(2);
+  FailureOr<std::optional<Shape>> outPadding = intsAttr("output_padding"),
                                   outShapeAttr = intsAttr("output_shape");
-  if (failed(group) || failed(autoPad) || failed(strides) ||
-      failed(dilations) || failed(pads) || failed(kernel) ||
-      failed(outPadding) || failed(outShapeAttr))
+  if (failed(ca) || failed(outPadding) || failed(outShapeAttr))
     return failure();
   int64_t n = x.shape[0], c = x.shape[1], h = x.shape[2], wd = x.shape[3];
-  int64_t g = *group, kh = w->shape[2], kw = w->shape[3];
+  int64_t g = ca->group, kh = w->shape[2], kw = w->shape[3];
   if (g <= 0 || c % g || w->shape[0] != c)
     return error() << "weight " << shapeStr(w->shape) << " does not match " << c
                    << " input channels in " << g << " groups",
            failure();
   int64_t cg = c / g, og = w->shape[1], o = og * g;
-  if (*kernel && **kernel != Shape{kh, kw})
-    return error() << "kernel_shape " << shapeStr(**kernel)
+  if (ca->kernel && *ca->kernel != Shape{kh, kw})
+    return error() << "kernel_shape " << shapeStr(*ca->kernel)
                    << " does not match the weight " << shapeStr(w->shape),
            failure();
-  Shape st = strides->value_or(Shape{1, 1}),
-        dl = dilations->value_or(Shape{1, 1}),
-        outPad = outPadding->value_or(Shape{0, 0}),
-        pd = pads->value_or(Shape{0, 0, 0, 0});
-  if (st.size() != 2 || dl.size() != 2 || outPad.size() != 2 || pd.size() != 4)
-    return error() << "strides, dilations, output_padding and pads must have "
-                      "2, 2, 2 and 4 values",
-           failure();
-  for (int64_t v : llvm::concat<int64_t>(st, dl))
-    if (v <= 0 || v > kMaxWindowAttr)
-      return error() << "strides and dilations must be in [1, 2^30]", failure();
+  Shape st = ca->strides, dl = ca->dilations, pd = ca->pads,
+        outPad = outPadding->value_or(Shape{0, 0});
+  if (outPad.size() != 2)
+    return error() << "output_padding must have 2 values", failure();
   for (int d = 0; d < 2; ++d)
     if (outPad[d] < 0 || outPad[d] >= std::max(st[d], dl[d]))
       return error() << "output_padding " << shapeStr(outPad)
                      << " must be below the stride or the dilation",
              failure();
-  for (int64_t v : pd)
-    if (v < 0 || v > kMaxWindowAttr)
-      return error() << "pads must be in [0, 2^30]", failure();
   Shape in{h, wd}, k{kh, kw};
   // The full output before pads: s * (in - 1) + output_padding +
   // (k - 1) * d + 1; output_shape or auto_pad SAME_* fix the pads from it.
@@ -2325,12 +2349,12 @@ LogicalResult Importer::importConvTranspose() {
                      << " must give the 2 spatial sizes",
              failure();
     want = os;
-  } else if (*autoPad == "SAME_UPPER" || *autoPad == "SAME_LOWER") {
+  } else if (ca->autoPad == "SAME_UPPER" || ca->autoPad == "SAME_LOWER") {
     want = Shape{in[0] * st[0], in[1] * st[1]};
-  } else if (*autoPad == "VALID") {
+  } else if (ca->autoPad == "VALID") {
     pd.assign(4, 0);
-  } else if (*autoPad != "NOTSET") {
-    return error() << "auto_pad '" << *autoPad << "' is not supported",
+  } else if (ca->autoPad != "NOTSET") {
+    return error() << "auto_pad '" << ca->autoPad << "' is not supported",
            failure();
   }
   if (want)
@@ -2344,7 +2368,7 @@ LogicalResult Importer::importConvTranspose() {
                failure();
       int64_t total = full(d) - (*want)[d];
       int64_t half = llvm::divideFloorSigned(total, 2);
-      bool upper = *autoPad == "SAME_UPPER";
+      bool upper = ca->autoPad == "SAME_UPPER";
       pd[d] = upper ? half : total - half;
       pd[d + 2] = upper ? total - half : half;
     }
@@ -2403,20 +2427,11 @@ LogicalResult Importer::importConvTranspose() {
                               {1, 1, -1, -1, 1})
                       .reshaped({o, kh, kw, cg}));
   }
-  Entry zeroBias;
-  zeroBias.host = HostTensor::floats({o}, std::vector<float>(o, 0.0f));
-  zeroBias.shape = {o};
-  Entry &bias = hasInput(2) ? *input(2) : zeroBias;
-  if (bias.shape != Shape{o})
-    return error() << "bias " << shapeStr(bias.shape) << " must have " << o
-                   << " elements",
-           failure();
-  Value biasValue = bias.value ? logical(bias) : constant(*bias.host);
-  SmallVector<NamedAttribute> attrs{
-      b.getNamedAttr("pad", b.getDenseI64ArrayAttr(convPad)),
-      b.getNamedAttr("stride", b.getDenseI64ArrayAttr({1, 1})),
-      b.getNamedAttr("dilation", b.getDenseI64ArrayAttr(dl)),
-      b.getNamedAttr("acc_type", TypeAttr::get(b.getF32Type()))};
+  FailureOr<Value> bias = convBias(o);
+  if (failed(bias))
+    return failure();
+  Value biasValue = *bias;
+  SmallVector<NamedAttribute> attrs = convOpAttrs(convPad, {1, 1}, dl);
   Shape outShape{n, outHW[0], outHW[1], o};
   Value y;
   if (g == 1) {
@@ -2426,6 +2441,27 @@ LogicalResult Importer::importConvTranspose() {
     y = groupedConv2D(v, wv, biasValue, convPad, {1, 1}, dl, g, outShape);
   }
   return define(0, result(y, {n, o, outHW[0], outHW[1]}, true));
+}
+
+Importer::Normalized Importer::normalize(Value v, ArrayRef<int64_t> axes,
+                                         float eps) {
+  // mean = sum(v) / N over the axes; var likewise over (v - mean)^2.
+  ArrayRef<int64_t> shape = shapeOf(v);
+  int64_t rank = shape.size(), count = 1;
+  for (int64_t d : axes)
+    count *= shape[d];
+  auto sumOver = [&](Value t) {
+    for (int64_t d : axes)
+      t = reduce("sum", t, d);
+    return t;
+  };
+  Value invN = scalar(1.0f / float(count), rank);
+  Value mean = binaryOp("Mul", sumOver(v), invN);
+  Value xc = binaryOp("Sub", v, mean);
+  Value var = binaryOp("Mul", sumOver(binaryOp("Mul", xc, xc)), invN);
+  Value rstd = op<tosa::RsqrtOp>(var.getType(),
+                                 {binaryOp("Add", var, scalar(eps, rank))});
+  return {binaryOp("Mul", xc, rstd), mean, rstd};
 }
 
 LogicalResult Importer::importInstanceNorm() {
@@ -2454,20 +2490,11 @@ LogicalResult Importer::importInstanceNorm() {
   int64_t chanAxis = physicalAxis(x, 1);
   if (!nhwc)
     chanAxis = 1;
-  int64_t count = *numElements(ArrayRef(x.shape).drop_front(2));
-  auto sumOver = [&](Value t) {
-    for (int64_t d = 0; d < rank; ++d)
-      if (d != 0 && d != chanAxis)
-        t = reduce("sum", t, d);
-    return t;
-  };
-  Value invN = scalar(1.0f / float(count), rank);
-  Value mean = binaryOp("Mul", sumOver(v), invN);
-  Value xc = binaryOp("Sub", v, mean);
-  Value var = binaryOp("Mul", sumOver(binaryOp("Mul", xc, xc)), invN);
-  Value rstd = op<tosa::RsqrtOp>(var.getType(),
-                                 {binaryOp("Add", var, scalar(*eps, rank))});
-  Entry y = result(binaryOp("Mul", xc, rstd), x.shape, nhwc);
+  SmallVector<int64_t> axes;
+  for (int64_t d = 1; d < rank; ++d)
+    if (d != chanAxis)
+      axes.push_back(d);
+  Entry y = result(normalize(v, axes, *eps).y, x.shape, nhwc);
   Shape perChannel(rank, 1);
   perChannel[1] = c;
   for (int k : {1, 2}) {
@@ -2682,68 +2709,9 @@ LogicalResult Importer::importPool(bool isMax, bool global) {
     in = slice(in, {0, 0, 0, 0}, {n, h - wh->drop, wd - ww->drop, c});
   Shape pad{wh->padBegin, wh->padEnd, ww->padBegin, ww->padEnd};
   if (dl != Shape{1, 1}) {
-    // TOSA's max_pool2d has no dilation: one max reduction over the window
-    // that reads the input at computed indices, -inf outside it (no padded
-    // copy of the input, whose tile would span the whole dilated window).
-    float lowest = -std::numeric_limits<float>::infinity();
-    Shape outShape{n, wh->out, ww->out, c};
-    int64_t inH = h - wh->drop, inW = wd - ww->drop;
-    Value init = tensor::EmptyOp::create(b, loc, outShape, b.getF32Type());
-    Value lo = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(lowest));
-    Value filled =
-        linalg::FillOp::create(b, loc, ValueRange{lo}, ValueRange{init})
-            .getResult(0);
-    Value windowShape = tensor::EmptyOp::create(b, loc, k, b.getF32Type());
-    MLIRContext *ctx = b.getContext();
-    auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
-    AffineMap windowMap = AffineMap::get(6, 0, {d(4), d(5)}, ctx);
-    AffineMap outMap = AffineMap::get(6, 0, {d(0), d(1), d(2), d(3)}, ctx);
-    SmallVector<utils::IteratorType> iters(4, utils::IteratorType::parallel);
-    iters.append(2, utils::IteratorType::reduction);
-    Value y =
-        linalg::GenericOp::create(
-            b, loc, TypeRange{f32(outShape)}, ValueRange{windowShape},
-            ValueRange{filled}, ArrayRef<AffineMap>{windowMap, outMap}, iters,
-            [&](OpBuilder &nb, Location l, ValueRange args) {
-              auto cst = [&](int64_t v) {
-                return arith::ConstantIndexOp::create(nb, l, v).getResult();
-              };
-              // ih = oh * stride + i * dilation - padBegin, likewise iw.
-              auto coord = [&](unsigned outDim, unsigned winDim, int64_t s,
-                               int64_t dil, int64_t pb, int64_t size,
-                               Value &inBounds) {
-                Value o = linalg::IndexOp::create(nb, l, outDim);
-                Value w = linalg::IndexOp::create(nb, l, winDim);
-                Value pos = arith::AddIOp::create(
-                    nb, l, arith::MulIOp::create(nb, l, o, cst(s)),
-                    arith::MulIOp::create(nb, l, w, cst(dil)));
-                pos = arith::SubIOp::create(nb, l, pos, cst(pb));
-                Value ge = arith::CmpIOp::create(
-                    nb, l, arith::CmpIPredicate::sge, pos, cst(0));
-                Value lt = arith::CmpIOp::create(
-                    nb, l, arith::CmpIPredicate::slt, pos, cst(size));
-                Value ok = arith::AndIOp::create(nb, l, ge, lt);
-                inBounds =
-                    inBounds ? arith::AndIOp::create(nb, l, inBounds, ok) : ok;
-                Value clamped = arith::MaxSIOp::create(nb, l, pos, cst(0));
-                return arith::MinSIOp::create(nb, l, clamped, cst(size - 1))
-                    .getResult();
-              };
-              Value inBounds;
-              Value ih = coord(1, 4, st[0], dl[0], pad[0], inH, inBounds);
-              Value iw = coord(2, 5, st[1], dl[1], pad[2], inW, inBounds);
-              Value x = tensor::ExtractOp::create(
-                  nb, l, in,
-                  ValueRange{linalg::IndexOp::create(nb, l, 0), ih, iw,
-                             linalg::IndexOp::create(nb, l, 3)});
-              Value v = arith::SelectOp::create(
-                  nb, l, inBounds, x,
-                  arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(lowest)));
-              linalg::YieldOp::create(
-                  nb, l,
-                  arith::MaximumFOp::create(nb, l, args[1], v).getResult());
-            })
-            .getResult(0);
+    // TOSA's max_pool2d has no dilation.
+    Value y = windowReduce(in, k, st, dl, {pad[0], pad[2]},
+                           {n, wh->out, ww->out, c}, true);
     return define(0, result(y, {n, c, wh->out, ww->out}, true));
   }
   if (countPad && llvm::any_of(pad, [](int64_t v) { return v; })) {
@@ -2980,20 +2948,12 @@ LogicalResult Importer::importLayerNorm() {
   if (failed(axis))
     return failure();
   Value v = logical(x);
-  int64_t count = *numElements(ArrayRef(x.shape).drop_front(*axis));
-  // mean = sum(x) / N over axis..rank-1; var likewise over (x - mean)^2.
-  auto sumOver = [&](Value t) {
-    for (int64_t d = *axis; d < rank; ++d)
-      t = reduce("sum", t, d);
-    return t;
-  };
-  Value invN = scalar(1.0f / float(count), rank);
-  Value mean = binaryOp("Mul", sumOver(v), invN);
-  Value xc = binaryOp("Sub", v, mean);
-  Value var = binaryOp("Mul", sumOver(binaryOp("Mul", xc, xc)), invN);
-  Value rstd = op<tosa::RsqrtOp>(var.getType(),
-                                 {binaryOp("Add", var, scalar(*eps, rank))});
-  Entry y = result(binaryOp("Mul", xc, rstd), x.shape, false);
+  SmallVector<int64_t> axes;
+  for (int64_t d = *axis; d < rank; ++d)
+    axes.push_back(d);
+  Normalized norm = normalize(v, axes, *eps);
+  Value mean = norm.mean, rstd = norm.rstd;
+  Entry y = result(norm.y, x.shape, false);
   Shape normShape(ArrayRef(x.shape).drop_front(*axis));
   for (int k : {1, 2}) {
     if (!hasInput(k))
