@@ -1695,8 +1695,13 @@ LogicalResult Importer::importTile() {
       return error() << "repeats must be positive, got " << m
                      << " for dimension " << d,
              failure();
+    int64_t size;
+    if (llvm::MulOverflow(x.shape[d], m, size))
+      return error() << "repeats " << m << " overflow dimension " << d
+                     << " of input " << shapeStr(x.shape),
+             failure();
     mult.push_back(m);
-    out.push_back(x.shape[d] * m);
+    out.push_back(size);
   }
   if (numElements(out).value_or(kMaxElements + 1) > kMaxElements ||
       tooManyBytes(out))
@@ -2265,6 +2270,13 @@ LogicalResult Importer::importPool3D(bool isMax, bool global) {
     outNdhwc.push_back(wd->out);
   }
   outNdhwc.push_back(c);
+  // Checked here: the mean's count table is built before define() would.
+  if (numElements(outNdhwc).value_or(kMaxElements + 1) > kMaxElements ||
+      tooManyBytes(outNdhwc))
+    return error() << "the output "
+                   << shapeStr({n, c, outNdhwc[1], outNdhwc[2], outNdhwc[3]})
+                   << " is too large",
+           failure();
   static constexpr int64_t kToNdhwc[5] = {0, 2, 3, 4, 1};
   Value in = transpose(logical(x), kToNdhwc);
   SmallVector<int64_t> padBegin;

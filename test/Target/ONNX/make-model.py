@@ -686,6 +686,10 @@ def decoder_error(kind):
             nodes = [helper.make_node("Conv", ["x", "w"], ["y"], name="conv3d")]
             return model(nodes, [vi("x", [1, 3, 4, 4, 4])], [vi("y", [1, 2, 2, 2, 2])],
                          [init("w", rand(2, 3, 3, 3))]), None
+        if kind == "pool3d_pads":
+            nodes = [helper.make_node("AveragePool", ["x"], ["y"], kernel_shape=[1, 1, 1],
+                                      pads=[2 ** 30] * 6, name="pool3d")]
+            return model(nodes, [vi("x", [1, 3, 4, 4, 4])], [vi("y", [1, 3, 4, 4, 4])]), None
         if kind == "pool3d_kernel":
             nodes = [helper.make_node("MaxPool", ["x"], ["y"], kernel_shape=[2, 2], name="pool3d")]
             return model(nodes, [vi("x", [1, 3, 4, 4, 4])], [vi("y", [1, 3, 3, 3, 3])]), None
@@ -845,7 +849,7 @@ def main():
         "class_token": class_token,
         **{f"logic_{k}": logic_error(k) for k in ["range_zero", "expand_shape", "runtime_equal"]},
         **{f"decoder_{k}": decoder_error(k) for k in ["output_padding", "crop_all", "inorm_scale", "conv3d_weight",
-                                                       "pool3d_kernel"]},
+                                                       "pool3d_kernel", "pool3d_pads"]},
         **{f"window_{k}": window_error(k) for k in ["reflect_too_wide", "wrap", "tile_reps"]},
         **{f"activation_{k}": activation_error(k) for k in ["prelu_slope", "prelu_channels", "celu_zero",
                                                              "elu_inf"]},
