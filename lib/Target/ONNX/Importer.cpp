@@ -119,6 +119,13 @@ Shape permuted(ArrayRef<int64_t> s, ArrayRef<int64_t> perm) {
   return r;
 }
 
+/// One spatial dimension of a window op: padding that TOSA accepts (the
+/// window must end exactly on the padded input) and how many trailing input
+/// rows to drop when even zero padding at the end is too much.
+struct Window {
+  int64_t padBegin = 0, padEnd = 0, drop = 0, out = 0;
+};
+
 class Importer {
 public:
   Importer(MLIRContext *ctx, const OnnxImportOptions &opts)
@@ -307,6 +314,20 @@ private:
   /// that reads the NDHWC input at computed indices (TOSA has no 3-D
   /// pooling).
   LogicalResult importPool3D(bool isMax, bool global);
+  /// A pooling node's window over `spatial` (the whole of it for a global
+  /// pool): attributes read, checked, auto_pad resolved.
+  struct PoolAttrs {
+    Shape kernel, strides, pads, dilations;
+    bool ceilMode = false, countPad = false;
+  };
+  FailureOr<PoolAttrs> poolAttrs(bool isMax, bool global,
+                                 ArrayRef<int64_t> spatial);
+  /// window() along each of `spatial`'s dimensions (pads begins, then
+  /// ends); an error saying the `what` does not fit otherwise.
+  FailureOr<SmallVector<Window>>
+  windows(ArrayRef<int64_t> spatial, ArrayRef<int64_t> kernel,
+          ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
+          ArrayRef<int64_t> pads, bool ceilMode, StringRef what);
   /// A max or sum over each window of a channels-last input [N, spatial...,
   /// C] (one linalg.generic reading the input at o * stride + k * dilation -
   /// padBegin, with -inf or 0 outside it): pooling without a padded copy.
@@ -1579,6 +1600,7 @@ LogicalResult Importer::importPiecewise(StringRef kind) {
   int64_t rank = shapeOf(v).size();
   auto t = cast<RankedTensorType>(v.getType());
   Type i1 = t.clone(b.getI1Type());
+  // Scalars broadcast by the comparison or the select itself.
   auto c = [&](float f) { return scalar(f, rank); };
   // a > bound, with the bound broadcast.
   auto greater = [&](Value a, Value bound) {
@@ -1587,27 +1609,25 @@ LogicalResult Importer::importPiecewise(StringRef kind) {
   auto select = [&](Value cond, Value a, Value other) {
     return op<tosa::SelectOp>(t, {cond, a, other});
   };
-  // A scalar broadcast by the select itself.
-  auto full = [&](float f) { return c(f); };
   Value y;
   if (kind == "Sign") {
     // 1 above 0, -1 below, x itself at +-0 and NaN.
-    y = select(greater(v, c(0.0f)), full(1.0f),
-               select(greater(c(0.0f), v), full(-1.0f), v));
+    y = select(greater(v, c(0.0f)), c(1.0f),
+               select(greater(c(0.0f), v), c(-1.0f), v));
   } else if (kind == "ThresholdedRelu") {
     FailureOr<float> alpha = floatAttr("alpha", 1.0f);
     if (failed(alpha))
       return failure();
-    y = select(greater(v, c(*alpha)), v, full(0.0f));
+    y = select(greater(v, c(*alpha)), v, c(0.0f));
   } else {
     FailureOr<float> lambd = floatAttr("lambd", 0.5f);
     FailureOr<float> bias = floatAttr("bias", 0.0f);
     if (failed(lambd) || failed(bias))
       return failure();
     // x - bias above lambd, x + bias below -lambd, 0 between.
-    y = select(greater(v, c(*lambd)), binaryOp("Sub", v, c(*bias)),
-               select(greater(c(-*lambd), v), binaryOp("Add", v, c(*bias)),
-                      full(0.0f)));
+    y = select(
+        greater(v, c(*lambd)), binaryOp("Sub", v, c(*bias)),
+        select(greater(c(-*lambd), v), binaryOp("Add", v, c(*bias)), c(0.0f)));
   }
   return define(0, result(y, x.shape, x.nhwc && x.value));
 }
@@ -1850,25 +1870,12 @@ LogicalResult Importer::importClip() {
     lo = hi;
   Entry &x = *input(0);
   Value v = x.value ? x.value : logical(x);
-  Value y =
-      op<tosa::ClampOp>(v.getType(), {v},
-                        {b.getNamedAttr("min_val", b.getF32FloatAttr(lo)),
-                         b.getNamedAttr("max_val", b.getF32FloatAttr(hi))});
-  return define(0, result(y, x.shape, x.nhwc));
+  return define(0, result(clamp(v, lo, hi), x.shape, x.nhwc));
 }
 
 //===----------------------------------------------------------------------===//
 // Convolution, normalisation, pooling
 //===----------------------------------------------------------------------===//
-
-namespace {
-/// One spatial dimension of a window op: padding that TOSA accepts (the
-/// window must end exactly on the padded input) and how many trailing input
-/// rows to drop when even zero padding at the end is too much.
-struct Window {
-  int64_t padBegin = 0, padEnd = 0, drop = 0, out = 0;
-};
-} // namespace
 
 /// Output size floor((in + pb + pe - dil*(k-1) - 1) / s) + 1, or with
 /// ceil_mode the ceil, dropping a last window that would start in the end
@@ -1892,6 +1899,72 @@ static std::optional<Window> window(int64_t in, int64_t k, int64_t s,
   }
   w.padEnd = end;
   return w;
+}
+
+FailureOr<SmallVector<Window>>
+Importer::windows(ArrayRef<int64_t> spatial, ArrayRef<int64_t> kernel,
+                  ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
+                  ArrayRef<int64_t> pads, bool ceilMode, StringRef what) {
+  size_t nd = spatial.size();
+  SmallVector<Window> win;
+  for (size_t d = 0; d < nd; ++d) {
+    std::optional<Window> wd =
+        window(spatial[d], kernel[d], strides[d], dilations[d], pads[d],
+               pads[d + nd], ceilMode);
+    if (!wd)
+      return error() << "the " << what << " does not fit the padded input "
+                     << shapeStr(input(0)->shape),
+             failure();
+    win.push_back(*wd);
+  }
+  return win;
+}
+
+FailureOr<Importer::PoolAttrs> Importer::poolAttrs(bool isMax, bool global,
+                                                   ArrayRef<int64_t> spatial) {
+  size_t nd = spatial.size();
+  PoolAttrs a{Shape(spatial.begin(), spatial.end()), Shape(nd, 1),
+              Shape(2 * nd, 0), Shape(nd, 1)};
+  if (global)
+    return a;
+  FailureOr<std::optional<Shape>> kernel = intsAttr("kernel_shape"),
+                                  strides = intsAttr("strides"),
+                                  pads = intsAttr("pads"),
+                                  dil = intsAttr("dilations");
+  FailureOr<int64_t> ceil = intAttr("ceil_mode", 0),
+                     cip = intAttr("count_include_pad", 0),
+                     order = intAttr("storage_order", 0);
+  FailureOr<std::string> autoPad = stringAttr("auto_pad", "NOTSET");
+  if (failed(kernel) || failed(strides) || failed(pads) || failed(dil) ||
+      failed(ceil) || failed(cip) || failed(order) || failed(autoPad))
+    return failure();
+  if (!*kernel || (*kernel)->size() != nd)
+    return error() << "needs a " << nd << "-D kernel_shape", failure();
+  a.kernel = **kernel;
+  a.strides = strides->value_or(a.strides);
+  a.pads = pads->value_or(a.pads);
+  a.dilations = dil->value_or(a.dilations);
+  if (!isMax && a.dilations != Shape(nd, 1))
+    return error() << "dilations " << shapeStr(a.dilations)
+                   << " are not supported for AveragePool",
+           failure();
+  if (a.strides.size() != nd || a.pads.size() != 2 * nd ||
+      a.dilations.size() != nd ||
+      llvm::any_of(llvm::concat<int64_t>(a.kernel, a.strides, a.dilations),
+                   [](int64_t v) { return v <= 0 || v > kMaxWindowAttr; }) ||
+      llvm::any_of(a.pads,
+                   [](int64_t v) { return v < 0 || v > kMaxWindowAttr; }))
+    return error() << "invalid kernel_shape, strides, dilations or pads",
+           failure();
+  if (failed(resolveAutoPad(*autoPad, spatial, a.kernel, a.strides, a.dilations,
+                            a.pads)))
+    return failure();
+  a.ceilMode = *ceil;
+  a.countPad = !isMax && *cip;
+  if (a.countPad && a.ceilMode)
+    return error() << "count_include_pad with ceil_mode is not supported",
+           failure();
+  return a;
 }
 
 LogicalResult Importer::resolveAutoPad(StringRef autoPad, ArrayRef<int64_t> in,
@@ -1996,12 +2069,11 @@ LogicalResult Importer::importConv() {
   Shape st = ca->strides, dl = ca->dilations, pd = ca->pads;
   if (failed(resolveAutoPad(ca->autoPad, {h, wd}, {kh, kw}, st, dl, pd)))
     return failure();
-  std::optional<Window> wh = window(h, kh, st[0], dl[0], pd[0], pd[2], false);
-  std::optional<Window> ww = window(wd, kw, st[1], dl[1], pd[1], pd[3], false);
-  if (!wh || !ww)
-    return error() << "the kernel does not fit the padded input "
-                   << shapeStr(x.shape),
-           failure();
+  FailureOr<SmallVector<Window>> win =
+      windows({h, wd}, {kh, kw}, st, dl, pd, false, "kernel");
+  if (failed(win))
+    return failure();
+  const Window *wh = &(*win)[0], *ww = &(*win)[1];
   Value in = inNhwc(x);
   if (wh->drop || ww->drop)
     in = slice(in, {0, 0, 0, 0}, {n, h - wh->drop, wd - ww->drop, c});
@@ -2067,19 +2139,15 @@ LogicalResult Importer::importConv3D() {
   Shape st = ca->strides, dl = ca->dilations, pd = ca->pads;
   if (failed(resolveAutoPad(ca->autoPad, spatial, k, st, dl, pd)))
     return failure();
-  SmallVector<Window> win;
+  FailureOr<SmallVector<Window>> win =
+      windows(spatial, k, st, dl, pd, false, "kernel");
+  if (failed(win))
+    return failure();
   Shape drop{n}, tosaPad, outNdhwc{n};
-  for (int d = 0; d < 3; ++d) {
-    std::optional<Window> wd =
-        window(spatial[d], k[d], st[d], dl[d], pd[d], pd[d + 3], false);
-    if (!wd)
-      return error() << "the kernel does not fit the padded input "
-                     << shapeStr(x.shape),
-             failure();
-    win.push_back(*wd);
-    drop.push_back(spatial[d] - wd->drop);
-    tosaPad.append({wd->padBegin, wd->padEnd});
-    outNdhwc.push_back(wd->out);
+  for (auto [d, wd] : llvm::enumerate(*win)) {
+    drop.push_back(spatial[d] - wd.drop);
+    tosaPad.append({wd.padBegin, wd.padEnd});
+    outNdhwc.push_back(wd.out);
   }
   drop.push_back(c);
   outNdhwc.push_back(o);
@@ -2220,55 +2288,18 @@ LogicalResult Importer::importPool3D(bool isMax, bool global) {
     return error() << "the Indices output is not supported", failure();
   int64_t n = x.shape[0], c = x.shape[1];
   Shape spatial(ArrayRef(x.shape).drop_front(2));
-  Shape k(spatial), st{1, 1, 1}, pd(6, 0), dl{1, 1, 1};
-  bool ceilMode = false, countPad = false;
-  if (!global) {
-    FailureOr<std::optional<Shape>> kernel = intsAttr("kernel_shape"),
-                                    strides = intsAttr("strides"),
-                                    pads = intsAttr("pads"),
-                                    dil = intsAttr("dilations");
-    FailureOr<int64_t> ceil = intAttr("ceil_mode", 0),
-                       cip = intAttr("count_include_pad", 0);
-    FailureOr<std::string> autoPad = stringAttr("auto_pad", "NOTSET");
-    if (failed(kernel) || failed(strides) || failed(pads) || failed(dil) ||
-        failed(ceil) || failed(cip) || failed(autoPad))
-      return failure();
-    if (!*kernel || (*kernel)->size() != 3)
-      return error() << "needs a 3-D kernel_shape", failure();
-    k = **kernel;
-    st = strides->value_or(st);
-    pd = pads->value_or(pd);
-    dl = dil->value_or(dl);
-    if (!isMax && dl != Shape{1, 1, 1})
-      return error() << "dilations " << shapeStr(dl)
-                     << " are not supported for AveragePool",
-             failure();
-    if (st.size() != 3 || pd.size() != 6 || dl.size() != 3 ||
-        llvm::any_of(llvm::concat<int64_t>(k, st, dl),
-                     [](int64_t v) { return v <= 0 || v > kMaxWindowAttr; }) ||
-        llvm::any_of(pd, [](int64_t v) { return v < 0 || v > kMaxWindowAttr; }))
-      return error() << "invalid kernel_shape, strides, dilations or pads",
-             failure();
-    if (failed(resolveAutoPad(*autoPad, spatial, k, st, dl, pd)))
-      return failure();
-    ceilMode = *ceil;
-    countPad = !isMax && *cip;
-    if (countPad && ceilMode)
-      return error() << "count_include_pad with ceil_mode is not supported",
-             failure();
-  }
-  SmallVector<Window> win;
+  FailureOr<PoolAttrs> pa = poolAttrs(isMax, global, spatial);
+  if (failed(pa))
+    return failure();
+  const Shape &k = pa->kernel, &st = pa->strides, &dl = pa->dilations;
+  bool countPad = pa->countPad;
+  FailureOr<SmallVector<Window>> win =
+      windows(spatial, k, st, dl, pa->pads, pa->ceilMode, "window");
+  if (failed(win))
+    return failure();
   Shape outNdhwc{n};
-  for (int d = 0; d < 3; ++d) {
-    std::optional<Window> wd =
-        window(spatial[d], k[d], st[d], dl[d], pd[d], pd[d + 3], ceilMode);
-    if (!wd)
-      return error() << "the window does not fit the padded input "
-                     << shapeStr(x.shape),
-             failure();
-    win.push_back(*wd);
-    outNdhwc.push_back(wd->out);
-  }
+  for (const Window &wd : *win)
+    outNdhwc.push_back(wd.out);
   outNdhwc.push_back(c);
   // Checked here: the mean's count table is built before define() would.
   if (numElements(outNdhwc).value_or(kMaxElements + 1) > kMaxElements ||
@@ -2280,7 +2311,7 @@ LogicalResult Importer::importPool3D(bool isMax, bool global) {
   static constexpr int64_t kToNdhwc[5] = {0, 2, 3, 4, 1};
   Value in = transpose(logical(x), kToNdhwc);
   SmallVector<int64_t> padBegin;
-  for (const Window &wd : win)
+  for (const Window &wd : *win)
     padBegin.push_back(wd.padBegin);
   Value y = windowReduce(in, k, st, dl, padBegin, outNdhwc, isMax);
   if (!isMax) {
@@ -2294,7 +2325,7 @@ LogicalResult Importer::importPool3D(bool isMax, bool global) {
         return k[d];
       int64_t cnt = 0;
       for (int64_t kk = 0; kk < k[d]; ++kk) {
-        int64_t pos = o * st[d] + kk * dl[d] - win[d].padBegin;
+        int64_t pos = o * st[d] + kk * dl[d] - (*win)[d].padBegin;
         cnt += pos >= 0 && pos < spatial[d];
       }
       return cnt;
@@ -2667,55 +2698,16 @@ LogicalResult Importer::importPool(bool isMax, bool global) {
   if (outputUsed(1))
     return error() << "the Indices output is not supported", failure();
   int64_t n = x.shape[0], c = x.shape[1], h = x.shape[2], wd = x.shape[3];
-  Shape k{h, wd}, st{1, 1}, pd{0, 0, 0, 0}, dl{1, 1};
-  bool ceilMode = false, countPad = false;
-  if (!global) {
-    FailureOr<std::optional<Shape>> kernel = intsAttr("kernel_shape"),
-                                    strides = intsAttr("strides"),
-                                    pads = intsAttr("pads"),
-                                    dil = intsAttr("dilations");
-    FailureOr<int64_t> ceil = intAttr("ceil_mode", 0),
-                       cip = intAttr("count_include_pad", 0),
-                       order = intAttr("storage_order", 0);
-    FailureOr<std::string> autoPad = stringAttr("auto_pad", "NOTSET");
-    if (failed(kernel) || failed(strides) || failed(pads) || failed(dil) ||
-        failed(ceil) || failed(cip) || failed(order) || failed(autoPad))
-      return failure();
-    if (!*kernel || (*kernel)->size() != 2)
-      return error() << "needs a 2-D kernel_shape", failure();
-    k = **kernel;
-    st = strides->value_or(Shape{1, 1});
-    pd = pads->value_or(Shape{0, 0, 0, 0});
-    if (*dil && **dil != Shape{1, 1}) {
-      if (!isMax)
-        return error() << "dilations " << shapeStr(**dil)
-                       << " are not supported for AveragePool",
-               failure();
-      dl = **dil;
-    }
-    if (st.size() != 2 || pd.size() != 4 || dl.size() != 2 ||
-        llvm::any_of(dl,
-                     [](int64_t v) { return v <= 0 || v > kMaxWindowAttr; }) ||
-        llvm::any_of(llvm::concat<int64_t>(k, st),
-                     [](int64_t v) { return v <= 0 || v > kMaxWindowAttr; }) ||
-        llvm::any_of(pd, [](int64_t v) { return v < 0 || v > kMaxWindowAttr; }))
-      return error() << "invalid kernel_shape, strides or pads", failure();
-    if (failed(resolveAutoPad(*autoPad, {h, wd}, k, st, dl, pd)))
-      return failure();
-    ceilMode = *ceil;
-    countPad = !isMax && *cip;
-    if (countPad && ceilMode)
-      return error() << "count_include_pad with ceil_mode is not supported",
-             failure();
-  }
-  std::optional<Window> wh =
-      window(h, k[0], st[0], dl[0], pd[0], pd[2], ceilMode);
-  std::optional<Window> ww =
-      window(wd, k[1], st[1], dl[1], pd[1], pd[3], ceilMode);
-  if (!wh || !ww)
-    return error() << "the window does not fit the padded input "
-                   << shapeStr(x.shape),
-           failure();
+  FailureOr<PoolAttrs> pa = poolAttrs(isMax, global, {h, wd});
+  if (failed(pa))
+    return failure();
+  const Shape &k = pa->kernel, &st = pa->strides, &dl = pa->dilations;
+  bool countPad = pa->countPad;
+  FailureOr<SmallVector<Window>> win =
+      windows({h, wd}, k, st, dl, pa->pads, pa->ceilMode, "window");
+  if (failed(win))
+    return failure();
+  const Window *wh = &(*win)[0], *ww = &(*win)[1];
   Value in = inNhwc(x);
   if (wh->drop || ww->drop)
     in = slice(in, {0, 0, 0, 0}, {n, h - wh->drop, wd - ww->drop, c});
