@@ -27,7 +27,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LLVM = os.environ.get("LLVM_PREFIX", "/usr/lib/llvm-22")
-TENSOR = re.compile(r"tensor<((?:\d+x)*)f32>")
+TENSOR = re.compile(r"tensor<((?:\d+x)*)(f32|i64|i32|i1)>")
 
 
 
@@ -57,7 +57,7 @@ def run(cmd, stdin=None):
 def shape_of(type_text):
     m = TENSOR.fullmatch(type_text.strip())
     if not m:
-        fail(f"only statically shaped f32 tensors are supported, got '{type_text}'")
+        fail(f"only statically shaped f32, i64, i32 and i1 tensors are supported, got '{type_text}'")
     dims = m.group(1)
     return [int(d) for d in dims.split("x") if d]
 
@@ -174,12 +174,47 @@ def read_memory(lowered, function):
     return memory
 
 
-def hex_constant(shape, rng):
+def element_type(type_text):
+    return TENSOR.fullmatch(type_text.strip()).group(2)
+
+
+def hex_constant(shape, rng, elem="f32"):
+    """Seeded random contents: floats in [-1, 1), integers in [-8, 8) (as
+    ids, positions or indices: a negative or too-large index exercises the
+    clamping), booleans as 0 or 1."""
     n = 1
     for d in shape:
         n *= d
-    data = b"".join(struct.pack("<f", rng.uniform(-1.0, 1.0)) for _ in range(n))
+    if elem == "i1":
+        def nested(dims):
+            if not dims:
+                return "true" if rng.random() < 0.5 else "false"
+            return "[" + ", ".join(nested(dims[1:]) for _ in range(dims[0])) + "]"
+        return nested(list(shape))
+    fmt = {"f32": "<f", "i64": "<q", "i32": "<i"}[elem]
+    draw = (lambda: rng.uniform(-1.0, 1.0)) if elem == "f32" else (lambda: rng.randrange(-8, 8))
+    data = b"".join(struct.pack(fmt, draw()) for _ in range(n))
     return '"0x' + data.hex().upper() + '"'
+
+
+def as_float_lines(name, value, t, ft):
+    """MLIR lines converting integer or boolean tensor `value` of type `t`
+    to `name` of f32 type `ft` (one elementwise linalg.generic)."""
+    rank = len(shape_of(t))
+    dims = ", ".join(f"d{i}" for i in range(rank))
+    identity = f"affine_map<({dims}) -> ({dims})>"
+    elem = element_type(t)
+    convert = "arith.uitofp" if elem == "i1" else "arith.sitofp"
+    parallel = ", ".join(['"parallel"'] * rank)
+    return [
+        f"    {name}_init = tensor.empty() : {ft}",
+        f"    {name} = linalg.generic {{indexing_maps = [{identity}, {identity}], iterator_types = [{parallel}]}} "
+        f"ins({value} : {t}) outs({name}_init : {ft}) {{",
+        f"    ^bb0(%x: {elem}, %o: f32):",
+        f"      %y = {convert} %x : {elem} to f32",
+        f"      linalg.yield %y : f32",
+        f"    }} -> {ft}",
+    ]
 
 
 def compare_lines(k, t, f, u, rtol):
@@ -295,7 +330,7 @@ def make_main(name, arg_types, result_types, rng, rtol, atol, perturb):
     lines = ["  func.func private @printMemrefF32(tensor<*xf32>)", "  func.func @main() {"]
     ins = []
     for i, t in enumerate(arg_types):
-        lines.append(f"    %in{i} = arith.constant dense<{hex_constant(shape_of(t), rng)}> : {t}")
+        lines.append(f"    %in{i} = arith.constant dense<{hex_constant(shape_of(t), rng, element_type(t))}> : {t}")
         ins.append(f"%in{i}")
     args = ", ".join(ins)
     sig = f"({', '.join(arg_types)}) -> ({', '.join(result_types)})"
@@ -317,6 +352,13 @@ def make_main(name, arg_types, result_types, rng, rtol, atol, perturb):
                 f"    %fp = tosa.add {f}, %pert : ({t}, tensor<{'x'.join(['1'] * len(shape))}xf32>) -> {t}",
             ]
             f = "%fp"
+        if element_type(t) != "f32":
+            # Integers and booleans compare as floats (exactly, for the
+            # values a model computes).
+            ft = t.replace(element_type(t) + ">", "f32>")
+            for tag, v in (("u", u), ("f", f)):
+                lines += as_float_lines(f"%{tag}float{k}", v, t, ft)
+            u, f, t = f"%ufloat{k}", f"%ffloat{k}", ft
         lines += compare_lines(k, t, f, u, rtol)
     lines += ["    return", "  }"]
     return "\n".join(lines) + "\n"

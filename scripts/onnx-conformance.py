@@ -12,8 +12,8 @@ import, fuse for an H200, lower to the CPU, execute, compare with the
 expected outputs (rtol 1e-4, atol 1e-5 by default).
 
 Every test ends PASS, FAIL (wrong numbers), ERROR (not imported or not
-compiled: the message says why) or SKIP (data that is not float32: the
-compiler's run-time values are float32). Known non-passing tests are listed
+compiled: the message says why) or SKIP (data that is not float32, int64,
+int32 or bool: the element types of the compiler's run-time values). Known non-passing tests are listed
 in KNOWN with their reason; --check exits 1 when any other test does not
 pass, or when a known one passes (so the list stays true).
 
@@ -43,9 +43,31 @@ MODEL_SUITES = ("pytorch-converted", "pytorch-operator", "simple")
 KNOWN = {
     "test_batchnorm_epsilon_training_mode": "training-mode BatchNormalization (batch statistics) is refused: fuse compiles inference graphs",
     "test_batchnorm_example_training_mode": "training-mode BatchNormalization (batch statistics) is refused: fuse compiles inference graphs",
-    "test_resize_downsample_scales_nearest": "the test passes `scales` as a graph input; the importer needs it at import time to know the output shape",
-    "test_resize_upsample_scales_nearest": "the test passes `scales` as a graph input; the importer needs it at import time to know the output shape",
+    "test_resize_downsample_scales_nearest": "nearest Resize by a factor that does not repeat each element a whole number of times is not supported",
+    "test_dropout_default_mask": "Dropout's mask output is not supported",
+    "test_dropout_default_mask_ratio": "Dropout's mask output is not supported",
+    "test_edge_pad": "Pad of INT32 run-time data is not supported (FLOAT data only)",
+    "test_reflect_pad": "Pad of INT32 run-time data is not supported (FLOAT data only)",
+    "test_maxpool_with_argmax_2d_precomputed_pads": "MaxPool's Indices output is not supported",
+    "test_maxpool_with_argmax_2d_precomputed_strides": "MaxPool's Indices output is not supported",
+    "test_reshape_allowzero_reordered": "an empty tensor (a dimension of 0) is not compiled",
+    "test_split_zero_size_splits": "an empty tensor (a dimension of 0) is not compiled",
+    "test_slice_start_out_of_bounds": "the slice is empty: an empty tensor is not compiled",
 }
+for _name in ["float", "float32_int32", "float32_int64", "int", "int32_float32", "int32_int32", "int64_float32",
+              "int64_int64"]:
+    KNOWN["test_pow_types_" + _name] = "Pow of integer run-time values is not supported (FLOAT only)"
+for _name in ["", "_default", "_default_mask", "_mask", "_zero_ratio", "_zero_ratio_mask"]:
+    KNOWN["test_training_dropout" + _name] = "training-mode Dropout is refused: fuse compiles inference graphs"
+for _name in ["downsample_sizes_cubic", "upsample_sizes_cubic"]:
+    KNOWN["test_resize_" + _name] = "cubic Resize is not supported (nearest with integer factors only)"
+for _name in ["downsample_sizes_linear_pytorch_half_pixel", "tf_crop_and_resize"]:
+    KNOWN["test_resize_" + _name] = "linear Resize is not supported (nearest with integer factors only)"
+for _name in ["downsample_sizes_nearest", "downsample_sizes_nearest_tf_half_pixel_for_nn", "upsample_sizes_nearest",
+              "upsample_sizes_nearest_ceil_half_pixel", "upsample_sizes_nearest_floor_align_corners",
+              "upsample_sizes_nearest_round_prefer_ceil_asymmetric"]:
+    KNOWN["test_resize_" + _name] = ("nearest Resize to sizes that are not a whole-number repeat of each element "
+                                     "is not supported")
 for _name in ["downsample_scales_cubic", "downsample_scales_cubic_A_n0p5_exclude_outside",
               "downsample_scales_cubic_align_corners", "upsample_scales_cubic",
               "upsample_scales_cubic_A_n0p5_exclude_outside", "upsample_scales_cubic_align_corners",
@@ -56,13 +78,38 @@ for _name in ["downsample_scales_linear", "downsample_scales_linear_align_corner
     KNOWN["test_resize_" + _name] = "linear Resize is not supported (nearest with integer factors only)"
 
 KNOWN["test_convtranspose_3d"] = "3-D ConvTranspose is not supported (1-D and 2-D only)"
-KNOWN["test_range_float_type_positive_delta"] = ("Range of run-time values: its output's size depends on them "
-                                                 "(shapes are static)")
 # Model tests (pytorch-converted, pytorch-operator, simple) that do not pass.
 for _name in ["gradient_of_add", "gradient_of_add_and_mul"]:
     KNOWN["test_" + _name] = "the training op ai.onnx.preview.training::Gradient: fuse compiles inference graphs"
-for _k in range(1, 6):
+for _k in (1, 2, 3, 4, 5, 6, 8):
     KNOWN[f"test_sequence_model{_k}"] = "Sequence ops are not supported (run-time values are tensors)"
+
+
+# Input slots that carry shapes, axes, sizes or counts: the output's shape
+# depends on their values, so a static-shape compiler needs them at import
+# time. A test that feeds one from a graph input has it bound to its test
+# data at compile time (onnx-run.py --bind, fuse-compile --onnx-bind).
+SHAPE_SLOTS = {
+    "Reshape": (1,), "Slice": (1, 2, 3, 4), "Unsqueeze": (1,), "Squeeze": (1,), "Tile": (1,),
+    "Split": (1,), "Expand": (1,), "Resize": (1, 2, 3), "Upsample": (1,), "Pad": (1, 2, 3),
+    "ReduceSum": (1,), "ReduceMean": (1,), "ReduceMax": (1,), "ReduceMin": (1,), "ReduceProd": (1,),
+    "ConstantOfShape": (0,), "TopK": (1,), "OneHot": (1,), "Range": (0, 1, 2),
+}
+
+
+def shape_inputs(model):
+    """Graph inputs that feed a shape slot (SHAPE_SLOTS)."""
+    inputs = {v.name for v in model.graph.input} - {t.name for t in model.graph.initializer}
+    bound = []
+    for n in model.graph.node:
+        for k in SHAPE_SLOTS.get(n.op_type, ()):
+            if k < len(n.input) and n.input[k] in inputs and n.input[k] not in bound:
+                bound.append(n.input[k])
+    return bound
+
+
+# The element types of run-time values (the rest are SKIPped).
+RUNTIME_TYPES = (np.float32, np.int64, np.int32, np.bool_)
 
 
 def ops_of(model):
@@ -88,12 +135,14 @@ def run_test(args, name, suite):
     sets = sorted(glob.glob(os.path.join(test_dir, "test_data_set_*")))
     if not sets:
         return name, "SKIP", "no test data"
-    if any(t != np.float32 for t in data_types(test_dir)):
-        return name, "SKIP", "non-float32 data (or not a tensor)"
+    other = [t for t in data_types(test_dir) if t not in RUNTIME_TYPES]
+    if other:
+        return name, "SKIP", f"{other[0] if other[0] is not None else 'non-tensor'} data"
+    binds = [f"--bind={name}" for name in shape_inputs(onnx.load(model_path, load_external_data=False))]
     for data in sets:
         proc = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "onnx-run.py"), model_path,
                                "--data", data, "--rtol", str(args.rtol), "--atol", str(args.atol),
-                               "--fuse-compile", args.fuse_compile],
+                               "--fuse-compile", args.fuse_compile] + binds,
                               capture_output=True, text=True)
         last = (proc.stdout.strip().splitlines() or [""])[-1]
         if proc.returncode == 2 or "ERROR" in last:
@@ -160,13 +209,20 @@ def main():
     nodes = sum(1 for n in results if tests[n][0] == "node")
     models = [n for n in results if tests[n][0] != "node"]
     if models:
-        float32 = [n for n in models if results[n][0] != "SKIP"]
+        float32 = [n for n in models if is_float32(tests[n][0], n)]
+        typed = [n for n in models if n not in float32 and results[n][0] != "SKIP"]
         print(f"model tests: {sum(results[n][0] == 'PASS' for n in float32)} of {len(float32)} float32 "
-              f"models pass ({len(models) - len(float32)} not float32)")
+              f"models pass, {sum(results[n][0] == 'PASS' for n in typed)} of {len(typed)} with integer or "
+              f"boolean data ({len(models) - len(float32) - len(typed)} skipped)")
     print(f"onnx conformance: {nodes} node tests of claimed ops and {len(models)} model tests: {counts['PASS']} passed, "
           f"{counts['FAIL']} failed, {counts['ERROR']} errors, {counts['SKIP']} skipped "
-          f"(non-float32 data); {len(unexpected)} unexpected")
+          f"(data of other types); {len(unexpected)} unexpected")
     return 1 if args.check and unexpected else 0
+
+
+def is_float32(suite, name):
+    """Whether every tensor of the test's data is float32."""
+    return data_types(os.path.join(TESTDATA, suite, name)) == {np.dtype(np.float32)}
 
 
 def write_table(args, claimed, tests, results):
@@ -182,8 +238,11 @@ def write_table(args, claimed, tests, results):
         "Generated by `make onnx-conformance` (scripts/onnx-conformance.py) on "
         f"{datetime.date.today().isoformat()}. Each test is imported, fused for an H200, run on the "
         f"CPU and compared with the expected outputs (rtol {args.rtol:g}, atol {args.atol:g}; "
-        "`scripts/onnx-run.py`). SKIP: the test's data is not float32 (run-time values are "
-        "float32; integer tensors exist only at import time, as shapes and indices).",
+        "`scripts/onnx-run.py`). Run-time values are float32, int64, int32 or bool; SKIP: the "
+        "test's data has another type (float16, double, uint8, strings, sequences). A graph input "
+        "that carries a shape, axes, sizes or a count (Reshape's shape, Slice's starts, ...: "
+        "`SHAPE_SLOTS` in the script) is bound to its test data at compile time "
+        "(`fuse-compile --onnx-bind`), since the output's shape depends on it.",
         "",
         "## Backend node tests",
         "",
@@ -205,7 +264,7 @@ def write_table(args, claimed, tests, results):
         if status in ("FAIL", "ERROR"):
             why = KNOWN.get(name, reason)
             lines.append(f"- `{name}` ({', '.join(node_tests[name])}): {status}: {why}")
-    lines += ["", "### Node tests skipped (non-float32 data)", ""]
+    lines += ["", "### Node tests skipped (data of other types)", ""]
     skipped = sorted(n for n in node_tests if results[n][0] == "SKIP")
     lines.append(", ".join(f"`{n}`" for n in skipped) if skipped else "none")
 
@@ -214,23 +273,24 @@ def write_table(args, claimed, tests, results):
         lines += ["", "## Model tests", "",
                   "Every model of Debian's libonnx-testdata directories "
                   f"{', '.join(f'`{m}`' for m in MODEL_SUITES)}, whatever its ops.", "",
-                  "| directory | models | float32 | pass | fail | error |",
-                  "|---|---:|---:|---:|---:|---:|"]
-        for suite in MODEL_SUITES:
-            names = [n for n, (su, _) in model_tests.items() if su == suite]
+                  "| directory | models | float32 | float32 pass | integer or bool data | pass | fail | error |",
+                  "|---|---:|---:|---:|---:|---:|---:|---:|"]
+        def row(label, names):
             st = [results[n][0] for n in names]
-            lines.append(f"| {suite} | {len(names)} | {sum(x != 'SKIP' for x in st)} | {st.count('PASS')} | "
-                         f"{st.count('FAIL')} | {st.count('ERROR')} |")
-        st = [results[n][0] for n in model_tests]
-        lines.append(f"| all | {len(st)} | {sum(x != 'SKIP' for x in st)} | {st.count('PASS')} | "
-                     f"{st.count('FAIL')} | {st.count('ERROR')} |")
-        lines += ["", "### Float32 model tests that do not pass, and why", ""]
+            f32 = [n for n in names if is_float32(model_tests[n][0], n)]
+            typed = [n for n in names if n not in f32 and results[n][0] != "SKIP"]
+            return (f"| {label} | {len(names)} | {len(f32)} | {sum(results[n][0] == 'PASS' for n in f32)} | "
+                    f"{len(typed)} | {st.count('PASS')} | {st.count('FAIL')} | {st.count('ERROR')} |")
+        for suite in MODEL_SUITES:
+            lines.append(row(suite, [n for n, (su, _) in model_tests.items() if su == suite]))
+        lines.append(row("all", list(model_tests)))
+        lines += ["", "### Model tests that do not pass, and why", ""]
         for name in sorted(model_tests):
             status, reason = results[name]
             if status in ("FAIL", "ERROR"):
                 suite, ops = model_tests[name]
                 lines.append(f"- `{suite}/{name}` ({', '.join(ops)}): {status}: {KNOWN.get(name, reason)}")
-        lines += ["", "### Model tests skipped (not float32)", ""]
+        lines += ["", "### Model tests skipped (data of other types)", ""]
         skipped = sorted(f"{model_tests[n][0]}/{n}" for n in model_tests if results[n][0] == "SKIP")
         lines.append(", ".join(f"`{n}`" for n in skipped) if skipped else "none")
     with open(args.out, "w") as f:

@@ -27,7 +27,7 @@ python3-numpy (/usr/bin/python3).
 
 usage: onnx-run.py MODEL.onnx (--data DIR | --npz FILE) [--target h200]
          [--rtol 1e-4] [--atol 1e-5] [--unfused] [--repeat N] [--threads 1,2]
-         [--import-options "..."] [--fuse-compile PATH] [--keep DIR]
+         [--import-options "..."] [--fuse-compile PATH] [--keep DIR] [--bind NAME]...
 """
 import argparse
 import glob
@@ -47,8 +47,34 @@ from onnx import numpy_helper
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+# The element types a compiled model's inputs and outputs have.
+RUNTIME_TYPES = (np.float32, np.int64, np.int32, np.bool_)
+
+
 class RunError(Exception):
     pass
+
+
+def bind_inputs(args, model, inputs, work):
+    """The inputs left to feed, and the fuse-compile options that bind the
+    ones --bind names to their test data (each written as a TensorProto)."""
+    if not args.bind:
+        return inputs, []
+    inits = {t.name for t in model.graph.initializer}
+    names = [v.name for v in model.graph.input if v.name not in inits]
+    options, left = [], []
+    for name in args.bind:
+        if name not in names:
+            raise RunError(f"--bind {name}: the model has no input '{name}' (its inputs: {', '.join(names)})")
+    for name, array in zip(names, inputs):
+        if name not in args.bind:
+            left.append(array)
+            continue
+        path = os.path.join(work, f"bound-{len(options)}.pb")
+        with open(path, "wb") as f:
+            f.write(numpy_helper.from_array(array, name).SerializeToString())
+        options.append(f"--onnx-bind={name}={path}")
+    return left, options
 
 
 def load_data(args, model):
@@ -103,6 +129,10 @@ def main():
                         help="extra fuse-compile import options, e.g. --onnx-batch=2")
     parser.add_argument("--fuse-compile", default=os.path.join(ROOT, "build", "bin", "fuse-compile"))
     parser.add_argument("--keep", help="keep the compiled library and the fusion report here")
+    parser.add_argument("--bind", action="append", default=[], metavar="NAME",
+                        help="compile graph input NAME as the constant its test data holds "
+                             "(fuse-compile --onnx-bind; repeatable): for inputs that carry "
+                             "shapes, axes or sizes")
     parser.add_argument("--threads", default="1,2",
                         help="thread counts to run the compiled model with (comma-separated); "
                              "each run is compared with the reference, and all must give the "
@@ -123,15 +153,16 @@ def main():
     try:
         model = onnx.load(args.model, load_external_data=False)
         inputs, expected = load_data(args, model)
+        inputs, bind_options = bind_inputs(args, model, inputs, work)
         for a in inputs + expected:
-            if a.dtype != np.float32:
-                raise RunError(f"only float32 data is supported, got {a.dtype}")
+            if a.dtype not in RUNTIME_TYPES:
+                raise RunError(f"only float32, int64, int32 and bool data are supported, got {a.dtype}")
         fuse = import_fuse(args.fuse_compile)
         library = os.path.join(work, "model.so")
         report_path = os.path.join(work, "report.json")
         cmd = [args.fuse_compile, args.model, "--target=cpu", f"--fusion-target={args.target}", "-q",
                "-o", library, "--report", report_path] + (["--unfused"] if args.unfused else []) \
-            + args.import_options.split()
+            + args.import_options.split() + bind_options
         proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace")
         if proc.returncode != 0:
             raise RunError(f"fuse-compile failed:\n{proc.stderr.strip()}")
@@ -173,11 +204,26 @@ def main():
     failed = 0
     worst = 0.0
     for k, (info, ref) in enumerate(zip(compiled.outputs, expected)):
-        out = outputs[info.name].astype(np.float64).reshape(-1)
+        got = outputs[info.name]
+        if got.dtype != ref.dtype:
+            print(f"{name}: ERROR: output {k} is {got.dtype}, the reference {ref.dtype}")
+            return 2
+        out = got.astype(np.float64).reshape(-1)
         ref = ref.astype(np.float64).reshape(-1)
         if out.shape != ref.shape:
             print(f"{name}: ERROR: output {k} has {out.size} elements, the reference {ref.size}")
             return 2
+        if got.dtype != np.float32:
+            # Integers and booleans are exact.
+            bad = np.flatnonzero(out != ref)
+            ok = not bad.size
+            failed += not ok
+            at = int(bad[0]) if bad.size else 0
+            shape = "x".join(str(d) for d in info.shape)
+            print(f"  output {k} tensor<{shape}{'x' if shape else ''}{info.dtype}>: {bad.size} elements differ"
+                  + (f", first at flat index {at}: got {out[at]:.0f} vs ref {ref[at]:.0f}" if bad.size else "")
+                  + f": {'PASS' if ok else 'FAIL'}")
+            continue
         # A NaN where the reference has one, or the same infinity, is a
         # match (the ONNX backend's equal_nan); the scale is the finite
         # reference's.

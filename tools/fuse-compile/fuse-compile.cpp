@@ -185,6 +185,11 @@ static cl::opt<int64_t> onnxResourceThreshold(
     cl::desc("ONNX: constants larger than this many bytes are kept as blobs "
              "(0: every constant of more than one element)"),
     cl::cat(category));
+static cl::list<std::string> onnxBind(
+    "onnx-bind",
+    cl::desc("ONNX: compile graph input NAME as the constant in FILE (a "
+             "serialized TensorProto); it leaves the library's inputs"),
+    cl::value_desc("NAME=FILE"), cl::cat(category));
 static cl::list<std::string>
     onnxDims("onnx-dim",
              cl::desc("ONNX: the value of a named symbolic dimension"),
@@ -543,6 +548,12 @@ int compile() {
       if (name.empty() || value.getAsInteger(10, size) || size <= 0)
         return fail("--onnx-dim=" + dim + ": expected NAME=N with N > 0");
       options.dims[name.str()] = size;
+    }
+    for (const std::string &spec : onnxBind) {
+      auto [name, file] = llvm::StringRef(spec).split('=');
+      if (name.empty() || file.empty())
+        return fail("--onnx-bind=" + spec + ": expected NAME=FILE");
+      options.boundInputs[name.str()] = file.str();
     }
     options.modelDir = llvm::sys::path::parent_path(inputPath).str();
     if (options.modelDir.empty())

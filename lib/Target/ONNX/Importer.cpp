@@ -17,6 +17,7 @@
 
 #include "Checker.h"
 #include "HostTensor.h"
+#include "ImporterImpl.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -50,351 +51,7 @@
 using namespace mlir;
 using namespace mlir::fuse;
 using namespace mlir::fuse::onnx_import;
-
-namespace {
-
-/// Physical NHWC from logical NCHW: dimension k of NHWC is dimension
-/// kToNhwc[k] of NCHW.
-constexpr int64_t kToNhwc[4] = {0, 2, 3, 1};
-constexpr int64_t kToNchw[4] = {0, 3, 1, 2};
-/// Where logical (NCHW) axis a lives in NHWC.
-constexpr int64_t kAxisInNhwc[4] = {0, 3, 1, 2};
-/// Largest stride, dilation, pad or kernel size taken (larger values only
-/// come from broken or hostile models, and would overflow the arithmetic).
-constexpr int64_t kMaxWindowAttr = int64_t(1) << 30;
-/// Largest number of elements of any tensor the importer builds.
-constexpr int64_t kMaxElements = int64_t(1) << 34;
-/// The most dimensions a run-time tensor has (TOSA's limit).
-constexpr size_t kMaxRank = 6;
-/// The deepest message nesting parsed (a graph in an If in a graph ... is
-/// about 4 levels a subgraph).
-constexpr int kMaxNesting = 1000;
-/// The most bytes a run-time tensor has (TOSA's 8K level: under 2 GiB).
-constexpr int64_t kMaxTensorBytes = (int64_t(1) << 31) - 1;
-/// The most elements a tensor that ConstantOfShape fills at import time has.
-constexpr int64_t kMaxFilledElements = int64_t(1) << 26;
-
-/// Whether a float32 tensor of `shape` is past kMaxTensorBytes.
-bool tooManyBytes(ArrayRef<int64_t> shape) {
-  std::optional<int64_t> n = numElements(shape);
-  return !n || *n > kMaxTensorBytes / 4;
-}
-
-struct Entry {
-  /// Run-time value; null while the tensor is only known at import time.
-  Value value;
-  /// `value` holds a 4-D tensor in NHWC order (its ONNX shape is NCHW).
-  bool nhwc = false;
-  /// ONNX shape.
-  Shape shape;
-  /// Contents, when known at import time.
-  std::optional<HostTensor> host;
-  /// The value in the other layout, once some op asked for it (so that all
-  /// readers share one transpose: same-input siblings stay recognisable).
-  Value otherLayout;
-  /// The ONNX element type where the model states it (graph inputs,
-  /// initializers, Constant, Shape); 0 where it is only derived.
-  int32_t onnxType = 0;
-};
-
-std::string typeName(int32_t t) {
-  // A data type this ONNX does not know has no name: say its number.
-  if (!onnx::TensorProto_DataType_IsValid(t))
-    return "unknown data type " + std::to_string(t);
-  return onnx::TensorProto_DataType_Name(
-      static_cast<onnx::TensorProto_DataType>(t));
-}
-
-std::string shapeStr(ArrayRef<int64_t> s) {
-  std::string r = "[";
-  for (size_t k = 0; k < s.size(); ++k)
-    r += (k ? "," : "") + std::to_string(s[k]);
-  return r + "]";
-}
-
-Shape permuted(ArrayRef<int64_t> s, ArrayRef<int64_t> perm) {
-  Shape r;
-  for (int64_t p : perm)
-    r.push_back(s[p]);
-  return r;
-}
-
-/// One spatial dimension of a window op: padding that TOSA accepts (the
-/// window must end exactly on the padded input) and how many trailing input
-/// rows to drop when even zero padding at the end is too much.
-struct Window {
-  int64_t padBegin = 0, padEnd = 0, drop = 0, out = 0;
-};
-
-class Importer {
-public:
-  Importer(MLIRContext *ctx, const OnnxImportOptions &opts)
-      : ctx(ctx), b(ctx), opts(opts),
-        fileLoc(FileLineColLoc::get(ctx, opts.modelName, 0, 0)) {}
-
-  OwningOpRef<ModuleOp> run(StringRef bytes);
-
-private:
-  // --- diagnostics -------------------------------------------------------
-  InFlightDiagnostic error() {
-    InFlightDiagnostic d = mlir::emitError(fileLoc);
-    if (node)
-      d << "node '" << nodeName() << "' (" << node->op_type() << ", opset "
-        << opset << "): ";
-    return d;
-  }
-  std::string nodeName() const {
-    return node->name().empty()
-               ? node->op_type() + "#" + std::to_string(nodeIndex)
-               : node->name();
-  }
-
-  // --- attributes --------------------------------------------------------
-  const onnx::AttributeProto *attr(StringRef name) const {
-    for (const onnx::AttributeProto &a : node->attribute())
-      if (a.name() == name)
-        return &a;
-    return nullptr;
-  }
-  FailureOr<int64_t> intAttr(StringRef name, int64_t dflt);
-  FailureOr<float> floatAttr(StringRef name, float dflt);
-  FailureOr<std::string> stringAttr(StringRef name, StringRef dflt);
-  FailureOr<std::optional<Shape>> intsAttr(StringRef name);
-
-  // --- graph values ------------------------------------------------------
-  int numInputs() const { return node->input_size(); }
-  bool hasInput(int k) const {
-    return k < node->input_size() && !node->input(k).empty();
-  }
-  Entry *input(int k);
-  /// The import-time contents of input k, or an error naming what it is.
-  FailureOr<const HostTensor *> constInput(int k, StringRef what);
-  LogicalResult define(int k, Entry e);
-  LogicalResult checkElementTypes();
-  LogicalResult checkDeclaredOutput(const onnx::ValueInfoProto &out,
-                                    const Entry &e);
-  bool outputUsed(int k) const {
-    return k < node->output_size() && !node->output(k).empty() &&
-           usedNames.contains(node->output(k));
-  }
-
-  // --- parsing -----------------------------------------------------------
-  FailureOr<HostTensor> parseTensor(const onnx::TensorProto &t);
-  FailureOr<Shape> inputShape(const onnx::ValueInfoProto &v);
-
-  // --- IR helpers --------------------------------------------------------
-  RankedTensorType f32(ArrayRef<int64_t> s) {
-    return RankedTensorType::get(s, b.getF32Type());
-  }
-  ArrayRef<int64_t> shapeOf(Value v) {
-    return cast<RankedTensorType>(v.getType()).getShape();
-  }
-  Value constant(const HostTensor &t);
-  Value scalar(float v, int64_t rank) {
-    return constant(HostTensor::floats(Shape(rank, 1), {v}));
-  }
-  Value zeroPoint();
-  Value shift();
-  Value shapeValue(ArrayRef<int64_t> s) {
-    ImplicitLocOpBuilder ib(loc, b);
-    return tosa::getTosaConstShape(ib, s);
-  }
-  Value reshape(Value v, ArrayRef<int64_t> s);
-  Value transpose(Value v, ArrayRef<int64_t> perm);
-  Value slice(Value v, ArrayRef<int64_t> starts, ArrayRef<int64_t> sizes);
-  /// tensor.pad by `low`/`high` elements per dimension with `value`
-  /// (TOSA's pad takes a padding shape of twice the rank, which its level
-  /// check refuses beyond rank 3).
-  Value pad(Value v, ArrayRef<int64_t> low, ArrayRef<int64_t> high,
-            float value);
-  /// Pad by `low`/`high` elements per dimension whose values come from v
-  /// itself: its edge element (`reflect` false) or its mirror image about
-  /// the edge (true). One elementwise op reading v at computed indices.
-  Value padFromInput(Value v, ArrayRef<int64_t> low, ArrayRef<int64_t> high,
-                     bool reflect);
-  template <typename OpT>
-  Value op(Type t, ValueRange operands, ArrayRef<NamedAttribute> attrs = {}) {
-    return OpT::create(b, loc, TypeRange{t}, operands, attrs)->getResult(0);
-  }
-  Value unaryOp(StringRef kind, Value v);
-  Value binaryOp(StringRef kind, Value a, Value c);
-  Value reduce(StringRef kind, Value v, int64_t axis);
-
-  // --- layouts -----------------------------------------------------------
-  /// The value in ONNX's layout (materialising known contents).
-  Value logical(Entry &e);
-  /// A 4-D value in NHWC.
-  Value inNhwc(Entry &e);
-  /// The value broadcast-ready for a result of `rank` dims, in NHWC when
-  /// `nhwc`: leading 1s added, then permuted.
-  Value operandFor(Entry &e, size_t rank, bool nhwc);
-  /// The axis of e's value that holds ONNX axis `axis`.
-  int64_t physicalAxis(const Entry &e, int64_t axis) const {
-    return e.nhwc ? kAxisInNhwc[axis] : axis;
-  }
-  Entry result(Value v, ArrayRef<int64_t> onnxShape, bool nhwc) {
-    Entry e;
-    e.value = v;
-    e.nhwc = nhwc;
-    e.shape.assign(onnxShape.begin(), onnxShape.end());
-    return e;
-  }
-  FailureOr<int64_t> normAxis(int64_t axis, int64_t rank);
-
-  // --- nodes -------------------------------------------------------------
-  /// The importer of each ONNX op type it takes (default domain): the one
-  /// list both the dispatch and the supported-op check read.
-  using Handler = LogicalResult (*)(Importer &);
-  static const llvm::StringMap<Handler> &handlers();
-  friend std::vector<std::string> mlir::fuse::supportedOnnxOps();
-  LogicalResult importNode();
-  FailureOr<bool> tryFold();
-  LogicalResult importUnary(StringRef kind);
-  /// The activations built from other elementwise ops (LeakyRelu, Elu, ...).
-  LogicalResult importActivation(StringRef kind);
-  LogicalResult importPRelu();
-  /// Sign, Shrink and ThresholdedRelu: comparisons choosing among values.
-  LogicalResult importPiecewise(StringRef kind);
-  LogicalResult importTile();
-  /// Expand's output shape (bidirectional broadcasting of the input and
-  /// the known `shape` input).
-  FailureOr<Shape> expandedShape();
-  LogicalResult importExpand();
-  LogicalResult importWhere();
-  /// A 1-D Conv or pooling node (input [N, C, L]) imported by `import2d`
-  /// as the 2-D op on [N, C, 1, L]: its window attributes get a leading
-  /// unit dimension, the weight (Conv) a unit kernel height.
-  LogicalResult importAs2D(LogicalResult (Importer::*import2d)(bool, bool),
-                           bool isMax, bool global);
-  LogicalResult importConv2D(bool, bool) { return importConv(); }
-  /// A 3-D Conv (input [N, C, D, H, W]): tosa.conv3d on NDHWC; a grouped
-  /// one is one convolution over the channels split into groups.
-  LogicalResult importConv3D();
-  /// A Conv or ConvTranspose node's attributes over `nd` spatial
-  /// dimensions: defaults filled in, ranges checked.
-  struct ConvAttrs {
-    int64_t group;
-    std::string autoPad;
-    std::optional<Shape> kernel;
-    Shape strides, dilations, pads;
-  };
-  FailureOr<ConvAttrs> convAttrs(int nd);
-  /// Input 2, a bias of `o` values, or zeros.
-  FailureOr<Value> convBias(int64_t o);
-  /// A TOSA convolution's attributes, accumulating in f32.
-  SmallVector<NamedAttribute> convOpAttrs(ArrayRef<int64_t> pad,
-                                          ArrayRef<int64_t> stride,
-                                          ArrayRef<int64_t> dilation);
-  /// A grouped 2-D convolution (1 < groups < channels) as one op: the NHWC
-  /// input [n, h, w, c] padded and viewed as [n, h, w, g, c/g], the weight
-  /// [o, kh, kw, c/g] as [g, o/g, kh, kw, c/g], linalg's
-  /// conv_2d_nhwgc_gfhwc, its result viewed as [n, oh, ow, o] plus the
-  /// bias. (One convolution per group joined by a concatenation made a
-  /// kernel per group and groups the GPU lowering refuses.)
-  Value groupedConv2D(Value in, Value weight, Value bias,
-                      ArrayRef<int64_t> pad4, ArrayRef<int64_t> strides,
-                      ArrayRef<int64_t> dilations, int64_t groups,
-                      ArrayRef<int64_t> outNhwc);
-  /// InstanceNormalization: each (sample, channel)'s spatial mean and
-  /// variance, then per-channel scale and bias.
-  LogicalResult importInstanceNorm();
-  /// (v - mean) * rsqrt(var + eps) over `axes` of v; the statistics keep
-  /// their dims.
-  struct Normalized {
-    Value y, mean, rstd;
-  };
-  Normalized normalize(Value v, ArrayRef<int64_t> axes, float eps);
-  /// ConvTranspose (1-D, 2-D): a convolution with the flipped weight over
-  /// the input spread out by the stride (zeros between its elements).
-  LogicalResult importConvTranspose();
-  LogicalResult importConvTranspose2D(bool, bool) {
-    return importConvTranspose();
-  }
-  /// 3-D pooling (input [N, C, D, H, W]): one reduction over the window
-  /// that reads the NDHWC input at computed indices (TOSA has no 3-D
-  /// pooling).
-  LogicalResult importPool3D(bool isMax, bool global);
-  /// A pooling node's window over `spatial` (the whole of it for a global
-  /// pool): attributes read, checked, auto_pad resolved.
-  struct PoolAttrs {
-    Shape kernel, strides, pads, dilations;
-    bool ceilMode = false, countPad = false;
-  };
-  FailureOr<PoolAttrs> poolAttrs(bool isMax, bool global,
-                                 ArrayRef<int64_t> spatial);
-  /// window() along each of `spatial`'s dimensions (pads begins, then
-  /// ends); an error saying the `what` does not fit otherwise.
-  FailureOr<SmallVector<Window>>
-  windows(ArrayRef<int64_t> spatial, ArrayRef<int64_t> kernel,
-          ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
-          ArrayRef<int64_t> pads, bool ceilMode, StringRef what);
-  /// A max or sum over each window of a channels-last input [N, spatial...,
-  /// C] (one linalg.generic reading the input at o * stride + k * dilation -
-  /// padBegin, with -inf or 0 outside it): pooling without a padded copy.
-  Value windowReduce(Value in, ArrayRef<int64_t> kernel,
-                     ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
-                     ArrayRef<int64_t> padBegin, ArrayRef<int64_t> outShape,
-                     bool isMax);
-  Value clamp(Value v, float lo, float hi);
-  LogicalResult importBinary(StringRef kind);
-  FailureOr<Entry> broadcastBinary(StringRef kind, Entry &a, Entry &c);
-  LogicalResult importVariadic(StringRef kind);
-  LogicalResult importClip();
-  /// ONNX's auto_pad for a 2-D window op: SAME_UPPER/SAME_LOWER pad so
-  /// that the output is ceil(in / stride), the odd element at the end or
-  /// the start; VALID pads nothing; NOTSET keeps `pads`
-  /// ([top, left, bottom, right]).
-  LogicalResult resolveAutoPad(StringRef autoPad, ArrayRef<int64_t> in,
-                               ArrayRef<int64_t> kernel,
-                               ArrayRef<int64_t> strides,
-                               ArrayRef<int64_t> dilations, Shape &pads);
-  LogicalResult importConv();
-  LogicalResult importBatchNorm();
-  /// Fails with an error when a BatchNormalization or Dropout node is in
-  /// training mode: its result then depends on the batch's statistics or
-  /// on random numbers, which an inference compiler does not compute.
-  LogicalResult refuseTrainingMode();
-  /// A x W with numpy's matmul semantics; `addend`, when given, is added
-  /// (broadcast to the [.., M, N] result) inside the matmul's own 3-D space,
-  /// so that the add is an epilogue of exactly the contraction's shape.
-  LogicalResult importMatMul(Entry &a, Entry &w, Entry &out,
-                             Entry *addend = nullptr);
-  LogicalResult importGemm();
-  LogicalResult importSoftmax(bool log);
-  LogicalResult importLayerNorm();
-  LogicalResult importReduce(StringRef kind);
-  LogicalResult importPool(bool isMax, bool global);
-  LogicalResult importReshapeLike();
-  LogicalResult importTranspose();
-  LogicalResult importConcat();
-  LogicalResult importSplit();
-  LogicalResult importSlice();
-  LogicalResult importGather();
-  LogicalResult importResize();
-  LogicalResult importPad();
-  FailureOr<Shape> reshapeTarget(const Entry &x);
-  FailureOr<Shape> axesInput(int k, StringRef attrName, int64_t rank);
-  struct SliceSpec {
-    Shape starts, sizes, steps;
-  };
-  FailureOr<SliceSpec> sliceSpec(const Entry &x);
-
-  MLIRContext *ctx;
-  OpBuilder b;
-  const OnnxImportOptions &opts;
-  Location fileLoc;
-  Location loc = fileLoc;
-  const onnx::NodeProto *node = nullptr;
-  int64_t nodeIndex = 0;
-  int64_t opset = 0;
-  llvm::StringMap<Entry> env;
-  llvm::StringSet<> usedNames;
-  Value zp, shiftValue;
-  Block *entryBlock = nullptr;
-  int64_t blobCount = 0;
-};
-
-} // namespace
+using namespace mlir::fuse::onnx_import::detail;
 
 //===----------------------------------------------------------------------===//
 // Attributes and inputs
@@ -453,18 +110,6 @@ FailureOr<const HostTensor *> Importer::constInput(int k, StringRef what) {
            failure();
   return &*e->host;
 }
-
-/// How an input's element type is named in a diagnostic.
-static std::string elementKind(const Entry &e) {
-  if (e.onnxType)
-    return typeName(e.onnxType);
-  if (e.value)
-    return "FLOAT";
-  return e.host->isFloat ? "a float type" : "an integer type";
-}
-
-/// Whether an input holds floats (run-time values are float32).
-static bool holdsFloats(const Entry &e) { return e.value || e.host->isFloat; }
 
 /// The element-type rules that ONNX's checker leaves to type inference, for
 /// the ops fuse imports: the inputs an op types with one `T` must agree (an
@@ -541,21 +186,30 @@ LogicalResult Importer::checkElementTypes() {
 /// what its author meant (or fuse misread it), so it is an error, not a
 /// note. Symbolic dimensions (dim_param) match any size.
 LogicalResult Importer::checkDeclaredOutput(const onnx::ValueInfoProto &out,
-                                            const Entry &e) {
-  if (!holdsFloats(e))
-    return error() << "graph output '" << out.name() << "' holds "
-                   << elementKind(e)
-                   << " known at import time; fuse's outputs are float32 (a "
-                      "Cast to FLOAT in the model makes it one)",
+                                            Entry &e) {
+  int32_t type = out.has_type() && out.type().has_tensor_type()
+                     ? out.type().tensor_type().elem_type()
+                     : int32_t(onnx::TensorProto::UNDEFINED);
+  if (!e.value && !e.host->isFloat) {
+    // Known integers or booleans: a constant output of the declared type.
+    Type elem = runtimeType(type != onnx::TensorProto::UNDEFINED ? type
+                            : e.onnxType ? e.onnxType
+                                         : int32_t(onnx::TensorProto::INT64));
+    if (!elem || elem.isF32())
+      return error() << "graph output '" << out.name() << "' holds "
+                     << elementKind(e) << " known at import time but is "
+                     << "declared " << typeName(type),
+             failure();
+    e.value = constantOf(*e.host, elem);
+  }
+  if (type != onnx::TensorProto::UNDEFINED && runtimeType(type) != typeOf(e))
+    return error() << "graph output '" << out.name() << "' is declared "
+                   << typeName(type) << " but the graph computes "
+                   << runtimeTypeName(typeOf(e)),
            failure();
   if (!out.has_type() || !out.type().has_tensor_type())
     return success();
   const onnx::TypeProto::Tensor &declared = out.type().tensor_type();
-  int32_t type = declared.elem_type();
-  if (type != onnx::TensorProto::UNDEFINED && type != onnx::TensorProto::FLOAT)
-    return error() << "graph output '" << out.name() << "' is declared "
-                   << typeName(type) << " but the graph computes FLOAT",
-           failure();
   if (!declared.has_shape())
     return success();
   const onnx::TensorShapeProto &shape = declared.shape();
@@ -593,7 +247,7 @@ LogicalResult Importer::define(int k, Entry e) {
                    << "; at most " << kMaxRank
                    << " dimensions are supported (TOSA's limit)",
            failure();
-  if (e.value && tooManyBytes(e.shape))
+  if (e.value && tooManyBytes(e.shape, elementBytes(typeOf(e))))
     return error() << "output '" << name << "' of shape " << shapeStr(e.shape)
                    << " is 2 GiB or more; a tensor is at most 2^31 - 1 bytes "
                       "(TOSA's limit)",
@@ -784,15 +438,80 @@ FailureOr<HostTensor> Importer::parseTensor(const onnx::TensorProto &t) {
   return r;
 }
 
-FailureOr<Shape> Importer::inputShape(const onnx::ValueInfoProto &v) {
+LogicalResult Importer::bindInputs(const onnx::GraphProto &graph,
+                                   const llvm::StringSet<> &initNames,
+                                   llvm::StringSet<> &bound) {
+  for (const auto &[name, path] : opts.boundInputs) {
+    const onnx::ValueInfoProto *declared = nullptr;
+    for (const onnx::ValueInfoProto &v : graph.input())
+      if (v.name() == name)
+        declared = &v;
+    if (!declared || initNames.contains(name)) {
+      InFlightDiagnostic d = error();
+      d << "--onnx-bind " << name << ": ";
+      if (declared)
+        return d << "the input has an initializer already", failure();
+      d << "the graph has no input '" << name << "' (its inputs:";
+      for (const onnx::ValueInfoProto &v : graph.input())
+        if (!initNames.contains(v.name()))
+          d << " " << v.name();
+      return d << ")", failure();
+    }
+    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
+        llvm::MemoryBuffer::getFile(path);
+    if (!file)
+      return error() << "--onnx-bind " << name << ": cannot read '" << path
+                     << "': " << file.getError().message(),
+             failure();
+    onnx::TensorProto t;
+    if ((*file)->getBufferSize() > size_t(std::numeric_limits<int>::max()) ||
+        !t.ParseFromArray((*file)->getBufferStart(),
+                          int((*file)->getBufferSize())))
+      return error() << "--onnx-bind " << name << ": '" << path
+                     << "' is not a serialized ONNX TensorProto",
+             failure();
+    t.set_name(name);
+    FailureOr<HostTensor> h = parseTensor(t);
+    if (failed(h))
+      return failure();
+    const onnx::TypeProto::Tensor &type = declared->type().tensor_type();
+    if (type.elem_type() != t.data_type())
+      return error() << "--onnx-bind " << name << ": the file holds "
+                     << typeName(t.data_type()) << ", the input is declared "
+                     << typeName(type.elem_type()),
+             failure();
+    bool agree =
+        !type.has_shape() || type.shape().dim_size() == int(h->shape.size());
+    for (int d = 0; agree && type.has_shape() && d < type.shape().dim_size();
+         ++d)
+      agree = !type.shape().dim(d).has_dim_value() ||
+              type.shape().dim(d).dim_value() == h->shape[d];
+    if (!agree)
+      return error() << "--onnx-bind " << name << ": the file's shape "
+                     << shapeStr(h->shape)
+                     << " is not the input's declared shape",
+             failure();
+    Entry e;
+    e.shape = h->shape;
+    e.host = std::move(*h);
+    e.onnxType = t.data_type();
+    env[name] = std::move(e);
+    bound.insert(name);
+  }
+  return success();
+}
+
+FailureOr<RankedTensorType> Importer::inputType(const onnx::ValueInfoProto &v) {
   const onnx::TypeProto &type = v.type();
   if (!type.has_tensor_type())
     return error() << "graph input '" << v.name() << "' is not a tensor",
            failure();
   int32_t dt = type.tensor_type().elem_type();
-  if (dt != onnx::TensorProto::FLOAT)
+  Type elem = runtimeType(dt);
+  if (!elem)
     return error() << "graph input '" << v.name() << "' has element type "
-                   << typeName(dt) << "; only float32 inputs are supported",
+                   << typeName(dt)
+                   << "; inputs are FLOAT, INT64, INT32 or BOOL",
            failure();
   if (!type.tensor_type().has_shape())
     return error() << "graph input '" << v.name()
@@ -830,13 +549,13 @@ FailureOr<Shape> Importer::inputShape(const onnx::ValueInfoProto &v) {
                    << shape.size() << "; at most " << kMaxRank
                    << " dimensions are supported (TOSA's limit)",
            failure();
-  if (tooManyBytes(shape))
+  if (tooManyBytes(shape, elementBytes(elem)))
     return error() << "graph input '" << v.name() << "' of shape "
                    << shapeStr(shape)
                    << " is 2 GiB or more; a tensor is at most 2^31 - 1 bytes "
                       "(TOSA's limit)",
            failure();
-  return shape;
+  return RankedTensorType::get(shape, elem);
 }
 
 //===----------------------------------------------------------------------===//
@@ -890,7 +609,7 @@ Value Importer::reshape(Value v, ArrayRef<int64_t> s) {
     v = prev.getInput1();
   if (shapeOf(v) == s)
     return v;
-  return op<tosa::ReshapeOp>(f32(s), {v, shapeValue(s)});
+  return op<tosa::ReshapeOp>(like(v, s), {v, shapeValue(s)});
 }
 
 Value Importer::transpose(Value v, ArrayRef<int64_t> perm) {
@@ -917,14 +636,15 @@ Value Importer::transpose(Value v, ArrayRef<int64_t> perm) {
     return reshape(v, out);
   SmallVector<int32_t> perms(p.begin(), p.end());
   return op<tosa::TransposeOp>(
-      f32(out), {v}, {b.getNamedAttr("perms", b.getDenseI32ArrayAttr(perms))});
+      like(v, out), {v},
+      {b.getNamedAttr("perms", b.getDenseI32ArrayAttr(perms))});
 }
 
 Value Importer::slice(Value v, ArrayRef<int64_t> starts,
                       ArrayRef<int64_t> sizes) {
   if (shapeOf(v) == sizes)
     return v;
-  return op<tosa::SliceOp>(f32(sizes),
+  return op<tosa::SliceOp>(like(v, sizes),
                            {v, shapeValue(starts), shapeValue(sizes)});
 }
 
@@ -933,13 +653,18 @@ Value Importer::pad(Value v, ArrayRef<int64_t> low, ArrayRef<int64_t> high,
   Shape out(shapeOf(v));
   for (size_t d = 0; d < out.size(); ++d)
     out[d] += low[d] + high[d];
-  Value padValue = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(value));
+  // A float pads with `value`; the integer types (the strided-slice tail)
+  // with 0.
+  Type elem = like(v, {}).getElementType();
+  Value padValue = arith::ConstantOp::create(
+      b, loc,
+      elem.isF32() ? TypedAttr(b.getF32FloatAttr(value)) : b.getZeroAttr(elem));
   SmallVector<OpFoldResult> lo, hi;
   for (size_t d = 0; d < out.size(); ++d) {
     lo.push_back(b.getIndexAttr(low[d]));
     hi.push_back(b.getIndexAttr(high[d]));
   }
-  return tensor::PadOp::create(b, loc, f32(out), v, lo, hi, padValue);
+  return tensor::PadOp::create(b, loc, like(v, out), v, lo, hi, padValue);
 }
 
 Value Importer::padFromInput(Value v, ArrayRef<int64_t> low,
@@ -948,10 +673,11 @@ Value Importer::padFromInput(Value v, ArrayRef<int64_t> low,
   for (size_t d = 0; d < out.size(); ++d)
     out[d] += low[d] + high[d];
   int64_t rank = out.size();
-  Value init = tensor::EmptyOp::create(b, loc, out, b.getF32Type());
+  Value init =
+      tensor::EmptyOp::create(b, loc, out, like(v, {}).getElementType());
   SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
   auto generic = linalg::GenericOp::create(
-      b, loc, TypeRange{f32(out)}, ValueRange{}, ValueRange{init},
+      b, loc, TypeRange{like(v, out)}, ValueRange{}, ValueRange{init},
       ArrayRef<AffineMap>{b.getMultiDimIdentityMap(rank)}, iters,
       [&](OpBuilder &nb, Location l, ValueRange) {
         auto cst = [&](int64_t c) {
@@ -1159,8 +885,21 @@ FailureOr<bool> Importer::tryFold() {
       return failure();
     if (*to == onnx::TensorProto::FLOAT)
       return defineHost(x->converted(true));
-    if (*to == onnx::TensorProto::INT64 || *to == onnx::TensorProto::INT32)
-      return defineHost(x->converted(false));
+    if (*to == onnx::TensorProto::INT64 || *to == onnx::TensorProto::INT32 ||
+        *to == onnx::TensorProto::BOOL) {
+      HostTensor t = x->isFloat ? x->converted(false) : *x;
+      if (*to == onnx::TensorProto::BOOL)
+        for (int64_t k = 0; k < x->size(); ++k)
+          t.i[k] = x->at(k) != 0.0;
+      else if (*to == onnx::TensorProto::INT32)
+        for (int64_t &v : t.i)
+          v = int32_t(uint64_t(v));
+      Entry e;
+      e.shape = t.shape;
+      e.host = std::move(t);
+      e.onnxType = int32_t(*to);
+      return succeeded(define(0, std::move(e)));
+    }
     return false;
   }
   if (opType == "ConstantOfShape") {
@@ -1471,17 +1210,40 @@ LogicalResult Importer::importExpand() {
   for (size_t d = 0; d < out->size(); ++d)
     mult.push_back((*out)[d] / in[d]);
   if (llvm::any_of(mult, [](int64_t m) { return m != 1; }))
-    v = op<tosa::TileOp>(f32(*out), {v, shapeValue(mult)});
+    v = op<tosa::TileOp>(like(v, *out), {v, shapeValue(mult)});
   return define(0, result(v, *out, false));
 }
 
 LogicalResult Importer::importWhere() {
-  // A known condition choosing between run-time values: tosa.select on a
-  // constant mask.
+  FailureOr<Type> elem = commonType({1, 2});
+  if (failed(elem))
+    return failure();
+  Entry &a = *input(1), &c = *input(2);
+  if (input(0)->value || !elem->isF32()) {
+    // A run-time condition, or integer values: one elementwise select.
+    if (input(0)->value && !typeOf(*input(0)).isInteger(1))
+      return error() << "the condition (input 0, '" << node->input(0)
+                     << "') must be BOOL, not "
+                     << runtimeTypeName(typeOf(*input(0))),
+             failure();
+    SmallVector<Entry *> all = {input(0), &a, &c};
+    FailureOr<Shape> out = broadcastAll(all);
+    if (failed(out))
+      return failure();
+    size_t rank = out->size();
+    Value y = mapElements(
+        {operandOf(*input(0), rank, b.getI1Type()), operandOf(a, rank, *elem),
+         operandOf(c, rank, *elem)},
+        *out, *elem, [](OpBuilder &nb, Location l, ValueRange v) -> Value {
+          return arith::SelectOp::create(nb, l, v[0], v[1], v[2]);
+        });
+    return define(0, result(y, *out, false));
+  }
+  // A known condition choosing between float run-time values: tosa.select
+  // on a constant mask.
   FailureOr<const HostTensor *> cond = constInput(0, "condition");
   if (failed(cond))
     return failure();
-  Entry &a = *input(1), &c = *input(2);
   std::optional<Shape> ac = broadcastShapes(a.shape, c.shape);
   std::optional<Shape> out = ac ? broadcastShapes((*cond)->shape, *ac) : ac;
   if (!out)
@@ -1727,7 +1489,8 @@ LogicalResult Importer::importTile() {
       tooManyBytes(out))
     return error() << "the tiled shape " << shapeStr(out) << " is too large",
            failure();
-  Value y = op<tosa::TileOp>(f32(out), {logical(x), shapeValue(mult)});
+  Value v = logical(x);
+  Value y = op<tosa::TileOp>(like(v, out), {v, shapeValue(mult)});
   return define(0, result(y, out, false));
 }
 
@@ -3227,16 +2990,24 @@ LogicalResult Importer::importConcat() {
     out[*axis] += e.shape[*axis];
     nhwc |= rank == 4 && e.nhwc && e.value;
   }
+  // Integer and boolean values (run-time shapes, masks, ids) concatenate
+  // in their own type, known parts converted to it.
+  SmallVector<int> all(numInputs());
+  std::iota(all.begin(), all.end(), 0);
+  FailureOr<Type> elem = commonType(all);
+  if (failed(elem))
+    return failure();
   SmallVector<Value> parts;
   for (int k = 0; k < numInputs(); ++k)
     if (input(k)->shape[*axis])
-      parts.push_back(operandFor(*input(k), rank, nhwc));
+      parts.push_back(elem->isF32() ? operandFor(*input(k), rank, nhwc)
+                                    : operandOf(*input(k), rank, *elem));
   int64_t physAxis = nhwc ? kAxisInNhwc[*axis] : *axis;
   Shape phys = nhwc ? permuted(out, kToNhwc) : out;
   Value y = parts.size() == 1
                 ? parts.front()
                 : op<tosa::ConcatOp>(
-                      f32(phys), parts,
+                      like(parts.front(), phys), parts,
                       {b.getNamedAttr("axis", b.getI32IntegerAttr(physAxis))});
   return define(0, result(y, out, nhwc));
 }
@@ -3426,6 +3197,11 @@ LogicalResult Importer::importSlice() {
 
 LogicalResult Importer::importGather() {
   Entry &x = *input(0);
+  // Run-time indices (an embedding lookup), integer data, or more known
+  // indices than are worth a slice each: one op reading the data at each
+  // index.
+  if (input(1)->value || !typeOf(x).isF32() || input(1)->host->size() > 64)
+    return importGatherByIndex();
   int64_t rank = x.shape.size();
   FailureOr<int64_t> axisAttr = intAttr("axis", 0);
   if (failed(axisAttr))
@@ -3437,8 +3213,6 @@ LogicalResult Importer::importGather() {
   if (failed(idx))
     return failure();
   int64_t count = (*idx)->size(), dim = x.shape[*axis];
-  if (count > 4096)
-    return error() << "more than 4096 constant indices", failure();
   Value v = logical(x);
   SmallVector<Value> parts;
   for (int64_t k = 0; k < count; ++k) {
@@ -3661,11 +3435,21 @@ const llvm::StringMap<Importer::Handler> &Importer::handlers() {
     for (StringRef op : {"Sigmoid", "Tanh", "Erf", "Exp", "Log", "Abs", "Neg",
                          "Reciprocal", "Floor", "Ceil", "Sqrt"})
       t[op] = [](Importer &i) { return i.importUnary(i.node->op_type()); };
+    // Run-time integer operands take the integer path.
     for (StringRef op : {"Add", "Sub", "Mul", "Div", "Pow"})
-      t[op] = [](Importer &i) { return i.importBinary(i.node->op_type()); };
+      t[op] = [](Importer &i) {
+        return i.integerInputs() ? i.importIntegerArith(i.node->op_type())
+                                 : i.importBinary(i.node->op_type());
+      };
     for (StringRef op : {"Max", "Min"})
-      t[op] = [](Importer &i) { return i.importVariadic(i.node->op_type()); };
-    t["Sum"] = [](Importer &i) { return i.importVariadic("Add"); };
+      t[op] = [](Importer &i) {
+        return i.integerInputs() ? i.importIntegerArith(i.node->op_type())
+                                 : i.importVariadic(i.node->op_type());
+      };
+    t["Sum"] = [](Importer &i) {
+      return i.integerInputs() ? i.importIntegerArith("Add")
+                               : i.importVariadic("Add");
+    };
     for (StringRef op : {"Relu", "Clip"})
       t[op] = [](Importer &i) { return i.importClip(); };
     t["Identity"] = [](Importer &i) { return i.define(0, *i.input(0)); };
@@ -3674,16 +3458,7 @@ const llvm::StringMap<Importer::Handler> &Importer::handlers() {
         return i.error() << "the mask output is not supported", failure();
       return i.define(0, *i.input(0));
     };
-    t["Cast"] = [](Importer &i) -> LogicalResult {
-      FailureOr<int64_t> to = i.intAttr("to", 0);
-      if (failed(to))
-        return failure();
-      if (*to != onnx::TensorProto::FLOAT)
-        return i.error() << "casting a run-time value to " << typeName(*to)
-                         << " is not supported (run-time values are float32)",
-               failure();
-      return i.define(0, *i.input(0));
-    };
+    t["Cast"] = [](Importer &i) { return i.importCast(); };
     t["InstanceNormalization"] = [](Importer &i) {
       return i.importInstanceNorm();
     };
@@ -3744,14 +3519,17 @@ const llvm::StringMap<Importer::Handler> &Importer::handlers() {
       t[op] = [](Importer &i) -> LogicalResult {
         return i.error() << "the shape must be known at import time", failure();
       };
-    for (StringRef op : {"Equal", "Less", "Greater", "LessOrEqual",
-                         "GreaterOrEqual", "And", "Or", "Xor", "Not", "Range"})
-      t[op] = [](Importer &i) -> LogicalResult {
-        return i.error() << "is evaluated at import time only: its inputs "
-                            "must be known (run-time values are float32, "
-                            "with no run-time booleans or integers)",
-               failure();
-      };
+    for (StringRef op :
+         {"Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual"})
+      t[op] = [](Importer &i) { return i.importCompare(i.node->op_type()); };
+    for (StringRef op : {"And", "Or", "Xor", "Not"})
+      t[op] = [](Importer &i) { return i.importLogic(i.node->op_type()); };
+    t["Range"] = [](Importer &i) -> LogicalResult {
+      return i.error() << "is evaluated at import time only: start, limit "
+                          "and delta must be known (its output's size "
+                          "depends on them)",
+             failure();
+    };
     return t;
   }();
   return table;
@@ -3821,14 +3599,47 @@ LogicalResult Importer::importNode() {
   if (*folded)
     return success();
   StringRef t = node->op_type();
-  // Every run-time input is float32 (integer tensors only exist at import
-  // time, as shapes and indices).
-  if (t != "Reshape" && t != "Shape")
+  // Run-time integers and booleans (token ids, masks, positions) reach the
+  // ops that move, convert, compare, select, gather or add them; every
+  // other op takes float32 run-time values.
+  static const llvm::StringSet<> typedOps = {"Identity",
+                                             "Cast",
+                                             "Reshape",
+                                             "Flatten",
+                                             "Squeeze",
+                                             "Unsqueeze",
+                                             "Transpose",
+                                             "Concat",
+                                             "Slice",
+                                             "Split",
+                                             "Gather",
+                                             "Expand",
+                                             "Tile",
+                                             "Where",
+                                             "Equal",
+                                             "Less",
+                                             "Greater",
+                                             "LessOrEqual",
+                                             "GreaterOrEqual",
+                                             "And",
+                                             "Or",
+                                             "Xor",
+                                             "Not",
+                                             "Add",
+                                             "Sub",
+                                             "Mul",
+                                             "Max",
+                                             "Min",
+                                             "Sum"};
+  if (t != "Shape" && !typedOps.contains(t))
     for (int k = 0; k < numInputs(); ++k)
-      if (Entry *e = input(k);
-          e && e->value &&
-          !cast<RankedTensorType>(e->value.getType()).getElementType().isF32())
-        return error() << "input '" << node->input(k) << "' is not float32",
+      if (nonFloatRuntime(k))
+        return error() << "input '" << node->input(k) << "' is "
+                       << runtimeTypeName(typeOf(*input(k))) << " at run time; "
+                       << t
+                       << " takes FLOAT run-time values, and its integer "
+                          "inputs (shapes, axes, sizes) must be known at "
+                          "import time",
                failure();
   auto handler = handlers().find(t);
   if (handler == handlers().end())
@@ -3922,6 +3733,12 @@ OwningOpRef<ModuleOp> Importer::run(StringRef bytes) {
     initNames.insert(t.name());
   }
 
+  // Bound graph inputs: their contents, from a TensorProto file each, are
+  // known at import time as an initializer's are.
+  llvm::StringSet<> boundNames;
+  if (failed(bindInputs(graph, initNames, boundNames)))
+    return nullptr;
+
   // ONNX's own checker, once the initializers (and their external data) are
   // read and checked: the graph's SSA form, each node against its schema
   // (input and output counts, required and unknown attributes).
@@ -3949,15 +3766,17 @@ OwningOpRef<ModuleOp> Importer::run(StringRef bytes) {
   SmallVector<Type> argTypes;
   SmallVector<StringRef> overridable;
   for (const onnx::ValueInfoProto &v : graph.input()) {
+    if (boundNames.contains(v.name()))
+      continue;
     if (initNames.contains(v.name())) {
       overridable.push_back(v.name());
       continue;
     }
-    FailureOr<Shape> s = inputShape(v);
-    if (failed(s))
+    FailureOr<RankedTensorType> type = inputType(v);
+    if (failed(type))
       return nullptr;
     inputs.push_back(&v);
-    argTypes.push_back(f32(*s));
+    argTypes.push_back(*type);
   }
   if (graph.output_size() == 0) {
     error() << "the graph has no outputs";
@@ -3993,7 +3812,7 @@ OwningOpRef<ModuleOp> Importer::run(StringRef bytes) {
     Entry e;
     e.value = entryBlock->getArgument(k);
     e.shape.assign(shapeOf(e.value).begin(), shapeOf(e.value).end());
-    e.onnxType = onnx::TensorProto::FLOAT;
+    e.onnxType = v->type().tensor_type().elem_type();
     env[v->name()] = std::move(e);
     func.setArgAttr(k, "onnx.name", b.getStringAttr(v->name()));
   }

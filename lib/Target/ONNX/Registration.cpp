@@ -48,6 +48,10 @@ struct OnnxOptions {
       "onnx-input-name", llvm::cl::cat(mlir::fuse::getOnnxImportCategory()),
       llvm::cl::desc("The input's name in messages (default: its path)"),
       llvm::cl::Hidden};
+  llvm::cl::list<std::string> bind{
+      "onnx-bind", llvm::cl::cat(mlir::fuse::getOnnxImportCategory()),
+      llvm::cl::desc("Compile graph input NAME as the constant in FILE (a "
+                     "serialized TensorProto), NAME=FILE (repeatable)")};
   llvm::cl::opt<std::string> function{
       "onnx-function", llvm::cl::cat(mlir::fuse::getOnnxImportCategory()),
       llvm::cl::desc("Name of the imported function (default: the graph's "
@@ -82,6 +86,15 @@ void mlir::fuse::registerOnnxImportTranslation() {
             return nullptr;
           }
           options.dims[name.str()] = n;
+        }
+        for (const std::string &spec : onnxOptions->bind) {
+          auto [name, file] = StringRef(spec).split('=');
+          if (name.empty() || file.empty()) {
+            emitError(UnknownLoc::get(context))
+                << "--onnx-bind expects NAME=FILE, got '" << spec << "'";
+            return nullptr;
+          }
+          options.boundInputs[name.str()] = file.str();
         }
         if (options.batchSize <= 0) {
           emitError(UnknownLoc::get(context))

@@ -748,6 +748,193 @@ def class_token():
             ([x], [r for _, r in outs]))
 
 
+def token_encoder():
+    """A text encoder's front as PyTorch exports it, from token ids: word
+    embeddings gathered by run-time INT64 ids (a negative id counts from the
+    end), constant position and token-type embeddings, LayerNorm, and one
+    self-attention whose additive bias comes from the INT64 attention mask
+    (Unsqueeze, Cast, Sub, Mul). Also RoBERTa-style positions from the ids
+    (Equal to the pad id, Not, Cast to INT64, Mul, Add: an INT64 output) and
+    the BOOL mask of real tokens as an output."""
+    vocab, d, seq, pad = 30, 16, 7, 1
+    emb, pos, typ = rand(vocab, d), rand(seq, d), rand(2, d)
+    g, beta = rand(d, lo=0.5, hi=1.5), rand(d)
+    wq, wk = rand(d, d, lo=-0.5, hi=0.5), rand(d, d, lo=-0.5, hi=0.5)
+    i64 = lambda n, v: init(n, np.array(v, dtype=np.int64))
+    nodes = [
+        helper.make_node("Gather", ["emb", "ids"], ["we"], axis=0, name="word_embeddings"),
+        helper.make_node("Range", ["r0", "rs", "r1"], ["pos_ids"]),
+        helper.make_node("Gather", ["pos", "pos_ids"], ["pe"], axis=0, name="position_embeddings"),
+        helper.make_node("Gather", ["typ", "zero"], ["te"], axis=0, name="token_type"),
+        helper.make_node("Add", ["we", "pe"], ["e1"]),
+        helper.make_node("Add", ["e1", "te"], ["e2"]),
+        helper.make_node("LayerNormalization", ["e2", "g", "beta"], ["h"], axis=-1, epsilon=1e-5),
+        helper.make_node("MatMul", ["h", "wq"], ["q"]),
+        helper.make_node("MatMul", ["h", "wk"], ["k"]),
+        helper.make_node("Transpose", ["k"], ["kt"], perm=[0, 2, 1]),
+        helper.make_node("MatMul", ["q", "kt"], ["s0"]),
+        helper.make_node("Mul", ["s0", "scale"], ["s1"]),
+        helper.make_node("Unsqueeze", ["mask", "ax1"], ["m3"], name="mask_unsqueeze"),
+        helper.make_node("Cast", ["m3"], ["mf"], to=TensorProto.FLOAT, name="mask_cast"),
+        helper.make_node("Sub", ["one", "mf"], ["inv"]),
+        helper.make_node("Mul", ["inv", "big"], ["bias"]),
+        helper.make_node("Add", ["s1", "bias"], ["s2"]),
+        helper.make_node("Softmax", ["s2"], ["p"], axis=-1),
+        helper.make_node("MatMul", ["p", "h"], ["y"]),
+        helper.make_node("Equal", ["ids", "padid"], ["is_pad"], name="is_pad"),
+        helper.make_node("Not", ["is_pad"], ["real"], name="real"),
+        helper.make_node("Cast", ["real"], ["real_i"], to=TensorProto.INT64),
+        helper.make_node("Mul", ["real_i", "pos_ids"], ["p1"], name="positions_mul"),
+        helper.make_node("Add", ["p1", "padid"], ["positions"], name="positions_add"),
+    ]
+    inits = [init("emb", emb), init("pos", pos), init("typ", typ), init("g", g), init("beta", beta),
+             init("wq", wq), init("wk", wk), i64("r0", 0), i64("rs", seq), i64("r1", 1), i64("zero", 0),
+             i64("ax1", [1]), i64("padid", pad),
+             init("scale", np.array(0.25, dtype=np.float32)), init("one", np.array(1.0, dtype=np.float32)),
+             init("big", np.array(-10000.0, dtype=np.float32))]
+    ids = np.array([[3, 7, -1, 12, 1, 1, 1], [0, 29, 5, 5, -30, 8, 2]], dtype=np.int64)
+    mask = (ids != pad).astype(np.int64)
+    e = emb[np.where(ids < 0, ids + vocab, ids)].astype(np.float64) + pos + typ[0]
+    mu = e.mean(-1, keepdims=True)
+    h = (e - mu) / np.sqrt(((e - mu) ** 2).mean(-1, keepdims=True) + 1e-5) * g + beta
+    s2 = (h @ wq) @ (h @ wk).transpose(0, 2, 1) * 0.25 + (1.0 - mask[:, None, :]) * -10000.0
+    p = np.exp(s2 - s2.max(-1, keepdims=True))
+    p /= p.sum(-1, keepdims=True)
+    y = (p @ h).astype(np.float32)
+    real = ids != pad
+    positions = real.astype(np.int64) * np.arange(seq) + pad
+    outs = [("y", y, TensorProto.FLOAT), ("positions", positions, TensorProto.INT64),
+            ("real", real, TensorProto.BOOL)]
+    return (model(nodes, [vi("ids", [2, seq], TensorProto.INT64), vi("mask", [2, seq], TensorProto.INT64)],
+                  [vi(n, list(r.shape), t) for n, r, t in outs], inits, opset=17),
+            ([ids, mask], [r for _, r, _ in outs]))
+
+
+def typed_ops():
+    """Run-time integers and booleans through every op that takes them:
+    comparisons of floats and of integers, And/Or/Xor, Where on a run-time
+    condition (floats and integers), Cast among FLOAT, INT64, INT32 and BOOL
+    (floats truncate toward zero), Concat/Slice/Transpose/Reshape/Expand/
+    Tile of integers, integer Max/Min/Sub/Sum, a Gather of INT32 indices on
+    axis 1 of run-time integer data, and a Gather of 100 known indices."""
+    x = rand(3, 4, lo=-3.0, hi=3.0)
+    ids = np.array([[1, -2, 0, 3], [2, 2, -1, 0], [3, 1, 0, -4]], dtype=np.int64)
+    sel = np.array([[0, 3], [-1, 1]], dtype=np.int32)
+    table = rand(120, 3)
+    many = np.arange(100, dtype=np.int64)[::-1] % 120
+    i64 = lambda n, v: init(n, np.array(v, dtype=np.int64))
+    nodes = [
+        helper.make_node("Less", ["x", "fzero"], ["neg"]),
+        helper.make_node("GreaterOrEqual", ["ids", "i1"], ["big"]),
+        helper.make_node("LessOrEqual", ["x", "fone"], ["le1"]),
+        helper.make_node("Greater", ["ids", "sel0"], ["gt"]),
+        helper.make_node("And", ["neg", "big"], ["a"]),
+        helper.make_node("Or", ["a", "gt"], ["o"]),
+        helper.make_node("Xor", ["o", "le1"], ["flags"]),
+        helper.make_node("Where", ["neg", "x", "fhalf"], ["w_f"]),
+        helper.make_node("Where", ["big", "ids", "i1"], ["w_i"]),
+        helper.make_node("Cast", ["x"], ["x_i"], to=TensorProto.INT64),
+        helper.make_node("Cast", ["x"], ["x_b"], to=TensorProto.BOOL),
+        helper.make_node("Cast", ["ids32"], ["ids32_64"], to=TensorProto.INT64),
+        helper.make_node("Max", ["x_i", "w_i", "ids32_64"], ["mx"]),
+        helper.make_node("Min", ["mx", "i1"], ["mn"]),
+        helper.make_node("Sub", ["mx", "mn"], ["d"]),
+        helper.make_node("Sum", ["d", "ids", "i1"], ["sm"]),
+        helper.make_node("Concat", ["sm", "row"], ["cat"], axis=0),
+        helper.make_node("Slice", ["cat", "st", "en", "axs", "steps"], ["sl"]),
+        helper.make_node("Transpose", ["sl"], ["tr"], perm=[1, 0]),
+        helper.make_node("Reshape", ["tr", "shp"], ["ints"]),
+        helper.make_node("Expand", ["x_b", "eshape"], ["xb2"]),
+        helper.make_node("Tile", ["xb2", "reps"], ["xb3"]),
+        helper.make_node("Cast", ["xb3"], ["bools"], to=TensorProto.INT32),
+        helper.make_node("Gather", ["ids", "sel"], ["g"], axis=1, name="gather_axis1"),
+        helper.make_node("Gather", ["table", "many"], ["g_many"], axis=0, name="gather_many"),
+    ]
+    inits = [init("fzero", np.array(0.0, dtype=np.float32)), init("fone", np.array(1.0, dtype=np.float32)),
+             init("fhalf", np.array(0.5, dtype=np.float32)), i64("i1", 1), i64("sel0", [0, 1, 0, 1]),
+             i64("row", [[9, 8, 7, 6]]), i64("st", [0, 3]), i64("en", [4, -5]), i64("axs", [0, 1]),
+             i64("steps", [2, -1]), i64("shp", [2, 4]), i64("eshape", [2, 3, 4]), i64("reps", [1, 1, 2]),
+             init("table", table), i64("many", many)]
+    ids32 = np.array([[4, -4, 0, 1], [-1, 2, 7, 0], [0, 0, 5, -9]], dtype=np.int32)
+    neg, big, le1 = x < 0, ids >= 1, x <= 1
+    gt = ids > np.array([0, 1, 0, 1])
+    flags = ((neg & big) | gt) ^ le1
+    w_f = np.where(neg, x, np.float32(0.5))
+    w_i = np.where(big, ids, 1)
+    x_i = np.trunc(x).astype(np.int64)
+    mx = np.maximum(np.maximum(x_i, w_i), ids32.astype(np.int64))
+    mn = np.minimum(mx, 1)
+    sm = (mx - mn) + ids + 1
+    cat = np.concatenate([sm, [[9, 8, 7, 6]]], axis=0)
+    ints = cat[0:4:2, 3:-5:-1].T.reshape(2, 4)
+    bools = np.tile(np.broadcast_to(x != 0, (2, 3, 4)), (1, 1, 2)).astype(np.int32)
+    g = ids[:, np.where(sel < 0, sel + 4, sel)]
+    outs = [("flags", flags, TensorProto.BOOL), ("w_f", w_f, TensorProto.FLOAT),
+            ("ints", ints, TensorProto.INT64), ("bools", bools, TensorProto.INT32),
+            ("g", g, TensorProto.INT64), ("g_many", table[many], TensorProto.FLOAT)]
+    return (model(nodes, [vi("x", [3, 4]), vi("ids", [3, 4], TensorProto.INT64),
+                          vi("ids32", [3, 4], TensorProto.INT32), vi("sel", [2, 2], TensorProto.INT32)],
+                  [vi(n, list(r.shape), t) for n, r, t in outs], inits),
+            ([x, ids, ids32, sel], [r for _, r, _ in outs]))
+
+
+def bind_shape():
+    """Reshape and Slice whose shape and starts come from graph inputs: a
+    static-shape compiler needs them at import time (fuse-compile
+    --onnx-bind); x stays a run-time input."""
+    x = rand(2, 6)
+    shape = np.array([3, 4], dtype=np.int64)
+    starts = np.array([1], dtype=np.int64)
+    nodes = [helper.make_node("Reshape", ["x", "shape"], ["r"], name="reshape"),
+             helper.make_node("Slice", ["r", "starts", "ends"], ["y"], name="slice")]
+    y = x.reshape(3, 4)[1:]
+    return (model(nodes, [vi("x", [2, 6]), vi("shape", [2], TensorProto.INT64),
+                          vi("starts", [1], TensorProto.INT64)], [vi("y", [2, 4])],
+                  [init("ends", np.array([3], dtype=np.int64))]),
+            ([x, shape, starts], [y]))
+
+
+def typed_error(kind):
+    """Models with run-time integers fuse refuses, by name."""
+    def make():
+        ids = vi("ids", [2, 3], TensorProto.INT64)
+        i64 = lambda n, v: init(n, np.array(v, dtype=np.int64))
+        if kind == "relu":
+            nodes = [helper.make_node("Relu", ["ids"], ["y"], name="relu")]
+            return model(nodes, [ids], [vi("y", [2, 3], TensorProto.INT64)]), None
+        if kind == "mixed":
+            nodes = [helper.make_node("Equal", ["ids", "x"], ["y"], name="equal")]
+            return model(nodes, [ids, vi("x", [2, 3])], [vi("y", [2, 3], TensorProto.BOOL)]), None
+        if kind == "less_bool":
+            nodes = [helper.make_node("Cast", ["ids"], ["b"], to=TensorProto.BOOL),
+                     helper.make_node("Less", ["b", "b"], ["y"], name="less")]
+            return model(nodes, [ids], [vi("y", [2, 3], TensorProto.BOOL)]), None
+        if kind == "div":
+            nodes = [helper.make_node("Div", ["ids", "two"], ["y"], name="div")]
+            return model(nodes, [ids], [vi("y", [2, 3], TensorProto.INT64)], [i64("two", 2)]), None
+        if kind == "float_indices":
+            nodes = [helper.make_node("Gather", ["t", "x"], ["y"], name="gather")]
+            return model(nodes, [vi("x", [2])], [vi("y", [2, 3])], [init("t", rand(4, 3))]), None
+        if kind == "cast_f16":
+            nodes = [helper.make_node("Cast", ["ids"], ["y"], to=TensorProto.FLOAT16, name="cast")]
+            return model(nodes, [ids], [vi("y", [2, 3], TensorProto.FLOAT16)]), None
+        if kind == "uint8_input":
+            nodes = [helper.make_node("Cast", ["u"], ["y"], to=TensorProto.FLOAT, name="cast")]
+            return model(nodes, [vi("u", [2], TensorProto.UINT8)], [vi("y", [2])]), None
+        if kind == "float_condition":
+            nodes = [helper.make_node("Where", ["x", "x", "x"], ["y"], name="where")]
+            return model(nodes, [vi("x", [2])], [vi("y", [2])]), None
+        if kind == "output_type":
+            nodes = [helper.make_node("Add", ["ids", "one"], ["y"], name="add")]
+            return model(nodes, [ids], [vi("y", [2, 3])], [i64("one", 1)]), None
+        if kind == "known_index":
+            nodes = [helper.make_node("Gather", ["t", "many"], ["y"], name="gather")]
+            return model(nodes, [vi("t", [4, 3])], [vi("y", [70, 3])],
+                         [i64("many", [0] * 69 + [4])]), None
+        raise ValueError(kind)
+    return make
+
+
 def logic_error(kind):
     """Logic, Where, Expand and Range models fuse refuses, by name."""
     def make():
@@ -761,11 +948,6 @@ def logic_error(kind):
         if kind == "expand_shape":
             nodes = [helper.make_node("Expand", ["x", "s"], ["y"], name="expand")]
             return model(nodes, [vi("x", [2, 3])], [vi("y", [4, 3])], [i64("s", [4, 3])]), None
-        if kind == "runtime_equal":
-            nodes = [helper.make_node("Equal", ["x", "z"], ["e"], name="equal"),
-                     helper.make_node("Where", ["e", "x", "z"], ["y"], name="where")]
-            return model(nodes, [vi("x", [2, 3])], [vi("y", [2, 3])],
-                         [init("z", np.zeros((2, 3), dtype=np.float32))]), None
         raise ValueError(kind)
     return make
 
@@ -847,7 +1029,13 @@ def main():
         "decoder_ops": decoder_ops,
         "grouped_conv": grouped_conv,
         "class_token": class_token,
-        **{f"logic_{k}": logic_error(k) for k in ["range_zero", "expand_shape", "runtime_equal"]},
+        **{f"logic_{k}": logic_error(k) for k in ["range_zero", "expand_shape"]},
+        "token_encoder": token_encoder,
+        "typed_ops": typed_ops,
+        "bind_shape": bind_shape,
+        **{f"typed_{k}": typed_error(k) for k in ["relu", "mixed", "less_bool", "div", "float_indices",
+                                                   "cast_f16", "uint8_input", "float_condition",
+                                                   "output_type", "known_index"]},
         **{f"decoder_{k}": decoder_error(k) for k in ["output_padding", "crop_all", "inorm_scale", "conv3d_weight",
                                                        "pool3d_kernel", "pool3d_pads"]},
         **{f"window_{k}": window_error(k) for k in ["reflect_too_wide", "wrap", "tile_reps"]},
@@ -872,7 +1060,8 @@ def main():
         ins, outs = data
         np.savez(os.path.splitext(out)[0] + ".npz",
                  **{f"input_{k}": a for k, a in enumerate(ins)},
-                 **{f"output_{k}": a.astype(np.float32) for k, a in enumerate(outs)})
+                 **{f"output_{k}": a if a.dtype in (np.int64, np.int32, np.bool_) else a.astype(np.float32)
+                    for k, a in enumerate(outs)})
 
 
 if __name__ == "__main__":

@@ -46,6 +46,11 @@ struct OnnxImportOptions {
   std::string modelDir;
   /// Name the model is reported under in diagnostics.
   std::string modelName = "model.onnx";
+  /// Graph inputs compiled as constants (`--onnx-bind NAME=FILE`): name ->
+  /// path of a serialized TensorProto (as ONNX test data stores one). The
+  /// input leaves the function's signature; the shapes, axes or sizes it
+  /// carries become known at import time.
+  std::map<std::string, std::string> boundInputs;
 };
 
 /// The opset versions of the default domain that the importer knows.

@@ -1,0 +1,491 @@
+//===- ImporterImpl.h - the ONNX importer's class, shared by its files ---===//
+//
+// Part of fuse, an MLIR-based operator-fusion compiler.
+//
+// Private to lib/Target/ONNX: the Importer class and the helpers its op
+// families (Importer.cpp, TypedOps.cpp) share.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSE_LIB_TARGET_ONNX_IMPORTERIMPL_H
+#define FUSE_LIB_TARGET_ONNX_IMPORTERIMPL_H
+
+#include "Checker.h"
+#include "HostTensor.h"
+#include "fuse/Target/ONNX/Import.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include <cmath>
+#include <cstring>
+#include <google/protobuf/io/coded_stream.h>
+#include <limits>
+#include <numeric>
+#include <onnx/onnx_pb.h>
+
+namespace mlir::fuse::onnx_import::detail {
+
+/// Physical NHWC from logical NCHW: dimension k of NHWC is dimension
+/// kToNhwc[k] of NCHW.
+constexpr int64_t kToNhwc[4] = {0, 2, 3, 1};
+constexpr int64_t kToNchw[4] = {0, 3, 1, 2};
+/// Where logical (NCHW) axis a lives in NHWC.
+constexpr int64_t kAxisInNhwc[4] = {0, 3, 1, 2};
+/// Largest stride, dilation, pad or kernel size taken (larger values only
+/// come from broken or hostile models, and would overflow the arithmetic).
+constexpr int64_t kMaxWindowAttr = int64_t(1) << 30;
+/// Largest number of elements of any tensor the importer builds.
+constexpr int64_t kMaxElements = int64_t(1) << 34;
+/// The most dimensions a run-time tensor has (TOSA's limit).
+constexpr size_t kMaxRank = 6;
+/// The deepest message nesting parsed (a graph in an If in a graph ... is
+/// about 4 levels a subgraph).
+constexpr int kMaxNesting = 1000;
+/// The most bytes a run-time tensor has (TOSA's 8K level: under 2 GiB).
+constexpr int64_t kMaxTensorBytes = (int64_t(1) << 31) - 1;
+/// The most elements a tensor that ConstantOfShape fills at import time has.
+constexpr int64_t kMaxFilledElements = int64_t(1) << 26;
+
+/// Whether a tensor of `shape` with `elemBytes`-byte elements (float32 by
+/// default) is past kMaxTensorBytes.
+inline bool tooManyBytes(ArrayRef<int64_t> shape, int64_t elemBytes = 4) {
+  std::optional<int64_t> n = numElements(shape);
+  return !n || *n > kMaxTensorBytes / elemBytes;
+}
+
+/// Bytes one element of run-time type `t` takes (i1: one byte).
+inline int64_t elementBytes(Type t) {
+  return std::max<int64_t>(1, t.getIntOrFloatBitWidth() / 8);
+}
+
+struct Entry {
+  /// Run-time value; null while the tensor is only known at import time.
+  Value value;
+  /// `value` holds a 4-D tensor in NHWC order (its ONNX shape is NCHW).
+  bool nhwc = false;
+  /// ONNX shape.
+  Shape shape;
+  /// Contents, when known at import time.
+  std::optional<HostTensor> host;
+  /// The value in the other layout, once some op asked for it (so that all
+  /// readers share one transpose: same-input siblings stay recognisable).
+  Value otherLayout;
+  /// The ONNX element type where the model states it (graph inputs,
+  /// initializers, Constant, Shape); 0 where it is only derived.
+  int32_t onnxType = 0;
+};
+
+inline std::string typeName(int32_t t) {
+  // A data type this ONNX does not know has no name: say its number.
+  if (!onnx::TensorProto_DataType_IsValid(t))
+    return "unknown data type " + std::to_string(t);
+  return onnx::TensorProto_DataType_Name(
+      static_cast<onnx::TensorProto_DataType>(t));
+}
+
+inline std::string shapeStr(ArrayRef<int64_t> s) {
+  std::string r = "[";
+  for (size_t k = 0; k < s.size(); ++k)
+    r += (k ? "," : "") + std::to_string(s[k]);
+  return r + "]";
+}
+
+inline Shape permuted(ArrayRef<int64_t> s, ArrayRef<int64_t> perm) {
+  Shape r;
+  for (int64_t p : perm)
+    r.push_back(s[p]);
+  return r;
+}
+
+/// FLOAT, INT64, INT32 or BOOL: how a run-time element type is named.
+inline std::string runtimeTypeName(Type t) {
+  if (t.isF32())
+    return "FLOAT";
+  if (t.isInteger(1))
+    return "BOOL";
+  if (t.isInteger(32))
+    return "INT32";
+  if (t.isInteger(64))
+    return "INT64";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  t.print(os);
+  return text;
+}
+
+/// How an input's element type is named in a diagnostic.
+inline std::string elementKind(const Entry &e) {
+  if (e.value)
+    return runtimeTypeName(
+        cast<RankedTensorType>(e.value.getType()).getElementType());
+  if (e.onnxType)
+    return typeName(e.onnxType);
+  return e.host->isFloat ? "a float type" : "an integer type";
+}
+
+/// Whether an input holds floats.
+inline bool holdsFloats(const Entry &e) {
+  return e.value ? cast<RankedTensorType>(e.value.getType())
+                       .getElementType()
+                       .isF32()
+                 : e.host->isFloat;
+}
+
+/// One spatial dimension of a window op: padding that TOSA accepts (the
+/// window must end exactly on the padded input) and how many trailing input
+/// rows to drop when even zero padding at the end is too much.
+struct Window {
+  int64_t padBegin = 0, padEnd = 0, drop = 0, out = 0;
+};
+
+class Importer {
+public:
+  Importer(MLIRContext *ctx, const OnnxImportOptions &opts)
+      : ctx(ctx), b(ctx), opts(opts),
+        fileLoc(FileLineColLoc::get(ctx, opts.modelName, 0, 0)) {}
+
+  OwningOpRef<ModuleOp> run(StringRef bytes);
+
+private:
+  // --- diagnostics -------------------------------------------------------
+  InFlightDiagnostic error() {
+    InFlightDiagnostic d = mlir::emitError(fileLoc);
+    if (node)
+      d << "node '" << nodeName() << "' (" << node->op_type() << ", opset "
+        << opset << "): ";
+    return d;
+  }
+  std::string nodeName() const {
+    return node->name().empty()
+               ? node->op_type() + "#" + std::to_string(nodeIndex)
+               : node->name();
+  }
+
+  // --- attributes --------------------------------------------------------
+  const onnx::AttributeProto *attr(StringRef name) const {
+    for (const onnx::AttributeProto &a : node->attribute())
+      if (a.name() == name)
+        return &a;
+    return nullptr;
+  }
+  FailureOr<int64_t> intAttr(StringRef name, int64_t dflt);
+  FailureOr<float> floatAttr(StringRef name, float dflt);
+  FailureOr<std::string> stringAttr(StringRef name, StringRef dflt);
+  FailureOr<std::optional<Shape>> intsAttr(StringRef name);
+
+  // --- graph values ------------------------------------------------------
+  int numInputs() const { return node->input_size(); }
+  bool hasInput(int k) const {
+    return k < node->input_size() && !node->input(k).empty();
+  }
+  Entry *input(int k);
+  /// The import-time contents of input k, or an error naming what it is.
+  FailureOr<const HostTensor *> constInput(int k, StringRef what);
+  LogicalResult define(int k, Entry e);
+  LogicalResult checkElementTypes();
+  /// Checks graph output `out` against what the graph computes, `e`
+  /// (known integers become a constant of the declared type here).
+  LogicalResult checkDeclaredOutput(const onnx::ValueInfoProto &out, Entry &e);
+  bool outputUsed(int k) const {
+    return k < node->output_size() && !node->output(k).empty() &&
+           usedNames.contains(node->output(k));
+  }
+
+  // --- parsing -----------------------------------------------------------
+  FailureOr<HostTensor> parseTensor(const onnx::TensorProto &t);
+  /// Reads the inputs opts.boundInputs names into the environment as known
+  /// values (names into `bound`), checked against the declared inputs.
+  LogicalResult bindInputs(const onnx::GraphProto &graph,
+                           const llvm::StringSet<> &initNames,
+                           llvm::StringSet<> &bound);
+  /// A graph input's run-time type (its element type and static shape).
+  FailureOr<RankedTensorType> inputType(const onnx::ValueInfoProto &v);
+
+  // --- IR helpers --------------------------------------------------------
+  RankedTensorType f32(ArrayRef<int64_t> s) {
+    return RankedTensorType::get(s, b.getF32Type());
+  }
+  ArrayRef<int64_t> shapeOf(Value v) {
+    return cast<RankedTensorType>(v.getType()).getShape();
+  }
+  Value constant(const HostTensor &t);
+  /// Known contents as a constant of element type `elem` (f32, or one of
+  /// the integer types runtimeType gives: i1 holds "nonzero").
+  Value constantOf(const HostTensor &t, Type elem);
+  /// A tensor type of shape `s` with v's element type.
+  static RankedTensorType like(Value v, ArrayRef<int64_t> s) {
+    return RankedTensorType::get(
+        s, cast<RankedTensorType>(v.getType()).getElementType());
+  }
+
+  // --- run-time element types (TypedOps.cpp) -----------------------------
+  /// The run-time element type of ONNX data type `dt`: f32 for FLOAT, i64,
+  /// i32 and i1 for INT64, INT32 and BOOL; null for any other.
+  Type runtimeType(int32_t dt);
+  /// The element type an entry has at run time: its value's, or for known
+  /// contents f32 (floats) or the integer type its ONNX type names (i64
+  /// where none is stated).
+  Type typeOf(const Entry &e);
+  /// The entry as a run-time value of `rank` dimensions (leading 1s added)
+  /// and element type `elem`, in ONNX's layout; known contents become a
+  /// constant of that type.
+  Value operandOf(Entry &e, size_t rank, Type elem);
+  /// The common element type of the inputs `ks` (all present): the run-time
+  /// inputs' type, which they must share, with known inputs of the same
+  /// kind (float or integer); an error names the two that disagree.
+  FailureOr<Type> commonType(ArrayRef<int> ks);
+  /// One elementwise linalg.generic of shape `out` and element type `elem`
+  /// over `operands` (each of out's rank; a size-1 dimension where `out` is
+  /// larger is broadcast: a reshape drops it and the indexing map skips
+  /// it), computing each element with `body` from the operands' elements.
+  Value
+  mapElements(ArrayRef<Value> operands, ArrayRef<int64_t> out, Type elem,
+              function_ref<Value(OpBuilder &, Location, ValueRange)> body);
+  /// Broadcasting `operands` (entries) to one shape; null on an error.
+  FailureOr<Shape> broadcastAll(ArrayRef<Entry *> operands);
+  LogicalResult importCast();
+  /// Equal, Less, Greater, LessOrEqual, GreaterOrEqual on run-time values.
+  LogicalResult importCompare(StringRef kind);
+  /// And, Or, Xor, Not on run-time booleans.
+  LogicalResult importLogic(StringRef kind);
+  /// Add, Sub, Mul, Max, Min (and Sum) on run-time integers.
+  LogicalResult importIntegerArith(StringRef kind);
+  /// Gather as one elementwise op reading the data at each index (run-time
+  /// indices, or more known ones than slices are made for).
+  LogicalResult importGatherByIndex();
+  Value scalar(float v, int64_t rank) {
+    return constant(HostTensor::floats(Shape(rank, 1), {v}));
+  }
+  Value zeroPoint();
+  Value shift();
+  Value shapeValue(ArrayRef<int64_t> s) {
+    ImplicitLocOpBuilder ib(loc, b);
+    return tosa::getTosaConstShape(ib, s);
+  }
+  Value reshape(Value v, ArrayRef<int64_t> s);
+  Value transpose(Value v, ArrayRef<int64_t> perm);
+  Value slice(Value v, ArrayRef<int64_t> starts, ArrayRef<int64_t> sizes);
+  /// tensor.pad by `low`/`high` elements per dimension with `value`
+  /// (TOSA's pad takes a padding shape of twice the rank, which its level
+  /// check refuses beyond rank 3).
+  Value pad(Value v, ArrayRef<int64_t> low, ArrayRef<int64_t> high,
+            float value);
+  /// Whether some run-time input is not float32.
+  bool integerInputs() {
+    for (int k = 0; k < numInputs(); ++k)
+      if (nonFloatRuntime(k))
+        return true;
+    return false;
+  }
+  /// Whether run-time input k is not float32.
+  bool nonFloatRuntime(int k) {
+    Entry *e = input(k);
+    return e && e->value && !typeOf(*e).isF32();
+  }
+  /// Pad by `low`/`high` elements per dimension whose values come from v
+  /// itself: its edge element (`reflect` false) or its mirror image about
+  /// the edge (true). One elementwise op reading v at computed indices.
+  Value padFromInput(Value v, ArrayRef<int64_t> low, ArrayRef<int64_t> high,
+                     bool reflect);
+  template <typename OpT>
+  Value op(Type t, ValueRange operands, ArrayRef<NamedAttribute> attrs = {}) {
+    return OpT::create(b, loc, TypeRange{t}, operands, attrs)->getResult(0);
+  }
+  Value unaryOp(StringRef kind, Value v);
+  Value binaryOp(StringRef kind, Value a, Value c);
+  Value reduce(StringRef kind, Value v, int64_t axis);
+
+  // --- layouts -----------------------------------------------------------
+  /// The value in ONNX's layout (materialising known contents).
+  Value logical(Entry &e);
+  /// A 4-D value in NHWC.
+  Value inNhwc(Entry &e);
+  /// The value broadcast-ready for a result of `rank` dims, in NHWC when
+  /// `nhwc`: leading 1s added, then permuted.
+  Value operandFor(Entry &e, size_t rank, bool nhwc);
+  /// The axis of e's value that holds ONNX axis `axis`.
+  int64_t physicalAxis(const Entry &e, int64_t axis) const {
+    return e.nhwc ? kAxisInNhwc[axis] : axis;
+  }
+  Entry result(Value v, ArrayRef<int64_t> onnxShape, bool nhwc) {
+    Entry e;
+    e.value = v;
+    e.nhwc = nhwc;
+    e.shape.assign(onnxShape.begin(), onnxShape.end());
+    return e;
+  }
+  FailureOr<int64_t> normAxis(int64_t axis, int64_t rank);
+
+  // --- nodes -------------------------------------------------------------
+  /// The importer of each ONNX op type it takes (default domain): the one
+  /// list both the dispatch and the supported-op check read.
+  using Handler = LogicalResult (*)(Importer &);
+  static const llvm::StringMap<Handler> &handlers();
+  friend std::vector<std::string> mlir::fuse::supportedOnnxOps();
+  LogicalResult importNode();
+  FailureOr<bool> tryFold();
+  LogicalResult importUnary(StringRef kind);
+  /// The activations built from other elementwise ops (LeakyRelu, Elu, ...).
+  LogicalResult importActivation(StringRef kind);
+  LogicalResult importPRelu();
+  /// Sign, Shrink and ThresholdedRelu: comparisons choosing among values.
+  LogicalResult importPiecewise(StringRef kind);
+  LogicalResult importTile();
+  /// Expand's output shape (bidirectional broadcasting of the input and
+  /// the known `shape` input).
+  FailureOr<Shape> expandedShape();
+  LogicalResult importExpand();
+  LogicalResult importWhere();
+  /// A 1-D Conv or pooling node (input [N, C, L]) imported by `import2d`
+  /// as the 2-D op on [N, C, 1, L]: its window attributes get a leading
+  /// unit dimension, the weight (Conv) a unit kernel height.
+  LogicalResult importAs2D(LogicalResult (Importer::*import2d)(bool, bool),
+                           bool isMax, bool global);
+  LogicalResult importConv2D(bool, bool) { return importConv(); }
+  /// A 3-D Conv (input [N, C, D, H, W]): tosa.conv3d on NDHWC; a grouped
+  /// one is one convolution over the channels split into groups.
+  LogicalResult importConv3D();
+  /// A Conv or ConvTranspose node's attributes over `nd` spatial
+  /// dimensions: defaults filled in, ranges checked.
+  struct ConvAttrs {
+    int64_t group;
+    std::string autoPad;
+    std::optional<Shape> kernel;
+    Shape strides, dilations, pads;
+  };
+  FailureOr<ConvAttrs> convAttrs(int nd);
+  /// Input 2, a bias of `o` values, or zeros.
+  FailureOr<Value> convBias(int64_t o);
+  /// A TOSA convolution's attributes, accumulating in f32.
+  SmallVector<NamedAttribute> convOpAttrs(ArrayRef<int64_t> pad,
+                                          ArrayRef<int64_t> stride,
+                                          ArrayRef<int64_t> dilation);
+  /// A grouped 2-D convolution (1 < groups < channels) as one op: the NHWC
+  /// input [n, h, w, c] padded and viewed as [n, h, w, g, c/g], the weight
+  /// [o, kh, kw, c/g] as [g, o/g, kh, kw, c/g], linalg's
+  /// conv_2d_nhwgc_gfhwc, its result viewed as [n, oh, ow, o] plus the
+  /// bias. (One convolution per group joined by a concatenation made a
+  /// kernel per group and groups the GPU lowering refuses.)
+  Value groupedConv2D(Value in, Value weight, Value bias,
+                      ArrayRef<int64_t> pad4, ArrayRef<int64_t> strides,
+                      ArrayRef<int64_t> dilations, int64_t groups,
+                      ArrayRef<int64_t> outNhwc);
+  /// InstanceNormalization: each (sample, channel)'s spatial mean and
+  /// variance, then per-channel scale and bias.
+  LogicalResult importInstanceNorm();
+  /// (v - mean) * rsqrt(var + eps) over `axes` of v; the statistics keep
+  /// their dims.
+  struct Normalized {
+    Value y, mean, rstd;
+  };
+  Normalized normalize(Value v, ArrayRef<int64_t> axes, float eps);
+  /// ConvTranspose (1-D, 2-D): a convolution with the flipped weight over
+  /// the input spread out by the stride (zeros between its elements).
+  LogicalResult importConvTranspose();
+  LogicalResult importConvTranspose2D(bool, bool) {
+    return importConvTranspose();
+  }
+  /// 3-D pooling (input [N, C, D, H, W]): one reduction over the window
+  /// that reads the NDHWC input at computed indices (TOSA has no 3-D
+  /// pooling).
+  LogicalResult importPool3D(bool isMax, bool global);
+  /// A pooling node's window over `spatial` (the whole of it for a global
+  /// pool): attributes read, checked, auto_pad resolved.
+  struct PoolAttrs {
+    Shape kernel, strides, pads, dilations;
+    bool ceilMode = false, countPad = false;
+  };
+  FailureOr<PoolAttrs> poolAttrs(bool isMax, bool global,
+                                 ArrayRef<int64_t> spatial);
+  /// window() along each of `spatial`'s dimensions (pads begins, then
+  /// ends); an error saying the `what` does not fit otherwise.
+  FailureOr<SmallVector<Window>>
+  windows(ArrayRef<int64_t> spatial, ArrayRef<int64_t> kernel,
+          ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
+          ArrayRef<int64_t> pads, bool ceilMode, StringRef what);
+  /// A max or sum over each window of a channels-last input [N, spatial...,
+  /// C] (one linalg.generic reading the input at o * stride + k * dilation -
+  /// padBegin, with -inf or 0 outside it): pooling without a padded copy.
+  Value windowReduce(Value in, ArrayRef<int64_t> kernel,
+                     ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
+                     ArrayRef<int64_t> padBegin, ArrayRef<int64_t> outShape,
+                     bool isMax);
+  Value clamp(Value v, float lo, float hi);
+  LogicalResult importBinary(StringRef kind);
+  FailureOr<Entry> broadcastBinary(StringRef kind, Entry &a, Entry &c);
+  LogicalResult importVariadic(StringRef kind);
+  LogicalResult importClip();
+  /// ONNX's auto_pad for a 2-D window op: SAME_UPPER/SAME_LOWER pad so
+  /// that the output is ceil(in / stride), the odd element at the end or
+  /// the start; VALID pads nothing; NOTSET keeps `pads`
+  /// ([top, left, bottom, right]).
+  LogicalResult resolveAutoPad(StringRef autoPad, ArrayRef<int64_t> in,
+                               ArrayRef<int64_t> kernel,
+                               ArrayRef<int64_t> strides,
+                               ArrayRef<int64_t> dilations, Shape &pads);
+  LogicalResult importConv();
+  LogicalResult importBatchNorm();
+  /// Fails with an error when a BatchNormalization or Dropout node is in
+  /// training mode: its result then depends on the batch's statistics or
+  /// on random numbers, which an inference compiler does not compute.
+  LogicalResult refuseTrainingMode();
+  /// A x W with numpy's matmul semantics; `addend`, when given, is added
+  /// (broadcast to the [.., M, N] result) inside the matmul's own 3-D space,
+  /// so that the add is an epilogue of exactly the contraction's shape.
+  LogicalResult importMatMul(Entry &a, Entry &w, Entry &out,
+                             Entry *addend = nullptr);
+  LogicalResult importGemm();
+  LogicalResult importSoftmax(bool log);
+  LogicalResult importLayerNorm();
+  LogicalResult importReduce(StringRef kind);
+  LogicalResult importPool(bool isMax, bool global);
+  LogicalResult importReshapeLike();
+  LogicalResult importTranspose();
+  LogicalResult importConcat();
+  LogicalResult importSplit();
+  LogicalResult importSlice();
+  LogicalResult importGather();
+  LogicalResult importResize();
+  LogicalResult importPad();
+  FailureOr<Shape> reshapeTarget(const Entry &x);
+  FailureOr<Shape> axesInput(int k, StringRef attrName, int64_t rank);
+  struct SliceSpec {
+    Shape starts, sizes, steps;
+  };
+  FailureOr<SliceSpec> sliceSpec(const Entry &x);
+
+  MLIRContext *ctx;
+  OpBuilder b;
+  const OnnxImportOptions &opts;
+  Location fileLoc;
+  Location loc = fileLoc;
+  const onnx::NodeProto *node = nullptr;
+  int64_t nodeIndex = 0;
+  int64_t opset = 0;
+  llvm::StringMap<Entry> env;
+  llvm::StringSet<> usedNames;
+  Value zp, shiftValue;
+  Block *entryBlock = nullptr;
+  int64_t blobCount = 0;
+};
+
+} // namespace mlir::fuse::onnx_import::detail
+
+#endif // FUSE_LIB_TARGET_ONNX_IMPORTERIMPL_H

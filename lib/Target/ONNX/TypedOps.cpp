@@ -1,0 +1,414 @@
+//===- TypedOps.cpp - run-time integers and booleans in the ONNX importer -===//
+//
+// Part of fuse, an MLIR-based operator-fusion compiler.
+//
+// Token ids, attention masks and positions arrive as INT64, INT32 or BOOL
+// tensors. They stay in their own element type at run time (i64, i32, i1)
+// through the ops that move, convert, compare, select, gather and add them;
+// every other op takes FLOAT values (importNode refuses an integer there by
+// name). Each op here is one elementwise linalg.generic: broadcasting is in
+// its indexing maps, and a gather reads the data at its clamped index.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ImporterImpl.h"
+
+using namespace mlir;
+using namespace mlir::fuse;
+using namespace mlir::fuse::onnx_import;
+using namespace mlir::fuse::onnx_import::detail;
+
+//===----------------------------------------------------------------------===//
+// Element types
+//===----------------------------------------------------------------------===//
+
+Type Importer::runtimeType(int32_t dt) {
+  switch (dt) {
+  case onnx::TensorProto::FLOAT:
+    return b.getF32Type();
+  case onnx::TensorProto::INT64:
+    return b.getI64Type();
+  case onnx::TensorProto::INT32:
+    return b.getI32Type();
+  case onnx::TensorProto::BOOL:
+    return b.getI1Type();
+  default:
+    return {};
+  }
+}
+
+Type Importer::typeOf(const Entry &e) {
+  if (e.value)
+    return cast<RankedTensorType>(e.value.getType()).getElementType();
+  if (e.host->isFloat)
+    return b.getF32Type();
+  Type t = runtimeType(e.onnxType);
+  return t && !t.isF32() ? t : b.getI64Type();
+}
+
+Value Importer::constantOf(const HostTensor &t, Type elem) {
+  if (elem.isF32())
+    return constant(t.isFloat ? t : t.converted(true));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(entryBlock);
+  auto type = RankedTensorType::get(t.shape, elem);
+  unsigned width = elem.getIntOrFloatBitWidth();
+  SmallVector<APInt> values;
+  values.reserve(t.size());
+  for (int64_t k = 0; k < t.size(); ++k) {
+    if (width == 1)
+      values.push_back(APInt(1, t.at(k) != 0.0));
+    else
+      values.push_back(APInt(width, uint64_t(t.intAt(k)), /*isSigned=*/true,
+                             /*implicitTrunc=*/true));
+  }
+  return arith::ConstantOp::create(b, loc,
+                                   DenseElementsAttr::get(type, values));
+}
+
+Value Importer::operandOf(Entry &e, size_t rank, Type elem) {
+  Shape padded(rank - e.shape.size(), 1);
+  padded.append(e.shape.begin(), e.shape.end());
+  if (!e.value)
+    return constantOf(e.host->reshaped(padded), elem);
+  return reshape(logical(e), padded);
+}
+
+FailureOr<Type> Importer::commonType(ArrayRef<int> ks) {
+  int first = -1;
+  Type common;
+  auto disagree = [&](int k) {
+    return error() << "input " << k << " ('" << node->input(k) << "') is "
+                   << elementKind(*input(k)) << " and input " << first << " ('"
+                   << node->input(first) << "') is "
+                   << elementKind(*input(first)) << ": " << node->op_type()
+                   << " takes one element type for both; insert a Cast";
+  };
+  // The run-time inputs decide, and must agree exactly.
+  for (int k : ks)
+    if (Entry *e = input(k); e && e->value) {
+      if (first < 0) {
+        first = k, common = typeOf(*e);
+        continue;
+      }
+      if (typeOf(*e) != common)
+        return disagree(k), failure();
+    }
+  if (first < 0)
+    for (int k : ks)
+      if (input(k)) {
+        first = k, common = typeOf(*input(k));
+        break;
+      }
+  // Known inputs convert to it, float to float and integer to integer.
+  for (int k : ks)
+    if (Entry *e = input(k);
+        e && !e->value && e->host->isFloat != common.isF32())
+      return disagree(k), failure();
+  return common;
+}
+
+FailureOr<Shape> Importer::broadcastAll(ArrayRef<Entry *> operands) {
+  std::optional<Shape> out = Shape{};
+  for (Entry *e : operands)
+    if (out)
+      out = broadcastShapes(*out, e->shape);
+  if (out)
+    return *out;
+  InFlightDiagnostic d = error();
+  d << "shapes";
+  for (auto [k, e] : llvm::enumerate(operands))
+    d << (k == 0                     ? " "
+          : k + 1 == operands.size() ? " and "
+                                     : ", ")
+      << shapeStr(e->shape);
+  return d << " do not broadcast", failure();
+}
+
+Value Importer::mapElements(
+    ArrayRef<Value> operands, ArrayRef<int64_t> out, Type elem,
+    function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+  int64_t rank = out.size();
+  SmallVector<Value> ins;
+  SmallVector<AffineMap> maps;
+  for (Value v : operands) {
+    ArrayRef<int64_t> s = shapeOf(v);
+    Shape kept;
+    SmallVector<AffineExpr> dims;
+    for (int64_t d = 0; d < rank; ++d)
+      if (s[d] == out[d]) {
+        kept.push_back(s[d]);
+        dims.push_back(b.getAffineDimExpr(d));
+      }
+    ins.push_back(reshape(v, kept));
+    maps.push_back(AffineMap::get(rank, 0, dims, ctx));
+  }
+  maps.push_back(b.getMultiDimIdentityMap(rank));
+  Value init = tensor::EmptyOp::create(b, loc, out, elem);
+  SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{init.getType()}, ins, ValueRange{init}, maps, iters,
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        linalg::YieldOp::create(nb, l, body(nb, l, args.drop_back()));
+      });
+  return generic.getResult(0);
+}
+
+//===----------------------------------------------------------------------===//
+// Cast
+//===----------------------------------------------------------------------===//
+
+/// Element x converted to `to` as ONNX's Cast does: floats to integers
+/// toward zero, anything to BOOL as "nonzero" (NaN is nonzero), BOOL to 0
+/// or 1, integers sign-extended or truncated. A float outside the target's
+/// range has no defined result in ONNX; here it is what the CPU's or GPU's
+/// conversion gives.
+static Value convertElement(OpBuilder &b, Location l, Value x, Type to) {
+  Type from = x.getType();
+  if (from == to)
+    return x;
+  if (to.isInteger(1)) {
+    Value zero = arith::ConstantOp::create(b, l, b.getZeroAttr(from));
+    if (isa<FloatType>(from))
+      return arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNE, x, zero);
+    return arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne, x, zero);
+  }
+  if (isa<FloatType>(to))
+    return from.isInteger(1) ? arith::UIToFPOp::create(b, l, to, x).getResult()
+                             : arith::SIToFPOp::create(b, l, to, x).getResult();
+  if (isa<FloatType>(from))
+    return arith::FPToSIOp::create(b, l, to, x);
+  if (from.isInteger(1))
+    return arith::ExtUIOp::create(b, l, to, x);
+  if (from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth())
+    return arith::ExtSIOp::create(b, l, to, x);
+  return arith::TruncIOp::create(b, l, to, x);
+}
+
+LogicalResult Importer::importCast() {
+  FailureOr<int64_t> to = intAttr("to", 0);
+  if (failed(to))
+    return failure();
+  Type target = runtimeType(int32_t(*to));
+  if (!target)
+    return error() << "casting a run-time value to " << typeName(int32_t(*to))
+                   << " is not supported (run-time values are FLOAT, INT64, "
+                      "INT32 or BOOL)",
+           failure();
+  Entry &x = *input(0);
+  Type from = typeOf(x);
+  if (from == target) {
+    Entry same = x;
+    same.onnxType = int32_t(*to);
+    return define(0, std::move(same));
+  }
+  size_t rank = x.shape.size();
+  Value y = mapElements({operandOf(x, rank, from)}, x.shape, target,
+                        [&](OpBuilder &nb, Location l, ValueRange v) {
+                          return convertElement(nb, l, v[0], target);
+                        });
+  Entry e = result(y, x.shape, false);
+  e.onnxType = int32_t(*to);
+  return define(0, std::move(e));
+}
+
+//===----------------------------------------------------------------------===//
+// Comparisons, logic and integer arithmetic
+//===----------------------------------------------------------------------===//
+
+LogicalResult Importer::importCompare(StringRef kind) {
+  FailureOr<Type> elem = commonType({0, 1});
+  if (failed(elem))
+    return failure();
+  if (elem->isInteger(1) && kind != "Equal")
+    return error() << kind << " does not take BOOL inputs", failure();
+  Entry &a = *input(0), &c = *input(1);
+  FailureOr<Shape> out = broadcastAll({&a, &c});
+  if (failed(out))
+    return failure();
+  bool isFloat = elem->isF32();
+  arith::CmpFPredicate fp = llvm::StringSwitch<arith::CmpFPredicate>(kind)
+                                .Case("Equal", arith::CmpFPredicate::OEQ)
+                                .Case("Less", arith::CmpFPredicate::OLT)
+                                .Case("Greater", arith::CmpFPredicate::OGT)
+                                .Case("LessOrEqual", arith::CmpFPredicate::OLE)
+                                .Default(arith::CmpFPredicate::OGE);
+  arith::CmpIPredicate ip = llvm::StringSwitch<arith::CmpIPredicate>(kind)
+                                .Case("Equal", arith::CmpIPredicate::eq)
+                                .Case("Less", arith::CmpIPredicate::slt)
+                                .Case("Greater", arith::CmpIPredicate::sgt)
+                                .Case("LessOrEqual", arith::CmpIPredicate::sle)
+                                .Default(arith::CmpIPredicate::sge);
+  size_t rank = out->size();
+  Value y = mapElements({operandOf(a, rank, *elem), operandOf(c, rank, *elem)},
+                        *out, b.getI1Type(),
+                        [&](OpBuilder &nb, Location l, ValueRange v) -> Value {
+                          if (isFloat)
+                            return arith::CmpFOp::create(nb, l, fp, v[0], v[1]);
+                          return arith::CmpIOp::create(nb, l, ip, v[0], v[1]);
+                        });
+  Entry e = result(y, *out, false);
+  e.onnxType = onnx::TensorProto::BOOL;
+  return define(0, std::move(e));
+}
+
+LogicalResult Importer::importLogic(StringRef kind) {
+  SmallVector<Entry *> operands;
+  for (int k = 0; k < numInputs(); ++k) {
+    Entry &e = *input(k);
+    if (!typeOf(e).isInteger(1) && (e.value || e.host->isFloat))
+      return error() << "input " << k << " ('" << node->input(k)
+                     << "') must be BOOL, not " << elementKind(e),
+             failure();
+    operands.push_back(&e);
+  }
+  FailureOr<Shape> out = broadcastAll(operands);
+  if (failed(out))
+    return failure();
+  size_t rank = out->size();
+  SmallVector<Value> values;
+  for (Entry *e : operands)
+    values.push_back(operandOf(*e, rank, b.getI1Type()));
+  Value y = mapElements(values, *out, b.getI1Type(),
+                        [&](OpBuilder &nb, Location l, ValueRange v) -> Value {
+                          if (kind == "Not") {
+                            Value one = arith::ConstantOp::create(
+                                nb, l, nb.getBoolAttr(true));
+                            return arith::XOrIOp::create(nb, l, v[0], one);
+                          }
+                          if (kind == "And")
+                            return arith::AndIOp::create(nb, l, v[0], v[1]);
+                          if (kind == "Or")
+                            return arith::OrIOp::create(nb, l, v[0], v[1]);
+                          return arith::XOrIOp::create(nb, l, v[0], v[1]);
+                        });
+  Entry e = result(y, *out, false);
+  e.onnxType = onnx::TensorProto::BOOL;
+  return define(0, std::move(e));
+}
+
+LogicalResult Importer::importIntegerArith(StringRef kind) {
+  if (!llvm::is_contained({"Add", "Sub", "Mul", "Max", "Min"}, kind))
+    return error() << kind << " of integer run-time values is not supported "
+                   << "(integers are added, subtracted, multiplied and "
+                      "compared; a Cast to FLOAT in the model computes it "
+                      "in float)",
+           failure();
+  SmallVector<int> ks;
+  SmallVector<Entry *> operands;
+  for (int k = 0; k < numInputs(); ++k) {
+    ks.push_back(k);
+    operands.push_back(input(k));
+  }
+  FailureOr<Type> elem = commonType(ks);
+  if (failed(elem))
+    return failure();
+  if (elem->isInteger(1))
+    return error() << kind << " does not take BOOL inputs", failure();
+  FailureOr<Shape> out = broadcastAll(operands);
+  if (failed(out))
+    return failure();
+  size_t rank = out->size();
+  SmallVector<Value> values;
+  for (Entry *e : operands)
+    values.push_back(operandOf(*e, rank, *elem));
+  // Wrapping arithmetic, as ONNX runtimes compute integers.
+  Value y = mapElements(values, *out, *elem,
+                        [&](OpBuilder &nb, Location l, ValueRange v) {
+                          Value acc = v[0];
+                          for (Value x : v.drop_front()) {
+                            if (kind == "Add")
+                              acc = arith::AddIOp::create(nb, l, acc, x);
+                            else if (kind == "Sub")
+                              acc = arith::SubIOp::create(nb, l, acc, x);
+                            else if (kind == "Mul")
+                              acc = arith::MulIOp::create(nb, l, acc, x);
+                            else if (kind == "Max")
+                              acc = arith::MaxSIOp::create(nb, l, acc, x);
+                            else
+                              acc = arith::MinSIOp::create(nb, l, acc, x);
+                          }
+                          return acc;
+                        });
+  Entry e = result(y, *out, false);
+  e.onnxType = typeOf(*operands.front()) == *elem
+                   ? operands.front()->onnxType
+                   : int32_t(onnx::TensorProto::UNDEFINED);
+  return define(0, std::move(e));
+}
+
+//===----------------------------------------------------------------------===//
+// Gather
+//===----------------------------------------------------------------------===//
+
+LogicalResult Importer::importGatherByIndex() {
+  Entry &x = *input(0), &idx = *input(1);
+  int64_t rank = x.shape.size();
+  FailureOr<int64_t> axisAttr = intAttr("axis", 0);
+  if (failed(axisAttr))
+    return failure();
+  FailureOr<int64_t> axis = normAxis(*axisAttr, rank);
+  if (failed(axis))
+    return failure();
+  Type idxType = typeOf(idx);
+  if (idxType.isF32() || idxType.isInteger(1))
+    return error() << "indices (input 1, '" << node->input(1)
+                   << "') must be INT64 or INT32, not " << elementKind(idx),
+           failure();
+  int64_t dim = x.shape[*axis];
+  if (idx.host)
+    for (int64_t k = 0; k < idx.host->size(); ++k)
+      if (int64_t i = idx.host->intAt(k); i < -dim || i >= dim)
+        return error() << "index " << i << " is out of range for dimension "
+                       << dim,
+               failure();
+  Shape out(x.shape.begin(), x.shape.begin() + *axis);
+  out.append(idx.shape.begin(), idx.shape.end());
+  out.append(x.shape.begin() + *axis + 1, x.shape.end());
+  Type elem = typeOf(x);
+  if (out.size() > kMaxRank)
+    return error() << "the output has rank " << out.size() << "; at most "
+                   << kMaxRank << " dimensions are supported (TOSA's limit)",
+           failure();
+  if (tooManyBytes(out, elementBytes(elem)))
+    return error() << "the output " << shapeStr(out) << " is too large",
+           failure();
+  Value data = operandOf(x, rank, elem);
+  Value indices = operandOf(idx, idx.shape.size(), idxType);
+  int64_t r = idx.shape.size(), outRank = out.size();
+  SmallVector<AffineExpr> idxDims;
+  for (int64_t d = 0; d < r; ++d)
+    idxDims.push_back(b.getAffineDimExpr(*axis + d));
+  SmallVector<AffineMap> maps = {AffineMap::get(outRank, 0, idxDims, ctx),
+                                 b.getMultiDimIdentityMap(outRank)};
+  Value init = tensor::EmptyOp::create(b, loc, out, elem);
+  SmallVector<utils::IteratorType> iters(outRank,
+                                         utils::IteratorType::parallel);
+  // A negative index counts from the end; one outside [-dim, dim) (which
+  // ONNX leaves undefined) is clamped into the data, never read past it.
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{init.getType()}, ValueRange{indices}, ValueRange{init},
+      maps, iters, [&](OpBuilder &nb, Location l, ValueRange args) {
+        auto cst = [&](int64_t c) {
+          return arith::ConstantIndexOp::create(nb, l, c).getResult();
+        };
+        Value i = arith::IndexCastOp::create(nb, l, nb.getIndexType(), args[0]);
+        Value negative =
+            arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, i, cst(0));
+        Value wrapped = arith::AddIOp::create(nb, l, i, cst(dim));
+        i = arith::SelectOp::create(nb, l, negative, wrapped, i);
+        i = arith::MaxSIOp::create(nb, l, i, cst(0));
+        i = arith::MinSIOp::create(nb, l, i, cst(dim - 1));
+        SmallVector<Value> at;
+        for (int64_t d = 0; d < *axis; ++d)
+          at.push_back(linalg::IndexOp::create(nb, l, d));
+        at.push_back(i);
+        for (int64_t d = *axis + 1; d < rank; ++d)
+          at.push_back(linalg::IndexOp::create(nb, l, d - 1 + r));
+        linalg::YieldOp::create(
+            nb, l, tensor::ExtractOp::create(nb, l, data, at).getResult());
+      });
+  Entry e = result(generic.getResult(0), out, false);
+  e.onnxType = x.onnxType;
+  return define(0, std::move(e));
+}
