@@ -33,6 +33,10 @@ void mlir::fuse::buildFusionPipeline(OpPassManager &pm,
     attach.target = options.target;
     pm.addPass(createFuseAttachTarget(attach));
   }
+  // Equal ops merged first: an importer that reshapes one input once per
+  // reader (three tosa.reshape of the same activation before Q, K and V)
+  // must not hide that the readers share it.
+  pm.addPass(createCSEPass());
   auto disabled = [&](StringRef rule) {
     return llvm::is_contained(options.disableRules, rule.str());
   };

@@ -168,6 +168,205 @@ struct FoldConstantGeneric : OpRewritePattern<linalg::GenericOp> {
   int64_t maxElements;
 };
 
+/// The value a chain of tensor.expand_shape / tensor.collapse_shape ops
+/// starts from.
+static Value reshapeSource(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (auto expand = dyn_cast<tensor::ExpandShapeOp>(def))
+      v = expand.getSrc();
+    else if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(def))
+      v = collapse.getSrc();
+    else
+      break;
+  }
+  return v;
+}
+
+/// Whether `v` is a linalg op's result, or a slice of one (a merged
+/// contraction's part).
+static bool fromLinalg(Value v) {
+  if (auto slice = v.getDefiningOp<tensor::ExtractSliceOp>())
+    v = slice.getSource();
+  return v.getDefiningOp<linalg::LinalgOp>() != nullptr;
+}
+
+/// `shape` without its unit dimensions: a reshape that only adds or drops
+/// those (a reduction's [N, 1] view) changes no grouping worth moving.
+static SmallVector<int64_t> withoutUnitDims(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> kept;
+  for (int64_t d : shape)
+    if (d != 1)
+      kept.push_back(d);
+  return kept;
+}
+
+/// The coarsest grouping two static shapes of one element count share:
+/// contiguous dimension ranges of `a` and of `b`, pairwise of equal
+/// products (trailing unit dimensions join the last range).
+static std::optional<std::pair<SmallVector<ReassociationIndices>,
+                               SmallVector<ReassociationIndices>>>
+commonGroups(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
+  if (llvm::any_of(a, [](int64_t d) { return d <= 0; }) ||
+      llvm::any_of(b, [](int64_t d) { return d <= 0; }))
+    return std::nullopt;
+  SmallVector<ReassociationIndices> ga, gb;
+  int64_t i = 0, j = 0, na = a.size(), nb = b.size();
+  while (i < na && j < nb) {
+    ReassociationIndices ra{i}, rb{j};
+    int64_t pa = a[i++], pb = b[j++];
+    while (pa != pb) {
+      if (pa < pb) {
+        if (i == na)
+          return std::nullopt;
+        pa *= a[i];
+        ra.push_back(i++);
+      } else {
+        if (j == nb)
+          return std::nullopt;
+        pb *= b[j];
+        rb.push_back(j++);
+      }
+    }
+    ga.push_back(ra);
+    gb.push_back(rb);
+  }
+  for (; i < na; ++i) {
+    if (a[i] != 1 || ga.empty())
+      return std::nullopt;
+    ga.back().push_back(i);
+  }
+  for (; j < nb; ++j) {
+    if (b[j] != 1 || gb.empty())
+      return std::nullopt;
+    gb.back().push_back(j);
+  }
+  if (ga.empty())
+    return std::nullopt;
+  return std::make_pair(ga, gb);
+}
+
+/// `v` of a shape grouped by `from` reshaped to the shape grouped by `to`
+/// (one collapse to the common groups, one expand to `type`).
+static Value regroup(PatternRewriter &rewriter, Location loc, Value v,
+                     ArrayRef<ReassociationIndices> from,
+                     ArrayRef<ReassociationIndices> to, RankedTensorType type) {
+  auto trivial = [](ArrayRef<ReassociationIndices> groups) {
+    return llvm::all_of(
+        groups, [](const ReassociationIndices &g) { return g.size() == 1; });
+  };
+  if (!trivial(from))
+    v = tensor::CollapseShapeOp::create(rewriter, loc, v, from);
+  if (!trivial(to))
+    v = tensor::ExpandShapeOp::create(rewriter, loc, type, v, to);
+  return v;
+}
+
+/// An elementwise linalg.generic that reads a reshape of another linalg
+/// op's result or of a slice of one (a batch matmul's [1, B*S, N] viewed as
+/// [B, S, N], as ONNX MatMul imports, then its bias add) runs in that
+/// shape instead, and
+/// the reshape moves below it: the elementwise op then reads its producer
+/// directly, which is what the epilogue rules need. Operands in the
+/// generic's shape are regrouped the same way; broadcast operands may only
+/// index dimensions the reshape leaves alone. A reshape that only adds or
+/// drops unit dimensions stays (the loop depth rules rely on it). A generic
+/// that already reads
+/// a linalg op's result directly keeps that adjacency, so the rewrite
+/// moves a reshape down a chain of elementwise ops and never back.
+struct SinkReshapeBelowElementwise : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getNumResults() != 1 || op.getNumDpsInits() != 1 ||
+        op.getNumReductionLoops() != 0 || op.hasIndexSemantics())
+      return failure();
+    OpOperand *init = op.getDpsInitOperand(0);
+    auto type = dyn_cast<RankedTensorType>(op.getResult(0).getType());
+    if (!type || !type.hasStaticShape() ||
+        !op.getMatchingIndexingMap(init).isIdentity() ||
+        op.payloadUsesValueFromOperand(init))
+      return failure();
+    Value reshaped, source;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      Value v = input->get();
+      Value from = reshapeSource(v);
+      if (from == v) {
+        // Read directly from a linalg op: keep that adjacency.
+        if (fromLinalg(v))
+          return failure();
+        continue;
+      }
+      auto fromType = dyn_cast<RankedTensorType>(from.getType());
+      if (!reshaped && fromLinalg(from) && fromType &&
+          fromType.hasStaticShape() &&
+          withoutUnitDims(fromType.getShape()) !=
+              withoutUnitDims(type.getShape()) &&
+          op.getMatchingIndexingMap(input).isIdentity())
+        reshaped = v, source = from;
+    }
+    if (!reshaped)
+      return failure();
+    auto sourceType = cast<RankedTensorType>(source.getType());
+    auto groups = commonGroups(sourceType.getShape(), type.getShape());
+    if (!groups)
+      return failure();
+    auto &[gs, gt] = *groups;
+    // A dimension of the generic that one dimension of the source keeps.
+    int64_t rank = sourceType.getRank();
+    DenseMap<unsigned, unsigned> kept;
+    for (auto [s, t] : llvm::zip(gs, gt))
+      if (s.size() == 1 && t.size() == 1)
+        kept[t.front()] = s.front();
+    SmallVector<Value> inputs;
+    SmallVector<AffineMap> maps;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      Value v = input->get();
+      AffineMap map = op.getMatchingIndexingMap(input);
+      if (v == reshaped) {
+        inputs.push_back(source);
+        maps.push_back(rewriter.getMultiDimIdentityMap(rank));
+        continue;
+      }
+      auto vType = dyn_cast<RankedTensorType>(v.getType());
+      if (map.isIdentity() && vType && vType.getShape() == type.getShape()) {
+        inputs.push_back(regroup(rewriter, op.getLoc(), v, gt, gs,
+                                 sourceType.clone(vType.getElementType())));
+        maps.push_back(rewriter.getMultiDimIdentityMap(rank));
+        continue;
+      }
+      SmallVector<AffineExpr> exprs;
+      for (AffineExpr e : map.getResults()) {
+        if (auto c = dyn_cast<AffineConstantExpr>(e); c && c.getValue() == 0) {
+          exprs.push_back(e);
+          continue;
+        }
+        auto d = dyn_cast<AffineDimExpr>(e);
+        if (!d || !kept.count(d.getPosition()))
+          return failure();
+        exprs.push_back(rewriter.getAffineDimExpr(kept[d.getPosition()]));
+      }
+      inputs.push_back(v);
+      maps.push_back(AffineMap::get(rank, 0, exprs, rewriter.getContext()));
+    }
+    maps.push_back(rewriter.getMultiDimIdentityMap(rank));
+    auto resultType = sourceType.clone(type.getElementType());
+    Value empty =
+        tensor::EmptyOp::create(rewriter, op.getLoc(), resultType.getShape(),
+                                resultType.getElementType());
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    auto sunk =
+        linalg::GenericOp::create(rewriter, op.getLoc(), resultType, inputs,
+                                  ValueRange{empty}, maps, iterators);
+    rewriter.cloneRegionBefore(op.getRegion(), sunk.getRegion(),
+                               sunk.getRegion().end());
+    rewriter.replaceOp(
+        op, regroup(rewriter, op.getLoc(), sunk.getResult(0), gs, gt, type));
+    return success();
+  }
+};
+
 struct PrunePass : public fuse::impl::FusePruneBase<PrunePass> {
   using FusePruneBase::FusePruneBase;
 
@@ -188,7 +387,8 @@ struct PrunePass : public fuse::impl::FusePruneBase<PrunePass> {
     // tensor.concat becomes insertions into one tensor, so that each branch
     // can write its slice (the concat_slices rule).
     tensor::populateDecomposeTensorConcatPatterns(owning);
-    owning.add<RemoveTosaIdentity, DropDepthwiseMultiplier>(context);
+    owning.add<RemoveTosaIdentity, DropDepthwiseMultiplier,
+               SinkReshapeBelowElementwise>(context);
     patterns = std::make_shared<FrozenRewritePatternSet>(std::move(owning));
     return success();
   }

@@ -19,8 +19,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-MODELS = ["inception_block", "yolo_tiny", "bert_tiny", "mobilenet_v2", "googlenet", "yolo",
-          "resnet50", "bert_base", "bert_base_op17"]
+MODELS = ["inception_block", "yolo_tiny", "bert_tiny", "text_encoder_tiny", "mobilenet_v2", "googlenet",
+          "yolo", "resnet50", "bert_base", "bert_base_op17", "text_encoder"]
 
 
 def main():

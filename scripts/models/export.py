@@ -6,7 +6,7 @@ For each network two variants:
   <name>.onnx      plain eval export (the exporter folds BatchNorm into Conv);
   <name>-bn.onnx   training=PRESERVE: BatchNormalization nodes kept, for the
                    compiler's own Conv+BN folding;
-and <name>.npz with input_0 and output_0 (PyTorch eager, fp32, eval mode).
+and <name>.npz with input_K and output_K (PyTorch eager, fp32, eval mode).
 
 Networks:
   resnet50, mobilenet_v2, googlenet   torchvision, weights=None, 1x3x224x224;
@@ -17,8 +17,13 @@ Networks:
   yolo                                YOLOv5s-style detector: Conv-BN-SiLU, C3
                                       with Split, SPPF, nearest upsampling, two
                                       heads, 1x3x256x256;
+  text_encoder                        BERT-base from INT64 token ids and attention
+                                      mask: embeddings (Gather of the ids), the
+                                      mask's additive bias, 12 layers, pooler;
+                                      two outputs (opset 13);
   small ones for the test suite (committed under test/Models/onnx, < 5 MB):
-  inception_block, yolo_tiny, bert_tiny (2 layers, hidden 64, opset 17).
+  inception_block, yolo_tiny, bert_tiny (2 layers, hidden 64, opset 17),
+  text_encoder_tiny (2 layers, hidden 64, vocabulary 1000, batch 2).
 
 Large files go to the output directory (default build/models), never into
 the repository.
@@ -173,6 +178,43 @@ class Bert(nn.Module):
         return x
 
 
+class TextEncoder(nn.Module):
+    """A BERT encoder from token ids, as a text model is deployed: word,
+    position and token-type embeddings (nn.Embedding, a Gather of the INT64
+    ids), LayerNorm, the additive mask computed from the INT64 attention
+    mask, the encoder layers, and the pooler (tanh of a Linear on the first
+    token)."""
+
+    def __init__(self, layers=12, h=768, heads=12, ffn=3072, seq=128, vocab=30522):
+        super().__init__()
+        self.word = nn.Embedding(vocab, h)
+        self.position = nn.Embedding(512, h)
+        self.token_type = nn.Embedding(2, h)
+        self.ln = nn.LayerNorm(h, eps=1e-12)
+        self.layers = nn.ModuleList(BertLayer(h, heads, ffn) for _ in range(layers))
+        self.pool = nn.Linear(h, h)
+        self.register_buffer("positions", torch.arange(seq).unsqueeze(0))
+
+    def forward(self, ids, attention_mask):
+        x = self.word(ids) + self.position(self.positions) + self.token_type(torch.zeros_like(ids))
+        x = self.ln(x)
+        mask = (1.0 - attention_mask[:, None, None, :].to(x.dtype)) * -10000.0
+        for layer in self.layers:
+            x = layer(x, mask)
+        return x, torch.tanh(self.pool(x[:, 0]))
+
+
+def token_inputs(seq, vocab, batch=1):
+    """Seeded token ids (a padded tail of id 0) and their attention mask."""
+    def make(generator):
+        ids = torch.randint(1, vocab, (batch, seq), generator=generator)
+        mask = torch.ones(batch, seq, dtype=torch.int64)
+        ids[:, seq - seq // 8:] = 0
+        mask[:, seq - seq // 8:] = 0
+        return ids, mask
+    return make
+
+
 # --- Inception block ---------------------------------------------------------
 
 class InceptionBlock(nn.Module):
@@ -230,6 +272,9 @@ def networks():
         "yolo_tiny": (lambda: Yolo(w=8, depth=(1, 1, 1, 1), classes=4), (1, 3, 64, 64), 13, True),
         "bert_tiny": (lambda: Bert(layers=2, h=64, heads=4, ffn=256, seq=16), (1, 16, 64), 17, True),
         "resnet_tiny": (lambda: ResNetTiny(), (1, 3, 32, 32), 13, True),
+        "text_encoder": (lambda: TextEncoder(), token_inputs(128, 30522), 13, False),
+        "text_encoder_tiny": (lambda: TextEncoder(layers=2, h=64, heads=4, ffn=256, seq=16, vocab=1000),
+                              token_inputs(16, 1000, batch=2), 17, True),
     }
 
 
@@ -242,24 +287,32 @@ def build(name, make, shape, seed):
     seeded input: what export() writes, and what bench/gpu.py times."""
     torch.manual_seed(seed)
     model = randomise_bn(make(), seed).eval()
-    x = torch.randn(*shape, generator=torch.Generator().manual_seed(seed + 1))
+    generator = torch.Generator().manual_seed(seed + 1)
+    # `shape` is the input's shape, or a function of a generator that makes
+    # the inputs (token ids and masks).
+    x = shape(generator) if callable(shape) else torch.randn(*shape, generator=generator)
     return model, x
 
 
 def export(name, make, shape, opset, out_dir, seed):
     model, x = build(name, make, shape, seed)
+    xs = x if isinstance(x, tuple) else (x,)
     with torch.no_grad():
-        y = model(x)
+        y = model(*xs)
+    ys = y if isinstance(y, tuple) else (y,)
     os.makedirs(out_dir, exist_ok=True)
-    np.savez(os.path.join(out_dir, name + ".npz"), input_0=x.numpy(), output_0=y.numpy())
+    np.savez(os.path.join(out_dir, name + ".npz"), **{f"input_{k}": t.numpy() for k, t in enumerate(xs)},
+             **{f"output_{k}": t.numpy() for k, t in enumerate(ys)})
     has_bn = any(isinstance(m, nn.BatchNorm2d) for m in model.modules())
     variants = [("", torch.onnx.TrainingMode.EVAL)]
     if has_bn:
         variants.append(("-bn", torch.onnx.TrainingMode.PRESERVE))
     for suffix, mode in variants:
         path = os.path.join(out_dir, name + suffix + ".onnx")
-        torch.onnx.export(model, x, path, opset_version=opset, input_names=["input"],
-                          output_names=["output"], training=mode, do_constant_folding=True)
+        names = ["input"] if len(xs) == 1 else [f"input_{k}" for k in range(len(xs))]
+        outputs = ["output"] if len(ys) == 1 else [f"output_{k}" for k in range(len(ys))]
+        torch.onnx.export(model, xs, path, opset_version=opset, input_names=names,
+                          output_names=outputs, training=mode, do_constant_folding=True)
         print(f"{path}: {os.path.getsize(path) / 1e6:.1f} MB")
 
 

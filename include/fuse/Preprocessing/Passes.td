@@ -19,7 +19,12 @@ def FusePrune : Pass<"fuse-prune"> {
     convolutions with channel multiplier 1 whose result is only collapsed
     (`depthwise_conv_2d_nhwc_hwcm` + `tensor.collapse_shape` becomes
     `depthwise_conv_2d_nhwc_hwc`, so nothing separates them from their
-    epilogue), and constant
+    epilogue), reshapes between a linalg op and the elementwise ops that
+    read it (a batch matmul's `[1, B*S, N]` viewed as `[B, S, N]`, then its
+    bias: the elementwise op runs in the matmul's shape and the reshape
+    moves below it, unless a broadcast operand indexes a dimension the
+    reshape splits or the op already reads another linalg op directly),
+    and constant
     subgraphs, folded at compile time (linalg ops on constants up to
     `max-constant-fold-elements` result elements; broadcasts that would
     turn a small constant into a larger one are kept).

@@ -28,13 +28,21 @@ static void propose(FusionState &state) {
     int64_t rows = space.empty() ? 0 : full / space.back();
     // Forward from QK^T through the scores' elementwise ops and the softmax
     // reductions until the product with V.
-    // Shapes compare without unit dimensions: an importer's 4-D
-    // [1, heads, S, S] scores are the batch matmul's [heads, S, S].
+    // Shapes compare as rows of the score matrix: an importer's 4-D
+    // [batch, heads, S, S] scores are the batch matmul's
+    // [batch * heads, S, S] (the same elements, rows of the same length).
+    auto sameRows = [&](ArrayRef<int64_t> shape) {
+      int64_t n = 1;
+      for (int64_t d : shape)
+        n *= d;
+      return !shape.empty() && !space.empty() && n == full &&
+             shape.back() == space.back();
+    };
     auto interiorFits = [&](const Node &n) {
       if (n.isElementwiseLike())
         return n.numElements() == full || n.numElements() == rows;
       return n.isReduction() && n.reduction && n.reduction->innermost &&
-             squeezed(n.reduction->inputShape) == squeezed(space);
+             sameRows(n.reduction->inputShape);
     };
     SmallVector<unsigned> interior;
     std::optional<unsigned> c2;
