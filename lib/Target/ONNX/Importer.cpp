@@ -3436,11 +3436,19 @@ const llvm::StringMap<Importer::Handler> &Importer::handlers() {
                          "Reciprocal", "Floor", "Ceil", "Sqrt"})
       t[op] = [](Importer &i) { return i.importUnary(i.node->op_type()); };
     // Run-time integer operands take the integer path.
-    for (StringRef op : {"Add", "Sub", "Mul", "Div", "Pow"})
+    for (StringRef op : {"Add", "Sub", "Mul", "Div"})
       t[op] = [](Importer &i) {
         return i.integerInputs() ? i.importIntegerArith(i.node->op_type())
                                  : i.importBinary(i.node->op_type());
       };
+    t["Pow"] = [](Importer &i) {
+      return i.integerInputs() ? i.importPowIntegerExponent()
+                               : i.importBinary("Pow");
+    };
+    t["GatherElements"] = [](Importer &i) { return i.importGatherElements(); };
+    t["CumSum"] = [](Importer &i) { return i.importCumSum(); };
+    t["ArgMax"] = [](Importer &i) { return i.importArgExtreme(true); };
+    t["ArgMin"] = [](Importer &i) { return i.importArgExtreme(false); };
     for (StringRef op : {"Max", "Min"})
       t[op] = [](Importer &i) {
         return i.integerInputs() ? i.importIntegerArith(i.node->op_type())
@@ -3569,7 +3577,9 @@ LogicalResult Importer::importNode() {
                                "GreaterOrEqual",
                                "And",
                                "Or",
-                               "Xor"},
+                               "Xor",
+                               "GatherElements",
+                               "CumSum"},
                               opType))
     required = 2;
   else if (opType == "BatchNormalization")
@@ -3602,35 +3612,19 @@ LogicalResult Importer::importNode() {
   // Run-time integers and booleans (token ids, masks, positions) reach the
   // ops that move, convert, compare, select, gather or add them; every
   // other op takes float32 run-time values.
-  static const llvm::StringSet<> typedOps = {"Identity",
-                                             "Cast",
-                                             "Reshape",
-                                             "Flatten",
-                                             "Squeeze",
-                                             "Unsqueeze",
-                                             "Transpose",
-                                             "Concat",
-                                             "Slice",
-                                             "Split",
-                                             "Gather",
-                                             "Expand",
-                                             "Tile",
-                                             "Where",
-                                             "Equal",
-                                             "Less",
-                                             "Greater",
-                                             "LessOrEqual",
-                                             "GreaterOrEqual",
-                                             "And",
-                                             "Or",
-                                             "Xor",
-                                             "Not",
-                                             "Add",
-                                             "Sub",
-                                             "Mul",
-                                             "Max",
-                                             "Min",
-                                             "Sum"};
+  static const llvm::StringSet<> typedOps = {
+      "Identity", "Pow",         "GatherElements",
+      "CumSum",   "ArgMax",      "ArgMin",
+      "Cast",     "Reshape",     "Flatten",
+      "Squeeze",  "Unsqueeze",   "Transpose",
+      "Concat",   "Slice",       "Split",
+      "Gather",   "Expand",      "Tile",
+      "Where",    "Equal",       "Less",
+      "Greater",  "LessOrEqual", "GreaterOrEqual",
+      "And",      "Or",          "Xor",
+      "Not",      "Add",         "Sub",
+      "Mul",      "Max",         "Min",
+      "Sum"};
   if (t != "Shape" && !typedOps.contains(t))
     for (int k = 0; k < numInputs(); ++k)
       if (nonFloatRuntime(k))

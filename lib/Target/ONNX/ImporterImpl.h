@@ -270,6 +270,18 @@ private:
   /// Gather as one elementwise op reading the data at each index (run-time
   /// indices, or more known ones than slices are made for).
   LogicalResult importGatherByIndex();
+  /// GatherElements: each output element reads the data at its own index
+  /// along the axis.
+  LogicalResult importGatherElements();
+  /// CumSum along a known axis (exclusive and reverse too).
+  LogicalResult importCumSum();
+  /// ArgMax / ArgMin: the maximum (minimum) along the axis, then the first
+  /// (or last) index holding it, as INT64.
+  LogicalResult importArgExtreme(bool isMax);
+  /// Pow of a float base by an integer run-time exponent (converted).
+  LogicalResult importPowIntegerExponent();
+  /// The axis attribute of the node, normalized for `rank`.
+  FailureOr<int64_t> axisAttr(int64_t rank, int64_t dflt = 0);
   Value scalar(float v, int64_t rank) {
     return constant(HostTensor::floats(Shape(rank, 1), {v}));
   }

@@ -412,3 +412,271 @@ LogicalResult Importer::importGatherByIndex() {
   e.onnxType = x.onnxType;
   return define(0, std::move(e));
 }
+
+FailureOr<int64_t> Importer::axisAttr(int64_t rank, int64_t dflt) {
+  FailureOr<int64_t> axis = intAttr("axis", dflt);
+  if (failed(axis))
+    return failure();
+  return normAxis(*axis, rank);
+}
+
+/// Index `i` (of an integer type) as an index into a dimension of `dim`:
+/// negative counts from the end, and anything outside is clamped into it.
+static Value clampedIndex(OpBuilder &b, Location l, Value i, int64_t dim) {
+  auto cst = [&](int64_t c) {
+    return arith::ConstantIndexOp::create(b, l, c).getResult();
+  };
+  i = arith::IndexCastOp::create(b, l, b.getIndexType(), i);
+  Value negative =
+      arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, i, cst(0));
+  Value wrapped = arith::AddIOp::create(b, l, i, cst(dim));
+  i = arith::SelectOp::create(b, l, negative, wrapped, i);
+  i = arith::MaxSIOp::create(b, l, i, cst(0));
+  return arith::MinSIOp::create(b, l, i, cst(dim - 1));
+}
+
+LogicalResult Importer::importGatherElements() {
+  Entry &x = *input(0), &idx = *input(1);
+  int64_t rank = x.shape.size();
+  FailureOr<int64_t> axis = axisAttr(rank);
+  if (failed(axis))
+    return failure();
+  Type idxType = typeOf(idx);
+  if (idxType.isF32() || idxType.isInteger(1))
+    return error() << "indices (input 1, '" << node->input(1)
+                   << "') must be INT64 or INT32, not " << elementKind(idx),
+           failure();
+  if (int64_t(idx.shape.size()) != rank)
+    return error() << "indices " << shapeStr(idx.shape)
+                   << " must have the data's rank (" << rank << ")",
+           failure();
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != *axis && idx.shape[d] > x.shape[d])
+      return error() << "indices " << shapeStr(idx.shape)
+                     << " are larger than the data " << shapeStr(x.shape)
+                     << " in dimension " << d,
+             failure();
+  int64_t dim = x.shape[*axis];
+  if (idx.host)
+    for (int64_t k = 0; k < idx.host->size(); ++k)
+      if (int64_t i = idx.host->intAt(k); i < -dim || i >= dim)
+        return error() << "index " << i << " is out of range for dimension "
+                       << dim,
+               failure();
+  Type elem = typeOf(x);
+  Value data = operandOf(x, rank, elem);
+  Value indices = operandOf(idx, rank, idxType);
+  Value init = tensor::EmptyOp::create(b, loc, idx.shape, elem);
+  SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
+  SmallVector<AffineMap> maps(2, b.getMultiDimIdentityMap(rank));
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{init.getType()}, ValueRange{indices}, ValueRange{init},
+      maps, iters, [&](OpBuilder &nb, Location l, ValueRange args) {
+        SmallVector<Value> at;
+        for (int64_t d = 0; d < rank; ++d)
+          at.push_back(d == *axis ? clampedIndex(nb, l, args[0], dim)
+                                  : linalg::IndexOp::create(nb, l, d));
+        linalg::YieldOp::create(
+            nb, l, tensor::ExtractOp::create(nb, l, data, at).getResult());
+      });
+  Entry e = result(generic.getResult(0), idx.shape, false);
+  e.onnxType = x.onnxType;
+  return define(0, std::move(e));
+}
+
+/// A generic over `out`'s dimensions plus one innermost reduction
+/// dimension that walks `axis` of `in` (of `out`'s rank, or one more when
+/// `dropAxis`): `in` is read with the walked index at `axis`, the output
+/// keeps `init`'s value where `body` says so. Returns the generic's result.
+static Value reduceAlong(
+    OpBuilder &b, Location loc, Value in, Value init, int64_t axis,
+    bool dropAxis, ArrayRef<Value> broadcastAlongAxis,
+    function_ref<Value(OpBuilder &, Location, ValueRange, Value, Value)> body) {
+  auto outType = cast<RankedTensorType>(init.getType());
+  int64_t outRank = outType.getRank(), loops = outRank + 1;
+  MLIRContext *ctx = b.getContext();
+  // `in` reads the output position with the reduction dimension at `axis`.
+  SmallVector<AffineExpr> inExprs;
+  for (int64_t d = 0, o = 0; d < outRank + (dropAxis ? 1 : 0); ++d) {
+    if (d == axis) {
+      inExprs.push_back(b.getAffineDimExpr(outRank));
+      if (!dropAxis)
+        ++o;
+      continue;
+    }
+    inExprs.push_back(b.getAffineDimExpr(o++));
+  }
+  SmallVector<AffineMap> maps = {AffineMap::get(loops, 0, inExprs, ctx)};
+  SmallVector<Value> ins = {in};
+  AffineMap outMap =
+      AffineMap::getMultiDimIdentityMap(loops, ctx).getMajorSubMap(outRank);
+  for (Value v : broadcastAlongAxis) {
+    ins.push_back(v);
+    maps.push_back(outMap);
+  }
+  maps.push_back(outMap);
+  SmallVector<utils::IteratorType> iters(outRank,
+                                         utils::IteratorType::parallel);
+  iters.push_back(utils::IteratorType::reduction);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{outType}, ins, ValueRange{init}, maps, iters,
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value walked = linalg::IndexOp::create(nb, l, outRank);
+        Value position =
+            dropAxis ? Value() : linalg::IndexOp::create(nb, l, axis);
+        linalg::YieldOp::create(nb, l, body(nb, l, args, walked, position));
+      });
+  return generic.getResult(0);
+}
+
+LogicalResult Importer::importCumSum() {
+  Entry &x = *input(0);
+  int64_t rank = x.shape.size();
+  if (rank == 0)
+    return error() << "the input must have at least one dimension", failure();
+  FailureOr<const HostTensor *> axisValue = constInput(1, "axis");
+  if (failed(axisValue))
+    return failure();
+  if ((*axisValue)->size() != 1 || (*axisValue)->isFloat)
+    return error() << "axis (input 1) must be one integer", failure();
+  FailureOr<int64_t> axis = normAxis((*axisValue)->intAt(0), rank);
+  FailureOr<int64_t> exclusive = intAttr("exclusive", 0);
+  FailureOr<int64_t> reverse = intAttr("reverse", 0);
+  if (failed(axis) || failed(exclusive) || failed(reverse))
+    return failure();
+  Type elem = typeOf(x);
+  if (elem.isInteger(1))
+    return error() << "CumSum does not take BOOL inputs", failure();
+  Value in = operandOf(x, rank, elem);
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(elem));
+  Value empty = tensor::EmptyOp::create(b, loc, x.shape, elem);
+  Value init = linalg::FillOp::create(b, loc, zero, empty).getResult(0);
+  // y[i] = sum of x[j] over j <= i (j < i exclusive; j >= i, j > i
+  // reversed): each output element sums its prefix.
+  arith::CmpIPredicate keep =
+      *reverse
+          ? (*exclusive ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::sge)
+          : (*exclusive ? arith::CmpIPredicate::slt
+                        : arith::CmpIPredicate::sle);
+  bool isFloat = isa<FloatType>(elem);
+  Value y = reduceAlong(
+      b, loc, in, init, *axis, /*dropAxis=*/false, {},
+      [&](OpBuilder &nb, Location l, ValueRange args, Value j, Value i) {
+        Value take = arith::CmpIOp::create(nb, l, keep, j, i);
+        Value z = arith::ConstantOp::create(nb, l, nb.getZeroAttr(elem));
+        Value term = arith::SelectOp::create(nb, l, take, args[0], z);
+        return isFloat
+                   ? arith::AddFOp::create(nb, l, args[1], term).getResult()
+                   : arith::AddIOp::create(nb, l, args[1], term).getResult();
+      });
+  Entry e = result(y, x.shape, false);
+  e.onnxType = x.onnxType;
+  return define(0, std::move(e));
+}
+
+LogicalResult Importer::importArgExtreme(bool isMax) {
+  Entry &x = *input(0);
+  int64_t rank = x.shape.size();
+  if (rank == 0)
+    return error() << "the input must have at least one dimension", failure();
+  FailureOr<int64_t> axis = axisAttr(rank);
+  FailureOr<int64_t> keepdims = intAttr("keepdims", 1);
+  FailureOr<int64_t> last = intAttr("select_last_index", 0);
+  if (failed(axis) || failed(keepdims) || failed(last))
+    return failure();
+  Type elem = typeOf(x);
+  if (elem.isInteger(1))
+    return error() << node->op_type() << " does not take BOOL inputs",
+           failure();
+  bool isFloat = isa<FloatType>(elem);
+  Value in = operandOf(x, rank, elem);
+  Shape reduced(x.shape);
+  reduced.erase(reduced.begin() + *axis);
+  // The extreme first: -inf (+inf) or the integer type's limit to start.
+  TypedAttr start;
+  if (isFloat)
+    start = b.getFloatAttr(elem, isMax ? -INFINITY : INFINITY);
+  else {
+    unsigned width = elem.getIntOrFloatBitWidth();
+    start = b.getIntegerAttr(elem, isMax ? APInt::getSignedMinValue(width)
+                                         : APInt::getSignedMaxValue(width));
+  }
+  Value startValue = arith::ConstantOp::create(b, loc, start);
+  Value extremeInit =
+      linalg::FillOp::create(
+          b, loc, startValue,
+          tensor::EmptyOp::create(b, loc, reduced, elem).getResult())
+          .getResult(0);
+  Value extreme = reduceAlong(
+      b, loc, in, extremeInit, *axis, /*dropAxis=*/true, {},
+      [&](OpBuilder &nb, Location l, ValueRange args, Value, Value) -> Value {
+        if (isFloat)
+          return isMax ? arith::MaxNumFOp::create(nb, l, args[0], args[1])
+                             .getResult()
+                       : arith::MinNumFOp::create(nb, l, args[0], args[1])
+                             .getResult();
+        return isMax
+                   ? arith::MaxSIOp::create(nb, l, args[0], args[1]).getResult()
+                   : arith::MinSIOp::create(nb, l, args[0], args[1])
+                         .getResult();
+      });
+  // Then the first (smallest) or last (largest) index that holds it.
+  Type i64 = b.getI64Type();
+  Value none = arith::ConstantOp::create(
+      b, loc,
+      b.getI64IntegerAttr(*last ? -1 : std::numeric_limits<int64_t>::max()));
+  Value indexInit =
+      linalg::FillOp::create(
+          b, loc, none,
+          tensor::EmptyOp::create(b, loc, reduced, i64).getResult())
+          .getResult(0);
+  Value index = reduceAlong(
+      b, loc, in, indexInit, *axis, /*dropAxis=*/true, {extreme},
+      [&](OpBuilder &nb, Location l, ValueRange args, Value j, Value) -> Value {
+        Value hit =
+            isFloat ? arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OEQ,
+                                            args[0], args[1])
+                          .getResult()
+                    : arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq,
+                                            args[0], args[1])
+                          .getResult();
+        Value jv = arith::IndexCastOp::create(nb, l, nb.getI64Type(), j);
+        Value noHit = arith::ConstantOp::create(
+            nb, l,
+            nb.getI64IntegerAttr(*last ? -1
+                                       : std::numeric_limits<int64_t>::max()));
+        Value candidate = arith::SelectOp::create(nb, l, hit, jv, noHit);
+        return *last ? arith::MaxSIOp::create(nb, l, args[2], candidate)
+                           .getResult()
+                     : arith::MinSIOp::create(nb, l, args[2], candidate)
+                           .getResult();
+      });
+  Shape out = reduced;
+  if (*keepdims) {
+    out = x.shape;
+    out[*axis] = 1;
+    index = reshape(index, out);
+  }
+  Entry e = result(index, out, false);
+  e.onnxType = onnx::TensorProto::INT64;
+  return define(0, std::move(e));
+}
+
+LogicalResult Importer::importPowIntegerExponent() {
+  Entry &x = *input(0), &y = *input(1);
+  if (!typeOf(x).isF32())
+    return error() << "Pow of integer run-time values is not supported "
+                      "(the base must be FLOAT)",
+           failure();
+  if (typeOf(y).isInteger(1))
+    return error() << "the exponent must not be BOOL", failure();
+  size_t rank = y.shape.size();
+  Value exponent =
+      mapElements({operandOf(y, rank, typeOf(y))}, y.shape, b.getF32Type(),
+                  [&](OpBuilder &nb, Location l, ValueRange v) {
+                    return convertElement(nb, l, v[0], nb.getF32Type());
+                  });
+  Entry e = result(exponent, y.shape, false);
+  FailureOr<Entry> r = broadcastBinary("Pow", x, e);
+  return failed(r) ? failure() : define(0, std::move(*r));
+}

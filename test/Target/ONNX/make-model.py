@@ -894,6 +894,67 @@ def bind_shape():
             ([x, shape, starts], [y]))
 
 
+def index_ops():
+    """GatherElements, CumSum (plain, exclusive, reverse; float and INT64),
+    ArgMax/ArgMin (keepdims, select_last_index, ties) and Pow by an INT64
+    exponent, on run-time values."""
+    x = np.round(rand(3, 5, lo=-2.0, hi=2.0) * 2) / 2  # halves: ties for ArgMax
+    idx = np.array([[0, 4, -1], [2, 2, 1], [-5, 3, 0]], dtype=np.int64)
+    ids = np.array([[3, 0, 2, 7], [1, 1, 0, 5]], dtype=np.int64)
+    e = np.array([2, 3, 0, 1, 2], dtype=np.int64)
+    nodes = [
+        helper.make_node("GatherElements", ["x", "idx"], ["ge"], axis=1, name="gather_elements"),
+        helper.make_node("CumSum", ["x", "ax1"], ["cs"], name="cumsum"),
+        helper.make_node("CumSum", ["x", "ax0"], ["cs_er"], exclusive=1, reverse=1, name="cumsum_er"),
+        helper.make_node("CumSum", ["ids", "ax1"], ["cs_i"], name="cumsum_int"),
+        helper.make_node("ArgMax", ["x"], ["amax"], axis=1, keepdims=1, name="argmax"),
+        helper.make_node("ArgMax", ["x"], ["amax_last"], axis=1, keepdims=0, select_last_index=1, name="argmax_last"),
+        helper.make_node("ArgMin", ["x"], ["amin"], axis=0, keepdims=0, name="argmin"),
+        helper.make_node("ArgMax", ["ids"], ["amax_i"], axis=-1, keepdims=1, name="argmax_int"),
+        helper.make_node("Pow", ["x", "e"], ["pw"], name="pow_int_exponent"),
+    ]
+    inits = [init("ax1", np.array(1, dtype=np.int64)), init("ax0", np.array(0, dtype=np.int32))]
+    rows = np.arange(3)[:, None]
+    ge = x[rows, np.where(idx < 0, idx + 5, idx)]
+    cs = np.cumsum(x.astype(np.float64), axis=1)
+    rev = np.flip(x.astype(np.float64), 0)
+    cs_er = np.flip(np.cumsum(rev, axis=0) - rev, 0)
+    amax_last = x.shape[1] - 1 - np.argmax(np.flip(x, 1), axis=1)
+    outs = [("ge", ge, TensorProto.FLOAT), ("cs", cs, TensorProto.FLOAT), ("cs_er", cs_er, TensorProto.FLOAT),
+            ("cs_i", np.cumsum(ids, axis=1), TensorProto.INT64),
+            ("amax", np.argmax(x, axis=1)[:, None], TensorProto.INT64),
+            ("amax_last", amax_last, TensorProto.INT64), ("amin", np.argmin(x, axis=0), TensorProto.INT64),
+            ("amax_i", np.argmax(ids, axis=-1)[:, None], TensorProto.INT64),
+            ("pw", x.astype(np.float64) ** e, TensorProto.FLOAT)]
+    return (model(nodes, [vi("x", [3, 5]), vi("idx", [3, 3], TensorProto.INT64),
+                          vi("ids", [2, 4], TensorProto.INT64), vi("e", [5], TensorProto.INT64)],
+                  [vi(n, list(r.shape), t) for n, r, t in outs], inits),
+            ([x, idx, ids, e], [r.astype(np.int64) if t == TensorProto.INT64 else r for n, r, t in outs]))
+
+
+def index_error(kind):
+    """GatherElements, CumSum, ArgMax and Pow models fuse refuses, by name."""
+    def make():
+        x = vi("x", [2, 3])
+        if kind == "ge_rank":
+            nodes = [helper.make_node("GatherElements", ["x", "i"], ["y"], axis=0, name="ge")]
+            return model(nodes, [x, vi("i", [2], TensorProto.INT64)], [vi("y", [2])]), None
+        if kind == "ge_size":
+            nodes = [helper.make_node("GatherElements", ["x", "i"], ["y"], axis=0, name="ge")]
+            return model(nodes, [x, vi("i", [2, 4], TensorProto.INT64)], [vi("y", [2, 4])]), None
+        if kind == "cumsum_axis":
+            nodes = [helper.make_node("CumSum", ["x", "a"], ["y"], name="cumsum")]
+            return model(nodes, [x, vi("a", [], TensorProto.INT64)], [vi("y", [2, 3])]), None
+        if kind == "argmax_axis":
+            nodes = [helper.make_node("ArgMax", ["x"], ["y"], axis=2, name="argmax")]
+            return model(nodes, [x], [vi("y", [2, 3, 1], TensorProto.INT64)]), None
+        if kind == "pow_int_base":
+            nodes = [helper.make_node("Pow", ["i", "i"], ["y"], name="pow")]
+            return model(nodes, [vi("i", [2], TensorProto.INT64)], [vi("y", [2], TensorProto.INT64)]), None
+        raise ValueError(kind)
+    return make
+
+
 def typed_error(kind):
     """Models with run-time integers fuse refuses, by name."""
     def make():
@@ -1033,6 +1094,9 @@ def main():
         "token_encoder": token_encoder,
         "typed_ops": typed_ops,
         "bind_shape": bind_shape,
+        "index_ops": index_ops,
+        **{f"index_{k}": index_error(k) for k in ["ge_rank", "ge_size", "cumsum_axis", "argmax_axis",
+                                                   "pow_int_base"]},
         **{f"typed_{k}": typed_error(k) for k in ["relu", "mixed", "less_bool", "div", "float_indices",
                                                    "cast_f16", "uint8_input", "float_condition",
                                                    "output_type", "known_index"]},
