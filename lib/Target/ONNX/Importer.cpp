@@ -3447,6 +3447,7 @@ const llvm::StringMap<Importer::Handler> &Importer::handlers() {
     };
     t["GatherElements"] = [](Importer &i) { return i.importGatherElements(); };
     t["CumSum"] = [](Importer &i) { return i.importCumSum(); };
+    t["Einsum"] = [](Importer &i) { return i.importEinsum(); };
     t["ArgMax"] = [](Importer &i) { return i.importArgExtreme(true); };
     t["ArgMin"] = [](Importer &i) { return i.importArgExtreme(false); };
     for (StringRef op : {"Max", "Min"})

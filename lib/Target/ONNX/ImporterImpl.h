@@ -278,6 +278,9 @@ private:
   /// ArgMax / ArgMin: the maximum (minimum) along the axis, then the first
   /// (or last) index holding it, as INT64.
   LogicalResult importArgExtreme(bool isMax);
+  /// Einsum of one or two operands (Einsum.cpp): summed indices reduced,
+  /// then one MatMul in [batch, M, K] x [batch, K, N] form.
+  LogicalResult importEinsum();
   /// Pow of a float base by an integer run-time exponent (converted).
   LogicalResult importPowIntegerExponent();
   /// The axis attribute of the node, normalized for `rank`.

@@ -955,6 +955,49 @@ def index_error(kind):
     return make
 
 
+def einsum_ops():
+    """Einsum in the forms networks export: attention scores, a projection
+    by a constant weight, an ellipsis batch, a transpose, a sum, a row-wise
+    dot product, an outer product, an implicit output and an index summed
+    out of one operand."""
+    q, k = rand(2, 3, 4, 5), rand(2, 3, 6, 5)
+    x, w = rand(2, 4, 5), rand(7, 5)
+    a, c = rand(3, 2, 4, 5), rand(3, 2, 5, 6)
+    m = rand(4, 6)
+    u, v = rand(4), rand(3)
+    forms = [("scores", "bhqd,bhkd->bhqk", ["q", "k"], np.einsum("bhqd,bhkd->bhqk", q, k)),
+             ("proj", "bid,jd->bij", ["x", "w"], np.einsum("bid,jd->bij", x, w)),
+             ("ell", "...ij,...jk->...ik", ["a", "c"], np.einsum("...ij,...jk->...ik", a, c)),
+             ("tr", "ij->ji", ["m"], m.T),
+             ("rowsum", "bij->bj", ["x"], x.sum(1)),
+             ("dot", "ij,ij->i", ["m", "m"], (m * m).sum(1)),
+             ("outer", "i,j->ij", ["u", "v"], np.outer(u, v)),
+             ("implicit", "ij,jk", ["m", "m6"], m @ rand(6, 3, lo=0, hi=0) if False else None),
+             ("summed", "bid,de->be", ["x", "e"], None)]
+    m6, e = rand(6, 3), rand(5, 2)
+    forms[7] = ("implicit", "ij,jk", ["m", "m6"], m @ m6)
+    forms[8] = ("summed", "bid,de->be", ["x", "e"], x.sum(1) @ e)
+    nodes = [helper.make_node("Einsum", ins, [name], equation=eq, name=name) for name, eq, ins, _ in forms]
+    inputs = [vi("q", [2, 3, 4, 5]), vi("k", [2, 3, 6, 5]), vi("x", [2, 4, 5]), vi("a", [3, 2, 4, 5]),
+              vi("c", [3, 2, 5, 6]), vi("m", [4, 6]), vi("u", [4]), vi("v", [3])]
+    outs = [(name, ref.astype(np.float32)) for name, _, _, ref in forms]
+    return (model(nodes, inputs, [vi(n, list(r.shape)) for n, r in outs],
+                  [init("w", w), init("m6", m6), init("e", e)]),
+            ([q, k, x, a, c, m, u, v], [r for _, r in outs]))
+
+
+def einsum_error(kind):
+    """Einsum equations fuse refuses, by name."""
+    def make():
+        eq, shapes = {"diagonal": ("ii->i", [[3, 3]]), "sizes": ("ij,jk->ik", [[2, 3], [4, 5]]),
+                      "three": ("i,i,i->i", [[3], [3], [3]]), "rank": ("ijk->i", [[2, 3]]),
+                      "chars": ("i1->i", [[2, 3]])}[kind]
+        names = [f"x{k}" for k in range(len(shapes))]
+        nodes = [helper.make_node("Einsum", names, ["y"], equation=eq, name="einsum")]
+        return model(nodes, [vi(nm, s) for nm, s in zip(names, shapes)], [vi("y", ["n"])]), None
+    return make
+
+
 def typed_error(kind):
     """Models with run-time integers fuse refuses, by name."""
     def make():
@@ -1095,6 +1138,8 @@ def main():
         "typed_ops": typed_ops,
         "bind_shape": bind_shape,
         "index_ops": index_ops,
+        "einsum_ops": einsum_ops,
+        **{f"einsum_{k}": einsum_error(k) for k in ["diagonal", "sizes", "three", "rank", "chars"]},
         **{f"index_{k}": index_error(k) for k in ["ge_rank", "ge_size", "cumsum_axis", "argmax_axis",
                                                    "pow_int_base"]},
         **{f"typed_{k}": typed_error(k) for k in ["relu", "mixed", "less_bool", "div", "float_indices",
