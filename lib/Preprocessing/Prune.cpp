@@ -193,11 +193,8 @@ static bool fromLinalg(Value v) {
 /// `shape` without its unit dimensions: a reshape that only adds or drops
 /// those (a reduction's [N, 1] view) changes no grouping worth moving.
 static SmallVector<int64_t> withoutUnitDims(ArrayRef<int64_t> shape) {
-  SmallVector<int64_t> kept;
-  for (int64_t d : shape)
-    if (d != 1)
-      kept.push_back(d);
-  return kept;
+  return llvm::to_vector(
+      llvm::make_filter_range(shape, [](int64_t d) { return d != 1; }));
 }
 
 /// The coarsest grouping two static shapes of one element count share:

@@ -3015,10 +3015,7 @@ LogicalResult Importer::importConcat() {
 LogicalResult Importer::importSplit() {
   Entry &x = *input(0);
   int64_t rank = x.shape.size();
-  FailureOr<int64_t> axisAttr = intAttr("axis", 0);
-  if (failed(axisAttr))
-    return failure();
-  FailureOr<int64_t> axis = normAxis(*axisAttr, rank);
+  FailureOr<int64_t> axis = axisAttr(rank);
   if (failed(axis))
     return failure();
   int64_t dim = x.shape[*axis];
@@ -3203,10 +3200,7 @@ LogicalResult Importer::importGather() {
   if (input(1)->value || !typeOf(x).isF32() || input(1)->host->size() > 64)
     return importGatherByIndex();
   int64_t rank = x.shape.size();
-  FailureOr<int64_t> axisAttr = intAttr("axis", 0);
-  if (failed(axisAttr))
-    return failure();
-  FailureOr<int64_t> axis = normAxis(*axisAttr, rank);
+  FailureOr<int64_t> axis = axisAttr(rank);
   if (failed(axis))
     return failure();
   FailureOr<const HostTensor *> idx = constInput(1, "indices");

@@ -258,6 +258,11 @@ private:
   Value
   mapElements(ArrayRef<Value> operands, ArrayRef<int64_t> out, Type elem,
               function_ref<Value(OpBuilder &, Location, ValueRange)> body);
+  /// mapElements over entries: broadcast to one shape (an error where they
+  /// do not), each converted to `operandType`.
+  FailureOr<Entry>
+  mapEntries(ArrayRef<Entry *> operands, Type operandType, Type resultType,
+             function_ref<Value(OpBuilder &, Location, ValueRange)> body);
   /// Broadcasting `operands` (entries) to one shape; null on an error.
   FailureOr<Shape> broadcastAll(ArrayRef<Entry *> operands);
   LogicalResult importCast();
@@ -270,6 +275,8 @@ private:
   /// Gather as one elementwise op reading the data at each index (run-time
   /// indices, or more known ones than slices are made for).
   LogicalResult importGatherByIndex();
+  /// Gather indices are INT64 or INT32, and known ones in [-dim, dim).
+  LogicalResult checkIndices(Entry &idx, int64_t dim);
   /// GatherElements: each output element reads the data at its own index
   /// along the axis.
   LogicalResult importGatherElements();

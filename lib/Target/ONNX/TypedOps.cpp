@@ -154,6 +154,18 @@ Value Importer::mapElements(
   return generic.getResult(0);
 }
 
+FailureOr<Entry> Importer::mapEntries(
+    ArrayRef<Entry *> operands, Type operandType, Type resultType,
+    function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+  FailureOr<Shape> out = broadcastAll(operands);
+  if (failed(out))
+    return failure();
+  SmallVector<Value> values;
+  for (Entry *e : operands)
+    values.push_back(operandOf(*e, out->size(), operandType));
+  return result(mapElements(values, *out, resultType, body), *out, false);
+}
+
 //===----------------------------------------------------------------------===//
 // Cast
 //===----------------------------------------------------------------------===//
@@ -222,34 +234,34 @@ LogicalResult Importer::importCompare(StringRef kind) {
     return failure();
   if (elem->isInteger(1) && kind != "Equal")
     return error() << kind << " does not take BOOL inputs", failure();
-  Entry &a = *input(0), &c = *input(1);
-  FailureOr<Shape> out = broadcastAll({&a, &c});
-  if (failed(out))
-    return failure();
   bool isFloat = elem->isF32();
-  arith::CmpFPredicate fp = llvm::StringSwitch<arith::CmpFPredicate>(kind)
-                                .Case("Equal", arith::CmpFPredicate::OEQ)
-                                .Case("Less", arith::CmpFPredicate::OLT)
-                                .Case("Greater", arith::CmpFPredicate::OGT)
-                                .Case("LessOrEqual", arith::CmpFPredicate::OLE)
-                                .Default(arith::CmpFPredicate::OGE);
-  arith::CmpIPredicate ip = llvm::StringSwitch<arith::CmpIPredicate>(kind)
-                                .Case("Equal", arith::CmpIPredicate::eq)
-                                .Case("Less", arith::CmpIPredicate::slt)
-                                .Case("Greater", arith::CmpIPredicate::sgt)
-                                .Case("LessOrEqual", arith::CmpIPredicate::sle)
-                                .Default(arith::CmpIPredicate::sge);
-  size_t rank = out->size();
-  Value y = mapElements({operandOf(a, rank, *elem), operandOf(c, rank, *elem)},
-                        *out, b.getI1Type(),
-                        [&](OpBuilder &nb, Location l, ValueRange v) -> Value {
-                          if (isFloat)
-                            return arith::CmpFOp::create(nb, l, fp, v[0], v[1]);
-                          return arith::CmpIOp::create(nb, l, ip, v[0], v[1]);
-                        });
-  Entry e = result(y, *out, false);
-  e.onnxType = onnx::TensorProto::BOOL;
-  return define(0, std::move(e));
+  // Ordered float comparisons (false on NaN), signed integer ones.
+  struct Predicates {
+    StringRef kind;
+    arith::CmpFPredicate onFloats;
+    arith::CmpIPredicate onIntegers;
+  };
+  static const Predicates table[] = {
+      {"Equal", arith::CmpFPredicate::OEQ, arith::CmpIPredicate::eq},
+      {"Less", arith::CmpFPredicate::OLT, arith::CmpIPredicate::slt},
+      {"Greater", arith::CmpFPredicate::OGT, arith::CmpIPredicate::sgt},
+      {"LessOrEqual", arith::CmpFPredicate::OLE, arith::CmpIPredicate::sle},
+      {"GreaterOrEqual", arith::CmpFPredicate::OGE, arith::CmpIPredicate::sge}};
+  const Predicates &p = *llvm::find_if(
+      table, [&](const Predicates &q) { return q.kind == kind; });
+  arith::CmpFPredicate fp = p.onFloats;
+  arith::CmpIPredicate ip = p.onIntegers;
+  FailureOr<Entry> y =
+      mapEntries({input(0), input(1)}, *elem, b.getI1Type(),
+                 [&](OpBuilder &nb, Location l, ValueRange v) -> Value {
+                   if (isFloat)
+                     return arith::CmpFOp::create(nb, l, fp, v[0], v[1]);
+                   return arith::CmpIOp::create(nb, l, ip, v[0], v[1]);
+                 });
+  if (failed(y))
+    return failure();
+  y->onnxType = onnx::TensorProto::BOOL;
+  return define(0, std::move(*y));
 }
 
 LogicalResult Importer::importLogic(StringRef kind) {
@@ -262,29 +274,24 @@ LogicalResult Importer::importLogic(StringRef kind) {
              failure();
     operands.push_back(&e);
   }
-  FailureOr<Shape> out = broadcastAll(operands);
-  if (failed(out))
+  FailureOr<Entry> y =
+      mapEntries(operands, b.getI1Type(), b.getI1Type(),
+                 [&](OpBuilder &nb, Location l, ValueRange v) -> Value {
+                   if (kind == "Not") {
+                     Value one =
+                         arith::ConstantOp::create(nb, l, nb.getBoolAttr(true));
+                     return arith::XOrIOp::create(nb, l, v[0], one);
+                   }
+                   if (kind == "And")
+                     return arith::AndIOp::create(nb, l, v[0], v[1]);
+                   if (kind == "Or")
+                     return arith::OrIOp::create(nb, l, v[0], v[1]);
+                   return arith::XOrIOp::create(nb, l, v[0], v[1]);
+                 });
+  if (failed(y))
     return failure();
-  size_t rank = out->size();
-  SmallVector<Value> values;
-  for (Entry *e : operands)
-    values.push_back(operandOf(*e, rank, b.getI1Type()));
-  Value y = mapElements(values, *out, b.getI1Type(),
-                        [&](OpBuilder &nb, Location l, ValueRange v) -> Value {
-                          if (kind == "Not") {
-                            Value one = arith::ConstantOp::create(
-                                nb, l, nb.getBoolAttr(true));
-                            return arith::XOrIOp::create(nb, l, v[0], one);
-                          }
-                          if (kind == "And")
-                            return arith::AndIOp::create(nb, l, v[0], v[1]);
-                          if (kind == "Or")
-                            return arith::OrIOp::create(nb, l, v[0], v[1]);
-                          return arith::XOrIOp::create(nb, l, v[0], v[1]);
-                        });
-  Entry e = result(y, *out, false);
-  e.onnxType = onnx::TensorProto::BOOL;
-  return define(0, std::move(e));
+  y->onnxType = onnx::TensorProto::BOOL;
+  return define(0, std::move(*y));
 }
 
 LogicalResult Importer::importIntegerArith(StringRef kind) {
@@ -305,63 +312,76 @@ LogicalResult Importer::importIntegerArith(StringRef kind) {
     return failure();
   if (elem->isInteger(1))
     return error() << kind << " does not take BOOL inputs", failure();
-  FailureOr<Shape> out = broadcastAll(operands);
-  if (failed(out))
-    return failure();
-  size_t rank = out->size();
-  SmallVector<Value> values;
-  for (Entry *e : operands)
-    values.push_back(operandOf(*e, rank, *elem));
   // Wrapping arithmetic, as ONNX runtimes compute integers.
-  Value y = mapElements(values, *out, *elem,
-                        [&](OpBuilder &nb, Location l, ValueRange v) {
-                          Value acc = v[0];
-                          for (Value x : v.drop_front()) {
-                            if (kind == "Add")
-                              acc = arith::AddIOp::create(nb, l, acc, x);
-                            else if (kind == "Sub")
-                              acc = arith::SubIOp::create(nb, l, acc, x);
-                            else if (kind == "Mul")
-                              acc = arith::MulIOp::create(nb, l, acc, x);
-                            else if (kind == "Max")
-                              acc = arith::MaxSIOp::create(nb, l, acc, x);
-                            else
-                              acc = arith::MinSIOp::create(nb, l, acc, x);
-                          }
-                          return acc;
-                        });
-  Entry e = result(y, *out, false);
-  e.onnxType = typeOf(*operands.front()) == *elem
-                   ? operands.front()->onnxType
-                   : int32_t(onnx::TensorProto::UNDEFINED);
-  return define(0, std::move(e));
+  FailureOr<Entry> y = mapEntries(
+      operands, *elem, *elem, [&](OpBuilder &nb, Location l, ValueRange v) {
+        Value acc = v[0];
+        for (Value x : v.drop_front()) {
+          if (kind == "Add")
+            acc = arith::AddIOp::create(nb, l, acc, x);
+          else if (kind == "Sub")
+            acc = arith::SubIOp::create(nb, l, acc, x);
+          else if (kind == "Mul")
+            acc = arith::MulIOp::create(nb, l, acc, x);
+          else if (kind == "Max")
+            acc = arith::MaxSIOp::create(nb, l, acc, x);
+          else
+            acc = arith::MinSIOp::create(nb, l, acc, x);
+        }
+        return acc;
+      });
+  if (failed(y))
+    return failure();
+  y->onnxType = typeOf(*operands.front()) == *elem
+                    ? operands.front()->onnxType
+                    : int32_t(onnx::TensorProto::UNDEFINED);
+  return define(0, std::move(*y));
 }
 
 //===----------------------------------------------------------------------===//
 // Gather
 //===----------------------------------------------------------------------===//
 
-LogicalResult Importer::importGatherByIndex() {
-  Entry &x = *input(0), &idx = *input(1);
-  int64_t rank = x.shape.size();
-  FailureOr<int64_t> axisAttr = intAttr("axis", 0);
-  if (failed(axisAttr))
-    return failure();
-  FailureOr<int64_t> axis = normAxis(*axisAttr, rank);
-  if (failed(axis))
-    return failure();
-  Type idxType = typeOf(idx);
-  if (idxType.isF32() || idxType.isInteger(1))
+/// Index `i` (of an integer type) as an index into a dimension of `dim`:
+/// negative counts from the end, and anything outside is clamped into it.
+static Value clampedIndex(OpBuilder &b, Location l, Value i, int64_t dim) {
+  auto cst = [&](int64_t c) {
+    return arith::ConstantIndexOp::create(b, l, c).getResult();
+  };
+  i = arith::IndexCastOp::create(b, l, b.getIndexType(), i);
+  Value negative =
+      arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, i, cst(0));
+  Value wrapped = arith::AddIOp::create(b, l, i, cst(dim));
+  i = arith::SelectOp::create(b, l, negative, wrapped, i);
+  i = arith::MaxSIOp::create(b, l, i, cst(0));
+  return arith::MinSIOp::create(b, l, i, cst(dim - 1));
+}
+
+LogicalResult Importer::checkIndices(Entry &idx, int64_t dim) {
+  Type type = typeOf(idx);
+  if (type.isF32() || type.isInteger(1))
     return error() << "indices (input 1, '" << node->input(1)
                    << "') must be INT64 or INT32, not " << elementKind(idx),
            failure();
-  int64_t dim = x.shape[*axis];
   if (idx.host)
     for (int64_t k = 0; k < idx.host->size(); ++k)
       if (int64_t i = idx.host->intAt(k); i < -dim || i >= dim)
         return error() << "index " << i << " is out of range for dimension "
                        << dim,
                failure();
+  return success();
+}
+
+LogicalResult Importer::importGatherByIndex() {
+  Entry &x = *input(0), &idx = *input(1);
+  int64_t rank = x.shape.size();
+  FailureOr<int64_t> axis = axisAttr(rank);
+  if (failed(axis))
+    return failure();
+  int64_t dim = x.shape[*axis];
+  if (failed(checkIndices(idx, dim)))
+    return failure();
+  Type idxType = typeOf(idx);
   Shape out(x.shape.begin(), x.shape.begin() + *axis);
   out.append(idx.shape.begin(), idx.shape.end());
   out.append(x.shape.begin() + *axis + 1, x.shape.end());
@@ -389,16 +409,7 @@ LogicalResult Importer::importGatherByIndex() {
   auto generic = linalg::GenericOp::create(
       b, loc, TypeRange{init.getType()}, ValueRange{indices}, ValueRange{init},
       maps, iters, [&](OpBuilder &nb, Location l, ValueRange args) {
-        auto cst = [&](int64_t c) {
-          return arith::ConstantIndexOp::create(nb, l, c).getResult();
-        };
-        Value i = arith::IndexCastOp::create(nb, l, nb.getIndexType(), args[0]);
-        Value negative =
-            arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, i, cst(0));
-        Value wrapped = arith::AddIOp::create(nb, l, i, cst(dim));
-        i = arith::SelectOp::create(nb, l, negative, wrapped, i);
-        i = arith::MaxSIOp::create(nb, l, i, cst(0));
-        i = arith::MinSIOp::create(nb, l, i, cst(dim - 1));
+        Value i = clampedIndex(nb, l, args[0], dim);
         SmallVector<Value> at;
         for (int64_t d = 0; d < *axis; ++d)
           at.push_back(linalg::IndexOp::create(nb, l, d));
@@ -420,32 +431,15 @@ FailureOr<int64_t> Importer::axisAttr(int64_t rank, int64_t dflt) {
   return normAxis(*axis, rank);
 }
 
-/// Index `i` (of an integer type) as an index into a dimension of `dim`:
-/// negative counts from the end, and anything outside is clamped into it.
-static Value clampedIndex(OpBuilder &b, Location l, Value i, int64_t dim) {
-  auto cst = [&](int64_t c) {
-    return arith::ConstantIndexOp::create(b, l, c).getResult();
-  };
-  i = arith::IndexCastOp::create(b, l, b.getIndexType(), i);
-  Value negative =
-      arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, i, cst(0));
-  Value wrapped = arith::AddIOp::create(b, l, i, cst(dim));
-  i = arith::SelectOp::create(b, l, negative, wrapped, i);
-  i = arith::MaxSIOp::create(b, l, i, cst(0));
-  return arith::MinSIOp::create(b, l, i, cst(dim - 1));
-}
-
 LogicalResult Importer::importGatherElements() {
   Entry &x = *input(0), &idx = *input(1);
   int64_t rank = x.shape.size();
   FailureOr<int64_t> axis = axisAttr(rank);
   if (failed(axis))
     return failure();
+  if (failed(checkIndices(idx, x.shape[*axis])))
+    return failure();
   Type idxType = typeOf(idx);
-  if (idxType.isF32() || idxType.isInteger(1))
-    return error() << "indices (input 1, '" << node->input(1)
-                   << "') must be INT64 or INT32, not " << elementKind(idx),
-           failure();
   if (int64_t(idx.shape.size()) != rank)
     return error() << "indices " << shapeStr(idx.shape)
                    << " must have the data's rank (" << rank << ")",
@@ -457,12 +451,6 @@ LogicalResult Importer::importGatherElements() {
                      << " in dimension " << d,
              failure();
   int64_t dim = x.shape[*axis];
-  if (idx.host)
-    for (int64_t k = 0; k < idx.host->size(); ++k)
-      if (int64_t i = idx.host->intAt(k); i < -dim || i >= dim)
-        return error() << "index " << i << " is out of range for dimension "
-                       << dim,
-               failure();
   Type elem = typeOf(x);
   Value data = operandOf(x, rank, elem);
   Value indices = operandOf(idx, rank, idxType);
