@@ -46,8 +46,6 @@ KNOWN = {
     "test_resize_downsample_scales_nearest": "nearest Resize by a factor that does not repeat each element a whole number of times is not supported",
     "test_dropout_default_mask": "Dropout's mask output is not supported",
     "test_dropout_default_mask_ratio": "Dropout's mask output is not supported",
-    "test_edge_pad": "Pad of INT32 run-time data is not supported (FLOAT data only)",
-    "test_reflect_pad": "Pad of INT32 run-time data is not supported (FLOAT data only)",
     "test_maxpool_with_argmax_2d_precomputed_pads": "MaxPool's Indices output is not supported",
     "test_maxpool_with_argmax_2d_precomputed_strides": "MaxPool's Indices output is not supported",
     "test_reshape_allowzero_reordered": "an empty tensor (a dimension of 0) is not compiled",

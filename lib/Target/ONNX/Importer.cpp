@@ -649,16 +649,17 @@ Value Importer::slice(Value v, ArrayRef<int64_t> starts,
 }
 
 Value Importer::pad(Value v, ArrayRef<int64_t> low, ArrayRef<int64_t> high,
-                    float value) {
+                    double value) {
   Shape out(shapeOf(v));
   for (size_t d = 0; d < out.size(); ++d)
     out[d] += low[d] + high[d];
-  // A float pads with `value`; the integer types (the strided-slice tail)
-  // with 0.
+  // `value` in v's element type (an integer pad value is exact: doubles
+  // hold every int32 and the int64 values up to 2^53).
   Type elem = like(v, {}).getElementType();
-  Value padValue = arith::ConstantOp::create(
-      b, loc,
-      elem.isF32() ? TypedAttr(b.getF32FloatAttr(value)) : b.getZeroAttr(elem));
+  TypedAttr attr = elem.isF32()        ? TypedAttr(b.getF32FloatAttr(value))
+                   : elem.isInteger(1) ? TypedAttr(b.getBoolAttr(value != 0))
+                                       : b.getIntegerAttr(elem, int64_t(value));
+  Value padValue = arith::ConstantOp::create(b, loc, attr);
   SmallVector<OpFoldResult> lo, hi;
   for (size_t d = 0; d < out.size(); ++d) {
     lo.push_back(b.getIndexAttr(low[d]));
@@ -3366,7 +3367,7 @@ LogicalResult Importer::importPad() {
                    << "' is not supported (constant, edge or reflect)",
            failure();
   Shape pads;
-  float value = 0.0f;
+  double value = 0.0;
   if (opset < 11) {
     FailureOr<std::optional<Shape>> p = intsAttr("pads");
     FailureOr<float> v = floatAttr("value", 0.0f);
@@ -3384,7 +3385,7 @@ LogicalResult Importer::importPad() {
       FailureOr<const HostTensor *> v = constInput(2, "constant_value");
       if (failed(v))
         return failure();
-      value = float((*v)->at(0));
+      value = (*v)->at(0);
     }
     if (hasInput(3))
       return error() << "the axes input is not supported", failure();
@@ -3607,19 +3608,41 @@ LogicalResult Importer::importNode() {
   // Run-time integers and booleans (token ids, masks, positions) reach the
   // ops that move, convert, compare, select, gather or add them; every
   // other op takes float32 run-time values.
-  static const llvm::StringSet<> typedOps = {
-      "Identity", "Pow",         "GatherElements",
-      "CumSum",   "ArgMax",      "ArgMin",
-      "Cast",     "Reshape",     "Flatten",
-      "Squeeze",  "Unsqueeze",   "Transpose",
-      "Concat",   "Slice",       "Split",
-      "Gather",   "Expand",      "Tile",
-      "Where",    "Equal",       "Less",
-      "Greater",  "LessOrEqual", "GreaterOrEqual",
-      "And",      "Or",          "Xor",
-      "Not",      "Add",         "Sub",
-      "Mul",      "Max",         "Min",
-      "Sum"};
+  static const llvm::StringSet<> typedOps = {"Identity",
+                                             "Pad",
+                                             "Pow",
+                                             "GatherElements",
+                                             "CumSum",
+                                             "ArgMax",
+                                             "ArgMin",
+                                             "Cast",
+                                             "Reshape",
+                                             "Flatten",
+                                             "Squeeze",
+                                             "Unsqueeze",
+                                             "Transpose",
+                                             "Concat",
+                                             "Slice",
+                                             "Split",
+                                             "Gather",
+                                             "Expand",
+                                             "Tile",
+                                             "Where",
+                                             "Equal",
+                                             "Less",
+                                             "Greater",
+                                             "LessOrEqual",
+                                             "GreaterOrEqual",
+                                             "And",
+                                             "Or",
+                                             "Xor",
+                                             "Not",
+                                             "Add",
+                                             "Sub",
+                                             "Mul",
+                                             "Max",
+                                             "Min",
+                                             "Sum"};
   if (t != "Shape" && !typedOps.contains(t))
     for (int k = 0; k < numInputs(); ++k)
       if (nonFloatRuntime(k))

@@ -308,7 +308,7 @@ private:
   /// (TOSA's pad takes a padding shape of twice the rank, which its level
   /// check refuses beyond rank 3).
   Value pad(Value v, ArrayRef<int64_t> low, ArrayRef<int64_t> high,
-            float value);
+            double value);
   /// Whether some run-time input is not float32.
   bool integerInputs() {
     for (int k = 0; k < numInputs(); ++k)

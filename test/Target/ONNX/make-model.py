@@ -998,6 +998,24 @@ def einsum_error(kind):
     return make
 
 
+def typed_pad():
+    """Pad of INT64 data: a constant pad value (exact: 2^40 + 1), edge and
+    reflect."""
+    ids = np.array([[1, -2, 3], [4, 5, -6]], dtype=np.int64)
+    big = (1 << 40) + 1
+    pads = np.array([1, 0, 0, 2], dtype=np.int64)
+    nodes = [helper.make_node("Pad", ["ids", "pads", "cv"], ["pc"], mode="constant", name="pad_constant"),
+             helper.make_node("Pad", ["ids", "pads"], ["pe"], mode="edge", name="pad_edge"),
+             helper.make_node("Pad", ["ids", "pads"], ["pr"], mode="reflect", name="pad_reflect")]
+    pw = ((1, 0), (0, 2))
+    outs = [("pc", np.pad(ids, pw, constant_values=big)), ("pe", np.pad(ids, pw, mode="edge")),
+            ("pr", np.pad(ids, pw, mode="reflect"))]
+    return (model(nodes, [vi("ids", [2, 3], TensorProto.INT64)],
+                  [vi(n, list(r.shape), TensorProto.INT64) for n, r in outs],
+                  [init("pads", pads), init("cv", np.array(big, dtype=np.int64))]),
+            ([ids], [r for _, r in outs]))
+
+
 def typed_error(kind):
     """Models with run-time integers fuse refuses, by name."""
     def make():
@@ -1136,6 +1154,7 @@ def main():
         **{f"logic_{k}": logic_error(k) for k in ["range_zero", "expand_shape"]},
         "token_encoder": token_encoder,
         "typed_ops": typed_ops,
+        "typed_pad": typed_pad,
         "bind_shape": bind_shape,
         "index_ops": index_ops,
         "einsum_ops": einsum_ops,
