@@ -181,6 +181,21 @@ LogicalResult Importer::checkElementTypes() {
   return success();
 }
 
+/// Whether `shape` is the shape `declared` states (none stated: any;
+/// symbolic dimensions match any size).
+static bool declaredShapeAgrees(const onnx::TypeProto::Tensor &declared,
+                                ArrayRef<int64_t> shape) {
+  if (!declared.has_shape())
+    return true;
+  const onnx::TensorShapeProto &dims = declared.shape();
+  if (dims.dim_size() != int(shape.size()))
+    return false;
+  for (int d = 0; d < dims.dim_size(); ++d)
+    if (dims.dim(d).has_dim_value() && dims.dim(d).dim_value() != shape[d])
+      return false;
+  return true;
+}
+
 /// A graph output's declared type and shape, where the model gives them,
 /// must be what the graph computes: a disagreement means the model is not
 /// what its author meant (or fuse misread it), so it is an error, not a
@@ -210,15 +225,9 @@ LogicalResult Importer::checkDeclaredOutput(const onnx::ValueInfoProto &out,
   if (!out.has_type() || !out.type().has_tensor_type())
     return success();
   const onnx::TypeProto::Tensor &declared = out.type().tensor_type();
-  if (!declared.has_shape())
+  if (declaredShapeAgrees(declared, e.shape))
     return success();
   const onnx::TensorShapeProto &shape = declared.shape();
-  bool agree = shape.dim_size() == int(e.shape.size());
-  for (int d = 0; agree && d < shape.dim_size(); ++d)
-    agree =
-        !shape.dim(d).has_dim_value() || shape.dim(d).dim_value() == e.shape[d];
-  if (agree)
-    return success();
   std::string text = "[";
   for (int d = 0; d < shape.dim_size(); ++d) {
     text += d ? "," : "";
@@ -480,13 +489,7 @@ LogicalResult Importer::bindInputs(const onnx::GraphProto &graph,
                      << typeName(t.data_type()) << ", the input is declared "
                      << typeName(type.elem_type()),
              failure();
-    bool agree =
-        !type.has_shape() || type.shape().dim_size() == int(h->shape.size());
-    for (int d = 0; agree && type.has_shape() && d < type.shape().dim_size();
-         ++d)
-      agree = !type.shape().dim(d).has_dim_value() ||
-              type.shape().dim(d).dim_value() == h->shape[d];
-    if (!agree)
+    if (!declaredShapeAgrees(type, h->shape))
       return error() << "--onnx-bind " << name << ": the file's shape "
                      << shapeStr(h->shape)
                      << " is not the input's declared shape",
@@ -3431,11 +3434,13 @@ const llvm::StringMap<Importer::Handler> &Importer::handlers() {
                          "Reciprocal", "Floor", "Ceil", "Sqrt"})
       t[op] = [](Importer &i) { return i.importUnary(i.node->op_type()); };
     // Run-time integer operands take the integer path.
-    for (StringRef op : {"Add", "Sub", "Mul", "Div"})
+    for (StringRef op : {"Add", "Sub", "Mul"})
       t[op] = [](Importer &i) {
         return i.integerInputs() ? i.importIntegerArith(i.node->op_type())
                                  : i.importBinary(i.node->op_type());
       };
+    // Integer Div is refused before it gets here (not a typed op).
+    t["Div"] = [](Importer &i) { return i.importBinary("Div"); };
     t["Pow"] = [](Importer &i) {
       return i.integerInputs() ? i.importPowIntegerExponent()
                                : i.importBinary("Pow");

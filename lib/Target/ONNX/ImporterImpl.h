@@ -270,7 +270,9 @@ private:
   LogicalResult importCompare(StringRef kind);
   /// And, Or, Xor, Not on run-time booleans.
   LogicalResult importLogic(StringRef kind);
-  /// Add, Sub, Mul, Max, Min (and Sum) on run-time integers.
+  /// Add, Sub, Mul, Max, Min (and Sum) on run-time integers (the typed
+  /// ops importNode lets through; other integer arithmetic is refused
+  /// there).
   LogicalResult importIntegerArith(StringRef kind);
   /// Gather as one elementwise op reading the data at each index (run-time
   /// indices, or more known ones than slices are made for).

@@ -295,12 +295,6 @@ LogicalResult Importer::importLogic(StringRef kind) {
 }
 
 LogicalResult Importer::importIntegerArith(StringRef kind) {
-  if (!llvm::is_contained({"Add", "Sub", "Mul", "Max", "Min"}, kind))
-    return error() << kind << " of integer run-time values is not supported "
-                   << "(integers are added, subtracted, multiplied and "
-                      "compared; a Cast to FLOAT in the model computes it "
-                      "in float)",
-           failure();
   SmallVector<int> ks;
   SmallVector<Entry *> operands;
   for (int k = 0; k < numInputs(); ++k) {
