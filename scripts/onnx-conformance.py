@@ -43,7 +43,6 @@ MODEL_SUITES = ("pytorch-converted", "pytorch-operator", "simple")
 KNOWN = {
     "test_batchnorm_epsilon_training_mode": "training-mode BatchNormalization (batch statistics) is refused: fuse compiles inference graphs",
     "test_batchnorm_example_training_mode": "training-mode BatchNormalization (batch statistics) is refused: fuse compiles inference graphs",
-    "test_resize_downsample_scales_nearest": "nearest Resize by a factor that does not repeat each element a whole number of times is not supported",
     "test_dropout_default_mask": "Dropout's mask output is not supported",
     "test_dropout_default_mask_ratio": "Dropout's mask output is not supported",
     "test_maxpool_with_argmax_2d_precomputed_pads": "MaxPool's Indices output is not supported",
@@ -58,24 +57,7 @@ for _name in ["float", "int32_float32", "int32_int32", "int64_float32", "int64_i
     KNOWN["test_pow_types_" + _name] = "Pow of an integer base is not supported (a FLOAT base, any exponent)"
 for _name in ["", "_default", "_default_mask", "_mask", "_zero_ratio", "_zero_ratio_mask"]:
     KNOWN["test_training_dropout" + _name] = "training-mode Dropout is refused: fuse compiles inference graphs"
-for _name in ["downsample_sizes_cubic", "upsample_sizes_cubic"]:
-    KNOWN["test_resize_" + _name] = "cubic Resize is not supported (nearest with integer factors only)"
-for _name in ["downsample_sizes_linear_pytorch_half_pixel", "tf_crop_and_resize"]:
-    KNOWN["test_resize_" + _name] = "linear Resize is not supported (nearest with integer factors only)"
-for _name in ["downsample_sizes_nearest", "downsample_sizes_nearest_tf_half_pixel_for_nn", "upsample_sizes_nearest",
-              "upsample_sizes_nearest_ceil_half_pixel", "upsample_sizes_nearest_floor_align_corners",
-              "upsample_sizes_nearest_round_prefer_ceil_asymmetric"]:
-    KNOWN["test_resize_" + _name] = ("nearest Resize to sizes that are not a whole-number repeat of each element "
-                                     "is not supported")
-for _name in ["downsample_scales_cubic", "downsample_scales_cubic_A_n0p5_exclude_outside",
-              "downsample_scales_cubic_align_corners", "upsample_scales_cubic",
-              "upsample_scales_cubic_A_n0p5_exclude_outside", "upsample_scales_cubic_align_corners",
-              "upsample_scales_cubic_asymmetric"]:
-    KNOWN["test_resize_" + _name] = "cubic Resize is not supported (nearest with integer factors only)"
-for _name in ["downsample_scales_linear", "downsample_scales_linear_align_corners",
-              "upsample_scales_linear", "upsample_scales_linear_align_corners"]:
-    KNOWN["test_resize_" + _name] = "linear Resize is not supported (nearest with integer factors only)"
-
+KNOWN["test_resize_tf_crop_and_resize"] = "coordinate_transformation_mode tf_crop_and_resize (a region of interest) is not supported"
 KNOWN["test_convtranspose_3d"] = "3-D ConvTranspose is not supported (1-D and 2-D only)"
 # Model tests (pytorch-converted, pytorch-operator, simple) that do not pass.
 for _name in ["gradient_of_add", "gradient_of_add_and_mul"]:

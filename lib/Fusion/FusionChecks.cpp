@@ -12,6 +12,8 @@
 
 #include "fuse/Codegen/Tiling/LowerGroups.h"
 #include "fuse/Fusion/FusionCheck.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/SetVector.h"
@@ -104,6 +106,48 @@ checkMultiOutput(const FusionCheckInput &in) {
                        "disabled"};
 }
 
+/// Bytes of the input window one output point of `consumer` reads through
+/// its operand `padded` (a tensor.pad's result that the kernel keeps as a
+/// tile buffer): each dimension's span over the whole reduction loops, the
+/// parallel loops at one point. 0 where it is not a static linalg op.
+static int64_t paddedWindowBytes(Operation *consumer, Value padded) {
+  auto op = dyn_cast<linalg::LinalgOp>(consumer);
+  if (!op)
+    return 0;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (llvm::any_of(ranges, ShapedType::isDynamic))
+    return 0;
+  int64_t most = 0;
+  for (OpOperand *operand : op.getDpsInputOperands()) {
+    if (operand->get() != padded)
+      continue;
+    AffineMap map = op.getMatchingIndexingMap(operand);
+    if (map.getNumSymbols() != 0)
+      continue;
+    SmallVector<int64_t> extent(ranges.size(), 1);
+    for (auto [d, iter] : llvm::enumerate(op.getIteratorTypesArray()))
+      if (iter == utils::IteratorType::reduction)
+        extent[d] = ranges[d];
+    SmallVector<int64_t> zero(ranges.size(), 0);
+    SmallVector<int64_t> base = map.compose(zero);
+    SmallVector<int64_t> spans(map.getNumResults(), 1);
+    for (unsigned d = 0; d < ranges.size(); ++d) {
+      SmallVector<int64_t> unit(ranges.size(), 0);
+      unit[d] = 1;
+      SmallVector<int64_t> moved = map.compose(unit);
+      for (unsigned r = 0; r < spans.size(); ++r)
+        spans[r] += std::abs(moved[r] - base[r]) * (extent[d] - 1);
+    }
+    int64_t elements = 1;
+    for (int64_t span : spans)
+      elements *= span;
+    int64_t elem =
+        getElementTypeBytes(getElementTypeOrSelf(padded.getType())).value_or(4);
+    most = std::max(most, elements * elem);
+  }
+  return most;
+}
+
 static std::optional<FusionRefusal> checkMemory(const FusionCheckInput &in) {
   const FusionGraph &graph = in.graph;
   const FusionPolicy &policy = in.policy;
@@ -184,6 +228,33 @@ static std::optional<FusionRefusal> checkMemory(const FusionCheckInput &in) {
                            "values live across the reduction)",
                            rows, describeOp(red.op), red.reduction->cols,
                            red.reduction->elementBytes, live.size());
+    }
+  }
+  // A pad that joins its consumer is a tile buffer in shared memory: at
+  // least the window one output point reads (a dilated convolution's spans
+  // rows and columns far apart, over all its input channels) must fit; a
+  // pad that does not is its own kernel, and the consumer reads the padded
+  // tensor from global memory.
+  for (unsigned m : merged) {
+    const Node &pad = graph.node(m);
+    if (!isa<tensor::PadOp>(pad.op))
+      continue;
+    Value padded = pad.op->getResult(0);
+    for (unsigned c : merged) {
+      const Node &consumer = graph.node(c);
+      if (!llvm::is_contained(consumer.reads, padded))
+        continue;
+      int64_t bytes = paddedWindowBytes(consumer.op, padded);
+      if (bytes <= smem)
+        continue;
+      return FusionRefusal{
+          check::kMemory,
+          llvm::formatv("the padded input window of one output point of "
+                        "'{0}' takes {1} B, more than shared memory per "
+                        "block ({2} B on target '{3}'): the pad is kept a "
+                        "kernel of its own",
+                        describeOp(consumer.op), bytes, smem,
+                        policy.target.getName())};
     }
   }
   if (workingSet <= smem)

@@ -21,6 +21,16 @@ Networks:
                                       mask: embeddings (Gather of the ids), the
                                       mask's additive bias, 12 layers, pooler;
                                       two outputs (opset 13);
+  resnext50                           torchvision resnext50_32x4d: grouped 3x3
+                                      convolutions (32 groups), 1x3x224x224;
+  mobilenet_v3                        torchvision mobilenet_v3_large: depthwise
+                                      convolutions, squeeze-and-excitation,
+                                      hard-swish and hard-sigmoid;
+  vit_b_16                            torchvision vision transformer B/16: patch
+                                      convolution, class token, 12 layers;
+  deeplabv3                           torchvision deeplabv3_mobilenet_v3_large:
+                                      dilated convolutions, ASPP with a global
+                                      pool, bilinear upsampling, 1x3x256x256;
   small ones for the test suite (committed under test/Models/onnx, < 5 MB):
   inception_block, yolo_tiny, bert_tiny (2 layers, hidden 64, opset 17),
   text_encoder_tiny (2 layers, hidden 64, vocabulary 1000, batch 2).
@@ -258,6 +268,26 @@ class ResNetTiny(nn.Module):
         return self.fc(torch.flatten(F.adaptive_avg_pool2d(x, 1), 1))
 
 
+def vit(model):
+    """torchvision initialises a vision transformer's classifier to zeros (its
+    output would be all zeros): a random classifier instead."""
+    nn.init.normal_(model.heads.head.weight, std=0.02)
+    nn.init.normal_(model.heads.head.bias, std=0.02)
+    return model
+
+
+class Segmentation(nn.Module):
+    """A torchvision segmentation model's "out" map (the model returns a
+    dict, which the exporter does not take)."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, x):
+        return self.model(x)["out"]
+
+
 def networks():
     import torchvision.models as tv
     return {
@@ -275,6 +305,11 @@ def networks():
         "text_encoder": (lambda: TextEncoder(), token_inputs(128, 30522), 13, False),
         "text_encoder_tiny": (lambda: TextEncoder(layers=2, h=64, heads=4, ffn=256, seq=16, vocab=1000),
                               token_inputs(16, 1000, batch=2), 17, True),
+        "resnext50": (lambda: tv.resnext50_32x4d(weights=None), (1, 3, 224, 224), 13, False),
+        "mobilenet_v3": (lambda: tv.mobilenet_v3_large(weights=None), (1, 3, 224, 224), 13, False),
+        "vit_b_16": (lambda: vit(tv.vit_b_16(weights=None)), (1, 3, 224, 224), 13, False),
+        "deeplabv3": (lambda: Segmentation(tv.segmentation.deeplabv3_mobilenet_v3_large(
+            weights=None, weights_backbone=None, aux_loss=False)), (1, 3, 256, 256), 13, False),
     }
 
 

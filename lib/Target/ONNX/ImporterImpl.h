@@ -155,6 +155,27 @@ struct Window {
   int64_t padBegin = 0, padEnd = 0, drop = 0, out = 0;
 };
 
+/// What a Resize node asks for (its attributes, read and checked).
+struct ResizeMode {
+  std::string mode, coord, nearest;
+  double cubicA = -0.75;
+  bool excludeOutside = false;
+};
+
+/// The most input elements one output element of a Resize reads (taps of
+/// all resized axes combined: 16 for a 2-D cubic).
+constexpr int64_t kMaxTapCombinations = 256;
+
+/// One resized axis: for each output index, `taps` input indices (in the
+/// input) and their weights, row after row.
+struct ResizeAxis {
+  int64_t taps = 1;
+  /// Whether the weights are read (else each output has one tap of 1).
+  bool weighted = false;
+  std::vector<int64_t> index;
+  std::vector<float> weight;
+};
+
 class Importer {
 public:
   Importer(MLIRContext *ctx, const OnnxImportOptions &opts)
@@ -486,7 +507,16 @@ private:
   LogicalResult importSplit();
   LogicalResult importSlice();
   LogicalResult importGather();
+  /// Resize (Resize.cpp): nearest, linear or cubic, any scales and axes.
   LogicalResult importResize();
+  /// The taps of an axis of `in` elements resized to `out` by `scale`.
+  FailureOr<ResizeAxis> resizeAxis(const ResizeMode &m, int64_t in, int64_t out,
+                                   double scale);
+  /// One elementwise linalg.generic of `outShape` reading v at the tables
+  /// of `axes` (no table: the axis is read as is), summing taps times
+  /// weights.
+  Value resample(Value v, ArrayRef<std::optional<ResizeAxis>> axes,
+                 ArrayRef<int64_t> outShape);
   LogicalResult importPad();
   FailureOr<Shape> reshapeTarget(const Entry &x);
   FailureOr<Shape> axesInput(int k, StringRef attrName, int64_t rank);

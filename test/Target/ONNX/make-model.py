@@ -140,6 +140,64 @@ def resize_flatten():
     return (model(nodes, [vi("x", [1, 3, 2, 3])], [vi("y", [1, 4, 24 + 54])], inits), ([x], [y]))
 
 
+def resize_ops():
+    """Resize in each mode against PyTorch's interpolate: bilinear
+    (pytorch_half_pixel, and align_corners), bicubic (half_pixel, A =
+    -0.75), nearest to a size that is no whole multiple, and a bilinear
+    upsampling of a globally pooled 1x1 map (a broadcast); all of a
+    convolution's NHWC output."""
+    import torch
+    import torch.nn.functional as F
+    w = rand(4, 3, 1, 1)
+    sizes = {"lin": [10, 12], "ac": [7, 9], "cub": [3, 4], "near": [8, 9], "pool": [5, 6]}
+    nodes = [helper.make_node("Conv", ["x", "w"], ["c"]),
+             helper.make_node("Resize", ["c", "", "", "s_lin"], ["lin"], mode="linear",
+                              coordinate_transformation_mode="pytorch_half_pixel"),
+             helper.make_node("Resize", ["c", "", "", "s_ac"], ["ac"], mode="linear",
+                              coordinate_transformation_mode="align_corners"),
+             helper.make_node("Resize", ["c", "", "", "s_cub"], ["cub"], mode="cubic", cubic_coeff_a=-0.75),
+             helper.make_node("Resize", ["c", "", "", "s_near"], ["near"], mode="nearest",
+                              coordinate_transformation_mode="asymmetric", nearest_mode="floor"),
+             helper.make_node("GlobalAveragePool", ["c"], ["g"]),
+             helper.make_node("Resize", ["g", "", "", "s_pool"], ["pool"], mode="linear")]
+    inits = [init("w", w)] + [init("s_" + k, np.array([1, 4] + v, dtype=np.int64)) for k, v in sizes.items()]
+    x = rand(1, 3, 5, 6)
+    c = torch.from_numpy(np.einsum("nchw,oc->nohw", x, w[:, :, 0, 0]))
+    ys = [F.interpolate(c, size=sizes["lin"], mode="bilinear", align_corners=False),
+          F.interpolate(c, size=sizes["ac"], mode="bilinear", align_corners=True),
+          F.interpolate(c, size=sizes["cub"], mode="bicubic", align_corners=False),
+          F.interpolate(c, size=sizes["near"], mode="nearest"),
+          F.interpolate(c.mean((2, 3), keepdim=True), size=sizes["pool"], mode="bilinear", align_corners=False)]
+    outs = [vi(k, [1, 4] + v) for k, v in sizes.items()]
+    return (model(nodes, [vi("x", [1, 3, 5, 6])], outs, inits), ([x], [y.numpy() for y in ys]))
+
+
+def resize_error(kind):
+    """Resize nodes fuse refuses, by name."""
+    def make():
+        scales = np.array([1, 1, 2, 2], dtype=np.float32)
+        attrs, ins = {}, ["x", "", "s"]
+        if kind == "area":
+            attrs = {"mode": "area"}
+        elif kind == "crop":
+            attrs = {"mode": "linear", "coordinate_transformation_mode": "tf_crop_and_resize"}
+        elif kind == "nn_linear":
+            attrs = {"mode": "linear", "coordinate_transformation_mode": "tf_half_pixel_for_nn"}
+        elif kind == "scales_count":
+            scales = np.array([2, 2], dtype=np.float32)
+        elif kind == "zero_scale":
+            scales = np.array([1, 1, 0.1, 2], dtype=np.float32)
+        elif kind == "taps":  # cubic over five axes: 4^5 taps
+            nodes = [helper.make_node("Resize", ins, ["y"], name="resize", mode="cubic")]
+            return model(nodes, [vi("x", [4, 4, 4, 4, 4])], [vi("y", [8, 8, 8, 8, 8])],
+                         [init("s", np.full(5, 2, dtype=np.float32))]), None
+        else:
+            raise ValueError(kind)
+        nodes = [helper.make_node("Resize", ins, ["y"], name="resize", **attrs)]
+        return model(nodes, [vi("x", [1, 2, 4, 4])], [vi("y", [1, 2, 8, 8])], [init("s", scales)]), None
+    return make
+
+
 def symbolic():
     nodes = [helper.make_node("Relu", ["x"], ["y"])]
     return model(nodes, [vi("x", ["N", 3, "S"])], [vi("y", ["N", 3, "S"])]), None
@@ -1150,6 +1208,9 @@ def main():
         "volume_ops": volume_ops,
         "decoder_ops": decoder_ops,
         "grouped_conv": grouped_conv,
+        "resize_ops": resize_ops,
+        **{f"resize_{k}": resize_error(k) for k in ["area", "crop", "nn_linear", "scales_count", "zero_scale",
+                                                     "taps"]},
         "class_token": class_token,
         **{f"logic_{k}": logic_error(k) for k in ["range_zero", "expand_shape"]},
         "token_encoder": token_encoder,
