@@ -1,14 +1,16 @@
 #!/usr/bin/python3
 """End to end over the model corpus: for each exported model (both
 variants), import -> fuse -> CPU -> compare with PyTorch's saved output
-(scripts/onnx-run.py), and one line per model:
+(scripts/onnx-run.py), then the same model compiled to a GPU library
+(fuse-compile --target=h200: kernels through ptxas to cubin; not run
+without a GPU), and one line per model:
 
-  | model | nodes | kernels | max rel err | result | seconds |
+  | model | nodes | kernels | max rel err | result | gpu library | seconds |
 
 Exports missing models first (scripts/models/export.py). Exit 1 when any
 model does not match.
 
-usage: e2e.py [--dir build/models] [--only NAME,...] [--rtol 1e-4] [--out FILE]
+usage: e2e.py [--dir build/models] [--only NAME,...] [--rtol 1e-4] [--out FILE] [--no-gpu]
 """
 import argparse
 import os
@@ -20,7 +22,22 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 MODELS = ["inception_block", "yolo_tiny", "bert_tiny", "text_encoder_tiny", "mobilenet_v2", "googlenet",
-          "yolo", "resnet50", "bert_base", "bert_base_op17", "text_encoder"]
+          "yolo", "resnet50", "bert_base", "bert_base_op17", "text_encoder", "resnext50", "mobilenet_v3",
+          "vit_b_16", "deeplabv3"]
+
+
+def gpu_library(path):
+    """'cubin' where fuse-compile builds the model's GPU library, else its
+    first error line."""
+    out = os.path.join(os.path.dirname(path), "e2e-gpu.so")
+    proc = subprocess.run([os.path.join(ROOT, "build", "bin", "fuse-compile"), path, "--target=h200",
+                           "-o", out], capture_output=True, text=True)
+    if os.path.exists(out):
+        os.remove(out)
+    if proc.returncode == 0:
+        return "cubin"
+    errors = [l for l in proc.stderr.splitlines() if "error" in l] or proc.stderr.splitlines() or ["?"]
+    return "ERROR: " + errors[0][-100:].replace("|", "/")
 
 
 def main():
@@ -29,6 +46,7 @@ def main():
     parser.add_argument("--only", default="")
     parser.add_argument("--rtol", type=float, default=1e-4)
     parser.add_argument("--out", help="also write the table here")
+    parser.add_argument("--no-gpu", action="store_true", help="skip the GPU library")
     parser.add_argument("--update", action="store_true",
                         help="keep the rows of models not run from the --out file")
     args = parser.parse_args()
@@ -37,8 +55,8 @@ def main():
     if missing:
         subprocess.run([sys.executable, os.path.join(HERE, "export.py"), "--out", args.dir,
                         "--only", ",".join(missing)], check=True)
-    rows = ["| model | nodes | kernels | max rel err | result | seconds |",
-            "|---|---:|---:|---:|---|---:|"]
+    rows = ["| model | nodes | kernels | max rel err | result | gpu library | seconds |",
+            "|---|---:|---:|---:|---|---|---:|"]
     print("\n".join(rows), flush=True)
     failed = 0
     for name in names:
@@ -51,13 +69,16 @@ def main():
                                    "--npz", os.path.join(args.dir, name + ".npz"), "--rtol", str(args.rtol)],
                                   capture_output=True, text=True)
             seconds = time.time() - start
+            gpu = "–" if args.no_gpu else gpu_library(path)
+            failed += gpu.startswith("ERROR")
             last = (proc.stdout.strip().splitlines() or ["?"])[-1]
             m = re.search(r"nodes (\d+), kernels (\d+), max rel err (\S+): (PASS|FAIL)", last)
             if m:
-                row = f"| {name + suffix} | {m.group(1)} | {m.group(2)} | {m.group(3)} | {m.group(4)} | {seconds:.1f} |"
+                row = (f"| {name + suffix} | {m.group(1)} | {m.group(2)} | {m.group(3)} | {m.group(4)} | {gpu} "
+                       f"| {seconds:.1f} |")
                 failed += m.group(4) != "PASS"
             else:
-                row = f"| {name + suffix} | | | | ERROR: {last[:120]} | {seconds:.1f} |"
+                row = f"| {name + suffix} | | | | ERROR: {last[:120]} | {gpu} | {seconds:.1f} |"
                 failed += 1
             rows.append(row)
             print(row, flush=True)
@@ -76,7 +97,9 @@ def main():
             f.write("# End to end against PyTorch\n\n"
                     "`make e2e` (`scripts/models/e2e.py`): each model of the corpus, both export variants, "
                     "imported, fused for an H200, run on the CPU and compared with PyTorch's output "
-                    f"(rtol {args.rtol:g} against the output's scale; see [Onnx.md](../Onnx.md)). "
+                    f"(rtol {args.rtol:g} against the output's scale; see [Onnx.md](../Onnx.md)), then "
+                    "compiled to a GPU library (`fuse-compile --target=h200`: every kernel through ptxas "
+                    "to a cubin; `cubin` where that succeeds; not run here, no GPU). "
                     "Seconds: the whole `onnx-run.py` (`fuse-compile` to a CPU library, then one run through the runtime). `--update` reruns some models and keeps the other rows.\n\n"
                     + "\n".join(rows[:2] + body) + "\n")
     return 1 if failed else 0
