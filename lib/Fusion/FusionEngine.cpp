@@ -71,9 +71,10 @@ FusionState::FusionState(Block &block, const FusionPolicy &policy)
   }
 }
 
-bool FusionState::groupIsElementwiseLike(unsigned g) const {
+bool FusionState::groupIsPointwise(unsigned g) const {
   return llvm::all_of(groups[g].members, [&](unsigned m) {
-    return graph.node(m).isElementwiseLike();
+    const Node &node = graph.node(m);
+    return node.isElementwiseLike() || node.isGather() || node.isTranspose();
   });
 }
 

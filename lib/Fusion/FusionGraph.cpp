@@ -60,6 +60,39 @@ int64_t Node::numElements() const {
   return n;
 }
 
+bool Node::isGather() const {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || !hasStaticShape || cls.category != OpCategory::injective ||
+      generic.getNumReductionLoops() != 0 || generic.getNumDpsInits() != 1 ||
+      !generic.getMatchingIndexingMap(generic.getDpsInitOperand(0))
+           .isIdentity())
+    return false;
+  // Operands read elementwise or by broadcast: each result a loop
+  // dimension, in increasing order, or the constant 0.
+  for (OpOperand *input : generic.getDpsInputOperands()) {
+    AffineMap map = generic.getMatchingIndexingMap(input);
+    int64_t last = -1;
+    for (AffineExpr e : map.getResults()) {
+      if (auto dim = dyn_cast<AffineDimExpr>(e)) {
+        if (int64_t(dim.getPosition()) <= last)
+          return false;
+        last = dim.getPosition();
+        continue;
+      }
+      auto cst = dyn_cast<AffineConstantExpr>(e);
+      if (!cst || cst.getValue() != 0)
+        return false;
+    }
+  }
+  return llvm::any_of(
+      generic.getBody()->getOperations(),
+      [](Operation &nested) { return isa<tensor::ExtractOp>(nested); });
+}
+
+bool Node::isTranspose() const {
+  return hasStaticShape && isa<linalg::TransposeOp>(op);
+}
+
 /// The reduced dimensions of a reduction, if fuse can tell them.
 static std::optional<ReductionInfo> getReductionInfo(Operation *op) {
   ReductionInfo info;

@@ -65,6 +65,13 @@ struct Node {
     return hasStaticShape && (cls.category == OpCategory::elementwise ||
                               cls.category == OpCategory::broadcast);
   }
+  /// A gather: a static linalg.generic, all loops parallel, whose payload
+  /// reads another tensor at computed indices (tensor.extract: an
+  /// embedding lookup, a resize) and whose own operands are read
+  /// elementwise or by broadcast, its result by the identity.
+  bool isGather() const;
+  /// A static linalg.transpose.
+  bool isTranspose() const;
   int64_t numElements() const;
 };
 

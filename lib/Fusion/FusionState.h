@@ -93,8 +93,9 @@ public:
   bool isSingleton(unsigned node) const {
     return groups[groupIds[node]].members.size() == 1;
   }
-  /// Whether every member of group `g` is elementwise or broadcast.
-  bool groupIsElementwiseLike(unsigned g) const;
+  /// Whether every op of group `g` is elementwise-like, a gather or a
+  /// transpose (what elementwise_chain joins).
+  bool groupIsPointwise(unsigned g) const;
 
   //===--------------------------------------------------------------------===//
   // What rules do
