@@ -128,18 +128,8 @@ static int64_t paddedWindowBytes(Operation *consumer, Value padded) {
     for (auto [d, iter] : llvm::enumerate(op.getIteratorTypesArray()))
       if (iter == utils::IteratorType::reduction)
         extent[d] = ranges[d];
-    SmallVector<int64_t> zero(ranges.size(), 0);
-    SmallVector<int64_t> base = map.compose(zero);
-    SmallVector<int64_t> spans(map.getNumResults(), 1);
-    for (unsigned d = 0; d < ranges.size(); ++d) {
-      SmallVector<int64_t> unit(ranges.size(), 0);
-      unit[d] = 1;
-      SmallVector<int64_t> moved = map.compose(unit);
-      for (unsigned r = 0; r < spans.size(); ++r)
-        spans[r] += std::abs(moved[r] - base[r]) * (extent[d] - 1);
-    }
     int64_t elements = 1;
-    for (int64_t span : spans)
+    for (int64_t span : mapSpans(map, extent))
       elements *= span;
     int64_t elem =
         getElementTypeBytes(getElementTypeOrSelf(padded.getType())).value_or(4);

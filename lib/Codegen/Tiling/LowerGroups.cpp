@@ -877,16 +877,7 @@ int64_t prologueTileBytes(const MmaContraction &contraction,
   AffineMap map = op.getMatchingIndexingMap(contraction.a);
   if (map.getNumSymbols() != 0)
     return 0;
-  SmallVector<int64_t> zero(extent.size(), 0);
-  SmallVector<int64_t> base = map.compose(zero);
-  SmallVector<int64_t> spans(map.getNumResults(), 1);
-  for (unsigned d = 0; d < extent.size(); ++d) {
-    SmallVector<int64_t> unit(extent.size(), 0);
-    unit[d] = 1;
-    SmallVector<int64_t> moved = map.compose(unit);
-    for (unsigned r = 0; r < spans.size(); ++r)
-      spans[r] += std::abs(moved[r] - base[r]) * (extent[d] - 1);
-  }
+  SmallVector<int64_t> spans = mapSpans(map, extent);
   int64_t elements = 1;
   for (int64_t span : spans)
     elements *= span;
@@ -2032,6 +2023,21 @@ mlir::fuse::predictContractionSplit(GroupOp group, TargetAttr target,
 
 /// The blocks the kernel of a lowered `group` launches: the iterations of
 /// its tile loop (0 when unknown).
+SmallVector<int64_t> mlir::fuse::mapSpans(AffineMap map,
+                                          ArrayRef<int64_t> extents) {
+  SmallVector<int64_t> zero(extents.size(), 0);
+  SmallVector<int64_t> base = map.compose(zero);
+  SmallVector<int64_t> spans(map.getNumResults(), 1);
+  for (unsigned d = 0; d < extents.size(); ++d) {
+    SmallVector<int64_t> unit(extents.size(), 0);
+    unit[d] = 1;
+    SmallVector<int64_t> moved = map.compose(unit);
+    for (unsigned r = 0; r < spans.size(); ++r)
+      spans[r] += std::abs(moved[r] - base[r]) * (extents[d] - 1);
+  }
+  return spans;
+}
+
 int64_t mlir::fuse::launchedBlocks(GroupOp group) {
   int64_t blocks = 0;
   forEachTileLoop(group, [&](scf::ForallOp loop) {

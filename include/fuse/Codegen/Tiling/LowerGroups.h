@@ -114,6 +114,12 @@ LogicalResult lowerFusionGroup(RewriterBase &rewriter, GroupOp group,
 /// its tile loop (0 when unknown).
 int64_t launchedBlocks(GroupOp group);
 
+/// The extent of each result of `map` (no symbols, results affine in the
+/// loops) over loops of `extents` points each, starting at 0: a tile's span
+/// per dimension of an operand it reads (a convolution's rows with their
+/// halo).
+SmallVector<int64_t> mapSpans(AffineMap map, ArrayRef<int64_t> extents);
+
 /// What one tile of a lowered `group` reads of its inputs (through L2) and
 /// holds in tile-local buffers, in bytes, added to `shape`'s
 /// tileInputBytes and tileSharedBytes.
