@@ -162,6 +162,9 @@ struct ResizeMode {
   bool excludeOutside = false;
 };
 
+/// The longest axis TopK takes (it compares each element with the whole
+/// axis: quadratic work).
+constexpr int64_t kMaxTopKAxis = int64_t(1) << 16;
 /// The most input elements one output element of a Resize reads (taps of
 /// all resized axes combined: 16 for a 2-D cubic).
 constexpr int64_t kMaxTapCombinations = 256;
@@ -308,6 +311,10 @@ private:
   /// ArgMax / ArgMin: the maximum (minimum) along the axis, then the first
   /// (or last) index holding it, as INT64.
   LogicalResult importArgExtreme(bool isMax);
+  /// TopK: each element's place along the axis (how many come before it,
+  /// ties by index), then the element of each place p < K, its value and
+  /// its index.
+  LogicalResult importTopK();
   /// Einsum of one or two operands (Einsum.cpp): summed indices reduced,
   /// then one MatMul in [batch, M, K] x [batch, K, N] form.
   LogicalResult importEinsum();

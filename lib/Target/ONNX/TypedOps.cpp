@@ -662,3 +662,134 @@ LogicalResult Importer::importPowIntegerExponent() {
   FailureOr<Entry> r = broadcastBinary("Pow", x, e);
   return failed(r) ? failure() : define(0, std::move(*r));
 }
+
+LogicalResult Importer::importTopK() {
+  Entry &x = *input(0);
+  int64_t rank = x.shape.size();
+  if (rank == 0)
+    return error() << "the input must have at least one dimension", failure();
+  FailureOr<int64_t> axis = axisAttr(rank, -1);
+  FailureOr<int64_t> largest = intAttr("largest", 1);
+  FailureOr<int64_t> sorted = intAttr("sorted", 1);
+  if (failed(axis) || failed(largest) || failed(sorted))
+    return failure();
+  // K: an attribute before opset 10, then input 1 (known at import time).
+  int64_t k;
+  if (opset < 10) {
+    FailureOr<int64_t> kAttr = intAttr("k", -1);
+    if (failed(kAttr))
+      return failure();
+    k = *kAttr;
+  } else {
+    FailureOr<const HostTensor *> kValue = constInput(1, "K");
+    if (failed(kValue))
+      return failure();
+    if ((*kValue)->size() != 1 || (*kValue)->isFloat)
+      return error() << "K (input 1) must be one integer", failure();
+    k = (*kValue)->intAt(0);
+  }
+  int64_t n = x.shape[*axis];
+  if (k < 1 || k > n)
+    return error() << "K = " << k << " must be in [1, " << n
+                   << "] (the size of axis " << *axis << ")",
+           failure();
+  if (n > kMaxTopKAxis)
+    return error() << "axis " << *axis << " has " << n
+                   << " elements; TopK ranks each element against the whole "
+                      "axis and takes at most "
+                   << kMaxTopKAxis,
+           failure();
+  Type elem = typeOf(x);
+  if (elem.isInteger(1))
+    return error() << "TopK does not take BOOL inputs", failure();
+  bool isFloat = isa<FloatType>(elem);
+  Value in = operandOf(x, rank, elem);
+  Type i64 = b.getI64Type();
+  // Each element's place in the order: how many elements of its axis come
+  // before it (larger, or smaller, or equal at a smaller index: ties keep
+  // the lower index first, as ONNX asks).
+  Value zero = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(0));
+  Value placeInit =
+      linalg::FillOp::create(
+          b, loc, zero,
+          tensor::EmptyOp::create(b, loc, x.shape, i64).getResult())
+          .getResult(0);
+  Value place = reduceAlong(
+      b, loc, in, placeInit, *axis, /*dropAxis=*/false, {in},
+      [&](OpBuilder &nb, Location l, ValueRange args, Value j,
+          Value i) -> Value {
+        Value other = args[0], self = args[1];
+        Value before, equal;
+        if (isFloat) {
+          before = arith::CmpFOp::create(nb, l,
+                                         *largest ? arith::CmpFPredicate::OGT
+                                                  : arith::CmpFPredicate::OLT,
+                                         other, self);
+          equal = arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OEQ, other,
+                                        self);
+        } else {
+          before = arith::CmpIOp::create(nb, l,
+                                         *largest ? arith::CmpIPredicate::sgt
+                                                  : arith::CmpIPredicate::slt,
+                                         other, self);
+          equal = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, other,
+                                        self);
+        }
+        Value lower =
+            arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ult, j, i);
+        Value counts = arith::OrIOp::create(
+            nb, l, before, arith::AndIOp::create(nb, l, equal, lower));
+        return arith::AddIOp::create(
+            nb, l, args[2],
+            arith::ExtUIOp::create(nb, l, nb.getI64Type(), counts));
+      });
+  // Output place p holds the element whose place is p: one reduction over
+  // the axis selecting it, for the value and for its index.
+  Shape outShape(x.shape);
+  outShape[*axis] = k;
+  unsigned loops = rank + 1;
+  SmallVector<AffineExpr> walked;
+  for (int64_t d = 0; d < rank; ++d)
+    walked.push_back(b.getAffineDimExpr(d == *axis ? rank : d));
+  AffineMap inMap = AffineMap::get(loops, 0, walked, ctx);
+  AffineMap outMap =
+      AffineMap::getMultiDimIdentityMap(loops, ctx).getMajorSubMap(rank);
+  // (Every place below K has exactly one element unless the axis holds
+  // NaN, which no comparison orders: such places read 0 at index -1.)
+  Value valueInit =
+      linalg::FillOp::create(
+          b, loc,
+          arith::ConstantOp::create(b, loc, b.getZeroAttr(elem)).getResult(),
+          tensor::EmptyOp::create(b, loc, outShape, elem).getResult())
+          .getResult(0);
+  Value indexInit =
+      linalg::FillOp::create(
+          b, loc,
+          arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(-1))
+              .getResult(),
+          tensor::EmptyOp::create(b, loc, outShape, i64).getResult())
+          .getResult(0);
+  SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
+  iters.push_back(utils::IteratorType::reduction);
+  auto select = linalg::GenericOp::create(
+      b, loc, TypeRange{valueInit.getType(), indexInit.getType()},
+      ValueRange{in, place}, ValueRange{valueInit, indexInit},
+      {inMap, inMap, outMap, outMap}, iters,
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value p = arith::IndexCastOp::create(
+            nb, l, nb.getI64Type(), linalg::IndexOp::create(nb, l, *axis));
+        Value i = arith::IndexCastOp::create(
+            nb, l, nb.getI64Type(), linalg::IndexOp::create(nb, l, rank));
+        Value hit =
+            arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, args[1], p);
+        linalg::YieldOp::create(
+            nb, l,
+            ValueRange{arith::SelectOp::create(nb, l, hit, args[0], args[2]),
+                       arith::SelectOp::create(nb, l, hit, i, args[3])});
+      });
+  if (failed(define(0, result(select.getResult(0), outShape, false))))
+    return failure();
+  Entry indices = result(select.getResult(1), outShape, false);
+  indices.onnxType = onnx::TensorProto::INT64;
+  return define(1, std::move(indices));
+}

@@ -55,7 +55,7 @@ def conv_bn_relu():
 def unsupported():
     nodes = [
         helper.make_node("Relu", ["x"], ["a"], name="ok"),
-        helper.make_node("TopK", ["a", "k"], ["v", "i"], name="topk0"),
+        helper.make_node("Unique", ["a"], ["v"], name="unique0"),
         helper.make_node("Foo", ["v"], ["f"], name="foo0", domain="com.example"),
         helper.make_node("NonZero", ["a"], ["n1"], name="nz0"),
         helper.make_node("NonZero", ["f"], ["y"], name="nz1"),
@@ -195,6 +195,48 @@ def resize_error(kind):
             raise ValueError(kind)
         nodes = [helper.make_node("Resize", ins, ["y"], name="resize", **attrs)]
         return model(nodes, [vi("x", [1, 2, 4, 4])], [vi("y", [1, 2, 8, 8])], [init("s", scales)]), None
+    return make
+
+
+def topk_ops():
+    """TopK: the 3 largest along the last axis of floats with ties (the lower
+    index first), the smallest 2 along axis 0 of INT64 values, a whole
+    sort (K = the axis), each with its INT64 indices; then the largest
+    value's Softmax weight (TopK feeding float ops)."""
+    x = (rng.integers(-4, 4, size=(3, 7)) / 2).astype(np.float32)
+    ids = rng.integers(-50, 50, size=(5, 3)).astype(np.int64)
+    nodes = [helper.make_node("TopK", ["x", "k3"], ["v", "i"], axis=-1),
+             helper.make_node("TopK", ["ids", "k2"], ["sv", "si"], axis=0, largest=0),
+             helper.make_node("TopK", ["x", "k7"], ["av", "ai"], axis=1),
+             helper.make_node("Softmax", ["v"], ["w"], axis=-1)]
+    inits = [init("k3", np.array([3], dtype=np.int64)), init("k2", np.array([2], dtype=np.int64)),
+             init("k7", np.array([7], dtype=np.int64))]
+    order = np.argsort(-x, axis=-1, kind="stable")
+    small = np.argsort(ids, axis=0, kind="stable")[:2]
+    v = np.take_along_axis(x, order[:, :3], axis=-1)
+    e = np.exp(v - v.max(-1, keepdims=True))
+    outs = [v, order[:, :3], np.take_along_axis(ids, small, axis=0), small,
+            np.take_along_axis(x, order, axis=-1), order, e / e.sum(-1, keepdims=True)]
+    i64 = TensorProto.INT64
+    return (model(nodes, [vi("x", [3, 7]), vi("ids", [5, 3], i64)],
+                  [vi("v", [3, 3]), vi("i", [3, 3], i64), vi("sv", [2, 3], i64), vi("si", [2, 3], i64),
+                   vi("av", [3, 7]), vi("ai", [3, 7], i64), vi("w", [3, 3])], inits),
+            ([x, ids], [o.astype(np.int64) if o.dtype.kind == "i" else o for o in outs]))
+
+
+def topk_error(kind):
+    """TopK nodes fuse refuses, by name."""
+    def make():
+        k, elem = 2, TensorProto.FLOAT
+        if kind == "k_zero":
+            k = 0
+        elif kind == "k_large":
+            k = 9
+        elif kind == "bool":
+            elem = TensorProto.BOOL
+        nodes = [helper.make_node("TopK", ["x", "k"], ["v", "i"], name="topk")]
+        return model(nodes, [vi("x", [2, 4], elem)], [vi("v", [2, k], elem), vi("i", [2, k], TensorProto.INT64)],
+                     [init("k", np.array([k], dtype=np.int64))]), None
     return make
 
 
@@ -1209,6 +1251,8 @@ def main():
         "decoder_ops": decoder_ops,
         "grouped_conv": grouped_conv,
         "resize_ops": resize_ops,
+        "topk_ops": topk_ops,
+        **{f"topk_{k}": topk_error(k) for k in ["k_zero", "k_large", "bool"]},
         **{f"resize_{k}": resize_error(k) for k in ["area", "crop", "nn_linear", "scales_count", "zero_scale",
                                                      "taps"]},
         "class_token": class_token,
