@@ -3326,6 +3326,7 @@ const llvm::StringMap<Importer::Handler> &Importer::handlers() {
     t["GatherElements"] = [](Importer &i) { return i.importGatherElements(); };
     t["CumSum"] = [](Importer &i) { return i.importCumSum(); };
     t["TopK"] = [](Importer &i) { return i.importTopK(); };
+    t["ScatterND"] = [](Importer &i) { return i.importScatterND(); };
     t["Einsum"] = [](Importer &i) { return i.importEinsum(); };
     t["ArgMax"] = [](Importer &i) { return i.importArgExtreme(true); };
     t["ArgMin"] = [](Importer &i) { return i.importArgExtreme(false); };
@@ -3464,8 +3465,9 @@ LogicalResult Importer::importNode() {
     required = 2;
   else if (opType == "BatchNormalization")
     required = 5;
-  else if (llvm::is_contained({"InstanceNormalization", "Where", "Range"},
-                              opType))
+  else if (llvm::is_contained(
+               {"InstanceNormalization", "Where", "Range", "ScatterND"},
+               opType))
     required = 3;
   else if (llvm::is_contained({"Concat", "Max", "Min", "Sum"}, opType))
     required = std::max(1, numInputs()); // variadic: every input
@@ -3492,24 +3494,43 @@ LogicalResult Importer::importNode() {
   // Run-time integers and booleans (token ids, masks, positions) reach the
   // ops that move, convert, compare, select, gather or add them; every
   // other op takes float32 run-time values.
-  static const llvm::StringSet<> typedOps = {"Identity",    "Pad",
-                                             "Pow",         "GatherElements",
-                                             "CumSum",      "TopK",
-                                             "ArgMax",      "ArgMin",
-                                             "Cast",        "Reshape",
-                                             "Flatten",     "Squeeze",
-                                             "Unsqueeze",   "Transpose",
-                                             "Concat",      "Slice",
-                                             "Split",       "Gather",
-                                             "Expand",      "Tile",
-                                             "Where",       "Equal",
-                                             "Less",        "Greater",
-                                             "LessOrEqual", "GreaterOrEqual",
-                                             "And",         "Or",
-                                             "Xor",         "Not",
-                                             "Add",         "Sub",
-                                             "Mul",         "Max",
-                                             "Min",         "Sum"};
+  static const llvm::StringSet<> typedOps = {"Identity",
+                                             "Pad",
+                                             "Pow",
+                                             "GatherElements",
+                                             "CumSum",
+                                             "TopK",
+                                             "ScatterND",
+                                             "ArgMax",
+                                             "ArgMin",
+                                             "Cast",
+                                             "Reshape",
+                                             "Flatten",
+                                             "Squeeze",
+                                             "Unsqueeze",
+                                             "Transpose",
+                                             "Concat",
+                                             "Slice",
+                                             "Split",
+                                             "Gather",
+                                             "Expand",
+                                             "Tile",
+                                             "Where",
+                                             "Equal",
+                                             "Less",
+                                             "Greater",
+                                             "LessOrEqual",
+                                             "GreaterOrEqual",
+                                             "And",
+                                             "Or",
+                                             "Xor",
+                                             "Not",
+                                             "Add",
+                                             "Sub",
+                                             "Mul",
+                                             "Max",
+                                             "Min",
+                                             "Sum"};
   if (t != "Shape" && !typedOps.contains(t))
     for (int k = 0; k < numInputs(); ++k)
       if (nonFloatRuntime(k))

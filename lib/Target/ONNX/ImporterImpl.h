@@ -165,6 +165,9 @@ struct ResizeMode {
 /// The longest axis TopK takes (it compares each element with the whole
 /// axis: quadratic work).
 constexpr int64_t kMaxTopKAxis = int64_t(1) << 16;
+/// The most comparisons ScatterND makes (output elements times update
+/// entries: each point is compared with every entry).
+constexpr int64_t kMaxScatterWork = int64_t(1) << 31;
 /// The most input elements one output element of a Resize reads (taps of
 /// all resized axes combined: 16 for a 2-D cubic).
 constexpr int64_t kMaxTapCombinations = 256;
@@ -315,6 +318,10 @@ private:
   /// ties by index), then the element of each place p < K, its value and
   /// its index.
   LogicalResult importTopK();
+  /// ScatterND: one generic over the output and the update entries that
+  /// takes, at each point, the data or the (last, or reduced) update whose
+  /// index is that point.
+  LogicalResult importScatterND();
   /// Einsum of one or two operands (Einsum.cpp): summed indices reduced,
   /// then one MatMul in [batch, M, K] x [batch, K, N] form.
   LogicalResult importEinsum();

@@ -793,3 +793,111 @@ LogicalResult Importer::importTopK() {
   indices.onnxType = onnx::TensorProto::INT64;
   return define(1, std::move(indices));
 }
+
+LogicalResult Importer::importScatterND() {
+  Entry &data = *input(0), &indices = *input(1), &updates = *input(2);
+  int64_t r = data.shape.size(), q = indices.shape.size();
+  FailureOr<std::string> reduction = stringAttr("reduction", "none");
+  if (failed(reduction))
+    return failure();
+  if (!llvm::is_contained({"none", "add", "mul"}, *reduction))
+    return error() << "reduction '" << *reduction
+                   << "' is not supported (none, add, mul)",
+           failure();
+  if (r == 0 || q == 0)
+    return error() << "data and indices must have at least one dimension",
+           failure();
+  int64_t k = indices.shape.back();
+  if (k < 1 || k > r)
+    return error() << "the last dimension of indices (" << k
+                   << ") must be in [1, " << r << "] (the rank of data)",
+           failure();
+  Shape expected(indices.shape.begin(), indices.shape.end() - 1);
+  expected.append(data.shape.begin() + k, data.shape.end());
+  if (updates.shape != expected)
+    return error() << "updates are " << shapeStr(updates.shape) << "; indices "
+                   << shapeStr(indices.shape) << " into data "
+                   << shapeStr(data.shape) << " take " << shapeStr(expected),
+           failure();
+  Type idxType = typeOf(indices);
+  if (!idxType.isInteger(64) && !idxType.isInteger(32))
+    return error() << "indices must be INT64 or INT32, not "
+                   << elementKind(indices),
+           failure();
+  FailureOr<Type> elem = commonType({0, 2});
+  if (failed(elem))
+    return failure();
+  if (elem->isInteger(1) && *reduction != "none")
+    return error() << "reduction '" << *reduction
+                   << "' does not take BOOL data",
+           failure();
+  // One output point compared with every update entry: the work is their
+  // product.
+  int64_t entries = 1;
+  for (int64_t d = 0; d + 1 < q; ++d)
+    entries *= indices.shape[d];
+  std::optional<int64_t> points = numElements(data.shape);
+  if (!points || entries > kMaxScatterWork / std::max<int64_t>(1, *points))
+    return error() << "each of the " << points.value_or(0)
+                   << " output elements would be compared with each of the "
+                   << entries << " update entries (more than "
+                   << kMaxScatterWork << " comparisons)",
+           failure();
+  Value dataValue = operandOf(data, r, *elem);
+  Value updateValue = operandOf(updates, expected.size(), *elem);
+  Value indexValue = operandOf(indices, q, idxType);
+  // Loops: the output's r dimensions, then the q - 1 dimensions of the
+  // update entries (reductions, in order: the last duplicate wins).
+  int64_t u = q - 1, loops = r + u;
+  SmallVector<AffineExpr> updateExprs;
+  for (int64_t d = 0; d < u; ++d)
+    updateExprs.push_back(b.getAffineDimExpr(r + d));
+  for (int64_t d = k; d < r; ++d)
+    updateExprs.push_back(b.getAffineDimExpr(d));
+  AffineMap updateMap = AffineMap::get(loops, 0, updateExprs, ctx);
+  AffineMap outMap =
+      AffineMap::getMultiDimIdentityMap(loops, ctx).getMajorSubMap(r);
+  SmallVector<utils::IteratorType> iters(r, utils::IteratorType::parallel);
+  iters.append(u, utils::IteratorType::reduction);
+  bool isFloat = isa<FloatType>(*elem);
+  StringRef kind = *reduction;
+  auto scatter = linalg::GenericOp::create(
+      b, loc, TypeRange{dataValue.getType()}, ValueRange{updateValue},
+      ValueRange{dataValue}, {updateMap, outMap}, iters,
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        // The entry's index (negative: from the end) against the point.
+        SmallVector<Value> at;
+        for (int64_t d = 0; d < u; ++d)
+          at.push_back(linalg::IndexOp::create(nb, l, r + d));
+        at.push_back(Value());
+        Value match;
+        for (int64_t c = 0; c < k; ++c) {
+          at.back() = arith::ConstantIndexOp::create(nb, l, c);
+          Value i = arith::IndexCastOp::create(
+              nb, l, nb.getIndexType(),
+              tensor::ExtractOp::create(nb, l, indexValue, at));
+          Value dim = arith::ConstantIndexOp::create(nb, l, data.shape[c]);
+          Value negative =
+              arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, i,
+                                    arith::ConstantIndexOp::create(nb, l, 0));
+          i = arith::SelectOp::create(nb, l, negative,
+                                      arith::AddIOp::create(nb, l, i, dim), i);
+          Value same = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, i,
+                                             linalg::IndexOp::create(nb, l, c));
+          match = match ? arith::AndIOp::create(nb, l, match, same) : same;
+        }
+        Value acc = args[1], upd = args[0], combined = upd;
+        if (kind == "add")
+          combined = isFloat
+                         ? arith::AddFOp::create(nb, l, acc, upd).getResult()
+                         : arith::AddIOp::create(nb, l, acc, upd).getResult();
+        else if (kind == "mul")
+          combined = isFloat
+                         ? arith::MulFOp::create(nb, l, acc, upd).getResult()
+                         : arith::MulIOp::create(nb, l, acc, upd).getResult();
+        linalg::YieldOp::create(
+            nb, l,
+            ValueRange{arith::SelectOp::create(nb, l, match, combined, acc)});
+      });
+  return define(0, result(scatter.getResult(0), data.shape, false));
+}

@@ -240,6 +240,56 @@ def topk_error(kind):
     return make
 
 
+def scatternd_ops():
+    """ScatterND: a cache update (known indices [[0, 3], [1, 5]] write two
+    rows of a [2, 8, 4] FLOAT tensor), run-time INT64 indices with a negative
+    one and a duplicate summed (reduction add) into INT64 data, and a
+    product (reduction mul) of whole rows; then a float op on the result."""
+    cache = rand(2, 8, 4)
+    rows = rand(2, 4)
+    counts = rng.integers(-9, 9, size=6).astype(np.int64)
+    where = np.array([[1], [-1], [1]], dtype=np.int64)
+    adds = rng.integers(-9, 9, size=3).astype(np.int64)
+    scale_in = rand(3, 4)
+    scale = rand(2, 4)
+    nodes = [helper.make_node("ScatterND", ["cache", "pos", "rows"], ["c"]),
+             helper.make_node("Relu", ["c"], ["y"]),
+             helper.make_node("ScatterND", ["counts", "where", "adds"], ["n"], reduction="add"),
+             helper.make_node("ScatterND", ["scale_in", "which", "scale"], ["s"], reduction="mul")]
+    inits = [init("pos", np.array([[0, 3], [1, 5]], dtype=np.int64)),
+             init("which", np.array([[2], [0]], dtype=np.int64))]
+    y = cache.copy()
+    y[0, 3], y[1, 5] = rows[0], rows[1]
+    n = counts.copy()
+    for w, a in zip(where[:, 0], adds):
+        n[w] += a
+    s = scale_in.copy()
+    s[2] *= scale[0]
+    s[0] *= scale[1]
+    i64 = TensorProto.INT64
+    return (model(nodes, [vi("cache", [2, 8, 4]), vi("rows", [2, 4]), vi("counts", [6], i64),
+                          vi("where", [3, 1], i64), vi("adds", [3], i64), vi("scale_in", [3, 4]),
+                          vi("scale", [2, 4])],
+                  [vi("y", [2, 8, 4]), vi("n", [6], i64), vi("s", [3, 4])], inits, opset=16),
+            ([cache, rows, counts, where, adds, scale_in, scale], [np.maximum(y, 0), n, s]))
+
+
+def scatternd_error(kind):
+    """ScatterND nodes fuse refuses, by name."""
+    def make():
+        idx, upd = np.array([[0]], dtype=np.int64), [1, 4]
+        if kind == "updates_shape":
+            upd = [1, 3]
+        elif kind == "k_rank":
+            idx = np.zeros((1, 3), dtype=np.int64)
+            upd = [1]
+        attrs = {"reduction": "max"} if kind == "reduction_max" else {}
+        nodes = [helper.make_node("ScatterND", ["x", "i", "u"], ["y"], name="scatter", **attrs)]
+        return model(nodes, [vi("x", [2, 4]), vi("u", upd)], [vi("y", [2, 4])], [init("i", idx)],
+                     opset=16 if attrs else 13), None
+    return make
+
+
 def symbolic():
     nodes = [helper.make_node("Relu", ["x"], ["y"])]
     return model(nodes, [vi("x", ["N", 3, "S"])], [vi("y", ["N", 3, "S"])]), None
@@ -1252,6 +1302,8 @@ def main():
         "grouped_conv": grouped_conv,
         "resize_ops": resize_ops,
         "topk_ops": topk_ops,
+        "scatternd_ops": scatternd_ops,
+        **{f"scatternd_{k}": scatternd_error(k) for k in ["updates_shape", "k_rank", "reduction_max"]},
         **{f"topk_{k}": topk_error(k) for k in ["k_zero", "k_large", "bool"]},
         **{f"resize_{k}": resize_error(k) for k in ["area", "crop", "nn_linear", "scales_count", "zero_scale",
                                                      "taps"]},
