@@ -5,7 +5,7 @@ variants), import -> fuse -> CPU -> compare with PyTorch's saved output
 (fuse-compile --target=h200: kernels through ptxas to cubin; not run
 without a GPU), and one line per model:
 
-  | model | nodes | kernels | max rel err | result | gpu library | seconds |
+  | model | nodes | kernels | MB fused / unfused | max rel err | result | gpu library | seconds |
 
 Exports missing models first (scripts/models/export.py). Exit 1 when any
 model does not match.
@@ -13,6 +13,7 @@ model does not match.
 usage: e2e.py [--dir build/models] [--only NAME,...] [--rtol 1e-4] [--out FILE] [--no-gpu]
 """
 import argparse
+import json
 import os
 import re
 import subprocess
@@ -27,17 +28,30 @@ MODELS = ["inception_block", "yolo_tiny", "bert_tiny", "text_encoder_tiny", "mob
 
 
 def gpu_library(path):
-    """'cubin' where fuse-compile builds the model's GPU library, else its
-    first error line."""
+    """('cubin', the fusion report's totals) where fuse-compile builds the
+    model's GPU library, else (its first error line, None)."""
     out = os.path.join(os.path.dirname(path), "e2e-gpu.so")
+    report = os.path.join(os.path.dirname(path), "e2e-report.json")
     proc = subprocess.run([os.path.join(ROOT, "build", "bin", "fuse-compile"), path, "--target=h200",
-                           "-o", out], capture_output=True, text=True)
+                           "-o", out, "--report=" + report], capture_output=True, text=True)
+    totals = None
+    if os.path.exists(report):
+        with open(report) as f:
+            totals = json.load(f).get("totals")
+        os.remove(report)
     if os.path.exists(out):
         os.remove(out)
     if proc.returncode == 0:
-        return "cubin"
+        return "cubin", totals
     errors = [l for l in proc.stderr.splitlines() if "error" in l] or proc.stderr.splitlines() or ["?"]
-    return "ERROR: " + errors[0][-100:].replace("|", "/")
+    return "ERROR: " + errors[0][-100:].replace("|", "/"), None
+
+
+def megabytes(totals):
+    """Bytes between kernels, fused / unfused, from the report's totals."""
+    if not totals:
+        return "–"
+    return f"{totals['bytes_after'] / 1e6:.1f} / {totals['bytes_before'] / 1e6:.1f}"
 
 
 def main():
@@ -55,8 +69,8 @@ def main():
     if missing:
         subprocess.run([sys.executable, os.path.join(HERE, "export.py"), "--out", args.dir,
                         "--only", ",".join(missing)], check=True)
-    rows = ["| model | nodes | kernels | max rel err | result | gpu library | seconds |",
-            "|---|---:|---:|---:|---|---|---:|"]
+    rows = ["| model | nodes | kernels | MB fused / unfused | max rel err | result | gpu library | seconds |",
+            "|---|---:|---:|---:|---:|---|---|---:|"]
     print("\n".join(rows), flush=True)
     failed = 0
     for name in names:
@@ -69,16 +83,16 @@ def main():
                                    "--npz", os.path.join(args.dir, name + ".npz"), "--rtol", str(args.rtol)],
                                   capture_output=True, text=True)
             seconds = time.time() - start
-            gpu = "–" if args.no_gpu else gpu_library(path)
+            gpu, totals = ("–", None) if args.no_gpu else gpu_library(path)
             failed += gpu.startswith("ERROR")
             last = (proc.stdout.strip().splitlines() or ["?"])[-1]
             m = re.search(r"nodes (\d+), kernels (\d+), max rel err (\S+): (PASS|FAIL)", last)
             if m:
-                row = (f"| {name + suffix} | {m.group(1)} | {m.group(2)} | {m.group(3)} | {m.group(4)} | {gpu} "
-                       f"| {seconds:.1f} |")
+                row = (f"| {name + suffix} | {m.group(1)} | {m.group(2)} | {megabytes(totals)} | {m.group(3)} "
+                       f"| {m.group(4)} | {gpu} | {seconds:.1f} |")
                 failed += m.group(4) != "PASS"
             else:
-                row = f"| {name + suffix} | | | | ERROR: {last[:120]} | {gpu} | {seconds:.1f} |"
+                row = f"| {name + suffix} | | | {megabytes(totals)} | | ERROR: {last[:120]} | {gpu} | {seconds:.1f} |"
                 failed += 1
             rows.append(row)
             print(row, flush=True)
@@ -99,7 +113,9 @@ def main():
                     "imported, fused for an H200, run on the CPU and compared with PyTorch's output "
                     f"(rtol {args.rtol:g} against the output's scale; see [Onnx.md](../Onnx.md)), then "
                     "compiled to a GPU library (`fuse-compile --target=h200`: every kernel through ptxas "
-                    "to a cubin; `cubin` where that succeeds; not run here, no GPU). "
+                    "to a cubin; `cubin` where that succeeds; not run here, no GPU). MB: bytes read and written in "
+                    "global memory between kernels, fused and unfused, from that compile's fusion report "
+                    "(`totals`, batch and precision of the export, fp32). "
                     "Seconds: the whole `onnx-run.py` (`fuse-compile` to a CPU library, then one run through the runtime). `--update` reruns some models and keeps the other rows.\n\n"
                     + "\n".join(rows[:2] + body) + "\n")
     return 1 if failed else 0
