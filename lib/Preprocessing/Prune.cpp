@@ -364,6 +364,155 @@ struct SinkReshapeBelowElementwise : OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+/// One spatial axis of a convolution over a zero-padded input: which kernel
+/// taps read some input element (not only padding), and the input window
+/// the kept taps need.
+struct TapRange {
+  int64_t first = 0, count = 0;
+  /// The kept taps' window: `crop` rows of the source skipped, `length`
+  /// kept, `low`/`high` zero rows around them.
+  int64_t crop = 0, length = 0, low = 0, high = 0;
+};
+
+/// The taps of an axis of `in` source rows padded by `padLow` in front,
+/// read by `out` output rows with `stride` and `dilation`, over `kernel`
+/// taps; nullopt where every tap reads the source somewhere or none does.
+static std::optional<TapRange> liveTaps(int64_t in, int64_t padLow, int64_t out,
+                                        int64_t stride, int64_t dilation,
+                                        int64_t kernel) {
+  int64_t first = -1, last = -1;
+  for (int64_t k = 0; k < kernel; ++k) {
+    // The first output row whose read, o * stride + k * dilation - padLow,
+    // is not before the source; the tap is live if that read is in it.
+    int64_t start = padLow - k * dilation;
+    int64_t o = start <= 0 ? 0 : llvm::divideCeil(start, stride);
+    if (o < out && o * stride + k * dilation - padLow < in) {
+      first = first < 0 ? k : first;
+      last = k;
+    }
+  }
+  if (first < 0 || (first == 0 && last == kernel - 1))
+    return std::nullopt;
+  TapRange r;
+  r.first = first;
+  r.count = last - first + 1;
+  int64_t shifted = padLow - first * dilation;
+  r.crop = std::max<int64_t>(0, -shifted);
+  r.low = std::max<int64_t>(0, shifted);
+  int64_t need = (out - 1) * stride + (r.count - 1) * dilation + 1;
+  r.length = std::min(in - r.crop, need - r.low);
+  r.high = need - r.low - r.length;
+  return r;
+}
+
+/// A convolution over a zero-padded NHWC input whose outer kernel taps
+/// read only padding for every output point (a dilated convolution whose
+/// rate exceeds the map: DeepLab's ASPP at rates 24 and 36 on a 16x16 map
+/// reads the input only through its centre tap) keeps only the taps that
+/// read the input: the filter is sliced, the padding (and the source)
+/// trimmed to what those taps read. A rate-36 3x3 convolution becomes a
+/// 1x1 one: no padded copy, and a plain GEMM for the tensor cores.
+template <typename ConvOp, int KH, int KW>
+struct DropPaddingOnlyTaps : OpRewritePattern<ConvOp> {
+  using OpRewritePattern<ConvOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(ConvOp op,
+                                PatternRewriter &rewriter) const override {
+    auto pad =
+        op.getDpsInputOperand(0)->get().template getDefiningOp<tensor::PadOp>();
+    if (!pad)
+      return failure();
+    Value padValue = pad.getConstantPaddingValue();
+    if (!padValue || !(matchPattern(padValue, m_AnyZeroFloat()) ||
+                       matchPattern(padValue, m_Zero())))
+      return failure();
+    Value filter = op.getDpsInputOperand(1)->get();
+    auto source = dyn_cast<RankedTensorType>(pad.getSource().getType());
+    auto filterType = dyn_cast<RankedTensorType>(filter.getType());
+    auto outType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    if (!source || !filterType || !outType || !source.hasStaticShape() ||
+        !filterType.hasStaticShape() || !outType.hasStaticShape() ||
+        source.getRank() != 4)
+      return failure();
+    ArrayRef<int64_t> low = pad.getStaticLow(), high = pad.getStaticHigh();
+    if (llvm::any_of(low, ShapedType::isDynamic) ||
+        llvm::any_of(high, ShapedType::isDynamic) || low[0] || low[3] ||
+        high[0] || high[3])
+      return failure();
+    SmallVector<int64_t> strides(op.getStrides().template getValues<int64_t>());
+    SmallVector<int64_t> dilations(
+        op.getDilations().template getValues<int64_t>());
+    std::optional<TapRange> axes[2];
+    int kernelDim[2] = {KH, KW};
+    for (int a = 0; a < 2; ++a)
+      axes[a] = liveTaps(source.getDimSize(1 + a), low[1 + a],
+                         outType.getDimSize(1 + a), strides[a], dilations[a],
+                         filterType.getDimSize(kernelDim[a]));
+    if (!axes[0] && !axes[1])
+      return failure();
+    // An axis left whole keeps its taps and window.
+    for (int a = 0; a < 2; ++a)
+      if (!axes[a]) {
+        TapRange whole;
+        whole.count = filterType.getDimSize(kernelDim[a]);
+        whole.length = source.getDimSize(1 + a);
+        whole.low = low[1 + a];
+        whole.high = high[1 + a];
+        axes[a] = whole;
+      }
+    Location loc = op.getLoc();
+    // The source rows the kept taps read, padded by what they read around
+    // them.
+    Value in = pad.getSource();
+    SmallVector<OpFoldResult> offsets = {
+        rewriter.getIndexAttr(0), rewriter.getIndexAttr(axes[0]->crop),
+        rewriter.getIndexAttr(axes[1]->crop), rewriter.getIndexAttr(0)};
+    SmallVector<int64_t> sizes = {source.getDimSize(0), axes[0]->length,
+                                  axes[1]->length, source.getDimSize(3)};
+    if (ArrayRef<int64_t>(sizes) != source.getShape())
+      in = tensor::ExtractSliceOp::create(
+          rewriter, loc, in, offsets,
+          getAsIndexOpFoldResult(rewriter.getContext(), sizes),
+          SmallVector<OpFoldResult>(4, rewriter.getIndexAttr(1)));
+    SmallVector<int64_t> newLow = {0, axes[0]->low, axes[1]->low, 0};
+    SmallVector<int64_t> newHigh = {0, axes[0]->high, axes[1]->high, 0};
+    if (llvm::any_of(newLow, [](int64_t v) { return v; }) ||
+        llvm::any_of(newHigh, [](int64_t v) { return v; })) {
+      auto type =
+          RankedTensorType::get({sizes[0], sizes[1] + newLow[1] + newHigh[1],
+                                 sizes[2] + newLow[2] + newHigh[2], sizes[3]},
+                                source.getElementType());
+      in = tensor::PadOp::create(
+          rewriter, loc, type, in,
+          getAsIndexOpFoldResult(rewriter.getContext(), newLow),
+          getAsIndexOpFoldResult(rewriter.getContext(), newHigh), padValue);
+    }
+    // The kept taps of the filter.
+    SmallVector<OpFoldResult> filterOffsets(filterType.getRank(),
+                                            rewriter.getIndexAttr(0));
+    SmallVector<int64_t> filterSizes(filterType.getShape());
+    for (int a = 0; a < 2; ++a) {
+      filterOffsets[kernelDim[a]] = rewriter.getIndexAttr(axes[a]->first);
+      filterSizes[kernelDim[a]] = axes[a]->count;
+    }
+    Value newFilter = tensor::ExtractSliceOp::create(
+        rewriter, loc, filter, filterOffsets,
+        getAsIndexOpFoldResult(rewriter.getContext(), filterSizes),
+        SmallVector<OpFoldResult>(filterType.getRank(),
+                                  rewriter.getIndexAttr(1)));
+    // A single tap has no dilation.
+    SmallVector<int64_t> newDilations = dilations;
+    for (int a = 0; a < 2; ++a)
+      if (axes[a]->count == 1)
+        newDilations[a] = 1;
+    auto conv = ConvOp::create(
+        rewriter, loc, outType, ValueRange{in, newFilter},
+        ValueRange{op.getDpsInitOperand(0)->get()}, op.getStrides(),
+        rewriter.getI64TensorAttr(newDilations));
+    rewriter.replaceOp(op, conv->getResults());
+    return success();
+  }
+};
+
 struct PrunePass : public fuse::impl::FusePruneBase<PrunePass> {
   using FusePruneBase::FusePruneBase;
 
@@ -385,7 +534,11 @@ struct PrunePass : public fuse::impl::FusePruneBase<PrunePass> {
     // can write its slice (the concat_slices rule).
     tensor::populateDecomposeTensorConcatPatterns(owning);
     owning.add<RemoveTosaIdentity, DropDepthwiseMultiplier,
-               SinkReshapeBelowElementwise>(context);
+               SinkReshapeBelowElementwise,
+               DropPaddingOnlyTaps<linalg::Conv2DNhwcFhwcOp, 1, 2>,
+               DropPaddingOnlyTaps<linalg::Conv2DNhwcHwcfOp, 0, 1>,
+               DropPaddingOnlyTaps<linalg::DepthwiseConv2DNhwcHwcOp, 0, 1>>(
+        context);
     patterns = std::make_shared<FrozenRewritePatternSet>(std::move(owning));
     return success();
   }

@@ -24,6 +24,10 @@ def FusePrune : Pass<"fuse-prune"> {
     bias: the elementwise op runs in the matmul's shape and the reshape
     moves below it, unless a broadcast operand indexes a dimension the
     reshape splits or the op already reads another linalg op directly),
+    the kernel taps of a convolution over a zero-padded NHWC input that
+    read only padding for every output point (a dilated convolution whose
+    rate exceeds the map keeps the taps that reach it, on a trimmed or
+    cropped window: DeepLab's rate-36 3x3 on a 16x16 map becomes a 1x1),
     and constant
     subgraphs, folded at compile time (linalg ops on constants up to
     `max-constant-fold-elements` result elements; broadcasts that would
