@@ -67,22 +67,11 @@ bool Node::isGather() const {
       !generic.getMatchingIndexingMap(generic.getDpsInitOperand(0))
            .isIdentity())
     return false;
-  // Operands read elementwise or by broadcast: each result a loop
-  // dimension, in increasing order, or the constant 0.
+  // Operands read elementwise or by broadcast.
   for (OpOperand *input : generic.getDpsInputOperands()) {
     AffineMap map = generic.getMatchingIndexingMap(input);
-    int64_t last = -1;
-    for (AffineExpr e : map.getResults()) {
-      if (auto dim = dyn_cast<AffineDimExpr>(e)) {
-        if (int64_t(dim.getPosition()) <= last)
-          return false;
-        last = dim.getPosition();
-        continue;
-      }
-      auto cst = dyn_cast<AffineConstantExpr>(e);
-      if (!cst || cst.getValue() != 0)
-        return false;
-    }
+    if (!map.isIdentity() && !isBroadcastMap(map))
+      return false;
   }
   return llvm::any_of(
       generic.getBody()->getOperations(),

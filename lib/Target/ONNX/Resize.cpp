@@ -338,11 +338,7 @@ LogicalResult Importer::importResize() {
       axes[d] = std::move(*ax);
   }
 
-  // Whole-number nearest upsampling of H and W only: each input element
-  // repeated f times (the special forms below).
-  Shape factor(rank, 1);
-  bool repeats = rank == 4 && m.mode == "nearest" && !axes[0] && !axes[1];
-  // (At most kMaxTapCombinations input reads per output element.)
+  // At most kMaxTapCombinations input reads per output element.
   int64_t combinations = 1;
   for (auto &ax : axes)
     if (ax)
@@ -352,6 +348,11 @@ LogicalResult Importer::importResize() {
                    << " input elements (more than " << kMaxTapCombinations
                    << "): resize fewer axes at once",
            failure();
+
+  // Whole-number nearest upsampling of H and W only: each input element
+  // repeated f times (the special forms below).
+  Shape factor(rank, 1);
+  bool repeats = rank == 4 && m.mode == "nearest" && !axes[0] && !axes[1];
   for (int64_t d = 2; repeats && d < 4; ++d) {
     int64_t in = x.shape[d], out = outShape[d];
     repeats = out >= in && out % in == 0;

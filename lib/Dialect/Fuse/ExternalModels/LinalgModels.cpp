@@ -70,24 +70,6 @@ static bool hasMulAccPayload(linalg::LinalgOp op) {
          comesFromInput(op, mul->getOperand(1));
 }
 
-/// Whether `map` reads a broadcast operand: each result is a loop dimension
-/// (in increasing order) or the constant 0, and it is not the identity.
-static bool isBroadcastMap(AffineMap map) {
-  int64_t lastDim = -1;
-  for (AffineExpr expr : map.getResults()) {
-    if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
-      if (int64_t(dim.getPosition()) <= lastDim)
-        return false;
-      lastDim = dim.getPosition();
-      continue;
-    }
-    auto cst = dyn_cast<AffineConstantExpr>(expr);
-    if (!cst || cst.getValue() != 0)
-      return false;
-  }
-  return !map.isIdentity();
-}
-
 static OpCategory classifyStructured(linalg::LinalgOp op) {
   if (op.getNumReductionLoops() > 0) {
     bool namedContraction =

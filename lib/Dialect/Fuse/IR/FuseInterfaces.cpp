@@ -7,6 +7,7 @@
 #include "fuse/Dialect/Fuse/IR/FuseInterfaces.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -14,6 +15,22 @@ using namespace mlir;
 using namespace mlir::fuse;
 
 #include "fuse/Dialect/Fuse/IR/FuseInterfaces.cpp.inc"
+
+bool mlir::fuse::isBroadcastMap(AffineMap map) {
+  int64_t lastDim = -1;
+  for (AffineExpr expr : map.getResults()) {
+    if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+      if (int64_t(dim.getPosition()) <= lastDim)
+        return false;
+      lastDim = dim.getPosition();
+      continue;
+    }
+    auto cst = dyn_cast<AffineConstantExpr>(expr);
+    if (!cst || cst.getValue() != 0)
+      return false;
+  }
+  return !map.isIdentity();
+}
 
 std::optional<int64_t> mlir::fuse::getElementTypeBytes(Type type) {
   if (isa<IndexType>(type))

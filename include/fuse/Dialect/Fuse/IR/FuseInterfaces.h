@@ -11,6 +11,7 @@
 #define FUSE_DIALECT_FUSE_IR_FUSEINTERFACES_H
 
 #include "fuse/Dialect/Fuse/IR/FuseAttrs.h"
+#include "mlir/IR/AffineMap.h"
 #include "mlir/IR/OpDefinition.h"
 
 #include <optional>
@@ -35,6 +36,10 @@ std::optional<int64_t> sumShapedBytes(ValueRange values);
 /// Number of elements of a statically shaped type (1 for scalars), or
 /// std::nullopt for dynamic shapes.
 std::optional<int64_t> getNumElements(Type type);
+
+/// Whether `map` reads a broadcast operand: each result is a loop dimension
+/// (in increasing order) or the constant 0, and it is not the identity.
+bool isBroadcastMap(AffineMap map);
 
 /// The cost of one op as the fusion engine sees it.
 struct OpClassification {
