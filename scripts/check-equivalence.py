@@ -27,7 +27,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LLVM = os.environ.get("LLVM_PREFIX", "/usr/lib/llvm-22")
-TENSOR = re.compile(r"tensor<((?:\d+x)*)(f32|i64|i32|i1)>")
+TENSOR = re.compile(r"tensor<((?:\d+x)*)(f32|f16|bf16|i64|i32|i1)>")
 
 
 
@@ -57,7 +57,7 @@ def run(cmd, stdin=None):
 def shape_of(type_text):
     m = TENSOR.fullmatch(type_text.strip())
     if not m:
-        fail(f"only statically shaped f32, i64, i32 and i1 tensors are supported, got '{type_text}'")
+        fail(f"only statically shaped f32, f16, bf16, i64, i32 and i1 tensors are supported, got '{type_text}'")
     dims = m.group(1)
     return [int(d) for d in dims.split("x") if d]
 
@@ -179,7 +179,8 @@ def element_type(type_text):
 
 
 def hex_constant(shape, rng, elem="f32"):
-    """Seeded random contents: floats in [-1, 1), integers in [-8, 8) (as
+    """Seeded random contents: floats in [-1, 1) (f16 and bf16 rounded to
+    nearest even), integers in [-8, 8) (as
     ids, positions or indices: a negative or too-large index exercises the
     clamping), booleans as 0 or 1."""
     n = 1
@@ -191,20 +192,28 @@ def hex_constant(shape, rng, elem="f32"):
                 return "true" if rng.random() < 0.5 else "false"
             return "[" + ", ".join(nested(dims[1:]) for _ in range(dims[0])) + "]"
         return nested(list(shape))
-    fmt = {"f32": "<f", "i64": "<q", "i32": "<i"}[elem]
-    draw = (lambda: rng.uniform(-1.0, 1.0)) if elem == "f32" else (lambda: rng.randrange(-8, 8))
-    data = b"".join(struct.pack(fmt, draw()) for _ in range(n))
+    if elem == "bf16":
+        def pack(_fmt, v):
+            bits = struct.unpack("<I", struct.pack("<f", v))[0]
+            return struct.pack("<H", (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16)
+    else:
+        pack = struct.pack
+    fmt = {"f32": "<f", "f16": "<e", "bf16": None, "i64": "<q", "i32": "<i"}[elem]
+    floats = elem in ("f32", "f16", "bf16")
+    draw = (lambda: rng.uniform(-1.0, 1.0)) if floats else (lambda: rng.randrange(-8, 8))
+    data = b"".join(pack(fmt, draw()) for _ in range(n))
     return '"0x' + data.hex().upper() + '"'
 
 
 def as_float_lines(name, value, t, ft):
-    """MLIR lines converting integer or boolean tensor `value` of type `t`
-    to `name` of f32 type `ft` (one elementwise linalg.generic)."""
+    """MLIR lines converting 16-bit float, integer or boolean tensor
+    `value` of type `t` to `name` of f32 type `ft` (one elementwise
+    linalg.generic)."""
     rank = len(shape_of(t))
     dims = ", ".join(f"d{i}" for i in range(rank))
     identity = f"affine_map<({dims}) -> ({dims})>"
     elem = element_type(t)
-    convert = "arith.uitofp" if elem == "i1" else "arith.sitofp"
+    convert = {"i1": "arith.uitofp", "f16": "arith.extf", "bf16": "arith.extf"}.get(elem, "arith.sitofp")
     parallel = ", ".join(['"parallel"'] * rank)
     return [
         f"    {name}_init = tensor.empty() : {ft}",
@@ -353,8 +362,8 @@ def make_main(name, arg_types, result_types, rng, rtol, atol, perturb):
             ]
             f = "%fp"
         if element_type(t) != "f32":
-            # Integers and booleans compare as floats (exactly, for the
-            # values a model computes).
+            # 16-bit floats, integers and booleans compare as f32 (exactly,
+            # for the values a model computes).
             ft = t.replace(element_type(t) + ">", "f32>")
             for tag, v in (("u", u), ("f", f)):
                 lines += as_float_lines(f"%{tag}float{k}", v, t, ft)

@@ -48,7 +48,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 # The element types a compiled model's inputs and outputs have.
-RUNTIME_TYPES = (np.float32, np.int64, np.int32, np.bool_)
+RUNTIME_TYPES = (np.float32, np.float16, np.int64, np.int32, np.bool_)
 
 
 class RunError(Exception):
@@ -104,6 +104,24 @@ def load_data(args, model):
     return ins, read("output")
 
 
+def to_input(a, info):
+    if a.dtype != np.float32 or info.dtype == "f32":
+        return a
+    if info.dtype == "f16":
+        return a.astype(np.float16)
+    if info.dtype == "bf16":
+        bits = a.astype(np.float32).view(np.uint32).astype(np.uint64)
+        return ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint16)
+    return a
+
+
+def from_output(a, info):
+    """bfloat16 bits as float32; anything else as it is."""
+    if info.dtype == "bf16":
+        return (a.astype(np.uint32) << 16).view(np.float32)
+    return a
+
+
 def import_fuse(fuse_compile):
     """The fuse Python package of the build that `fuse_compile` belongs to."""
     python_dir = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(fuse_compile))), "python")
@@ -156,7 +174,7 @@ def main():
         inputs, bind_options = bind_inputs(args, model, inputs, work)
         for a in inputs + expected:
             if a.dtype not in RUNTIME_TYPES:
-                raise RunError(f"only float32, int64, int32 and bool data are supported, got {a.dtype}")
+                raise RunError(f"only float32, float16, int64, int32 and bool data are supported, got {a.dtype}")
         fuse = import_fuse(args.fuse_compile)
         library = os.path.join(work, "model.so")
         report_path = os.path.join(work, "report.json")
@@ -177,7 +195,9 @@ def main():
             raise RunError(f"{len(inputs)} inputs given, the model takes {len(compiled.inputs)}")
         if len(expected) != len(compiled.outputs):
             raise RunError(f"{len(expected)} reference outputs, the model has {len(compiled.outputs)}")
-        feeds = {info.name: a for info, a in zip(compiled.inputs, inputs)}
+        # A float16 model (scripts/models/float16.py) takes its float32
+        # model's inputs rounded to its type; bfloat16 travels as its bits.
+        feeds = {info.name: to_input(a, info) for info, a in zip(compiled.inputs, inputs)}
         # Every thread count gives the same bits (each loop iteration
         # writes its own elements; no sum is split between threads).
         outputs = compiled.run(feeds, threads=thread_counts[0])
@@ -204,8 +224,11 @@ def main():
     failed = 0
     worst = 0.0
     for k, (info, ref) in enumerate(zip(compiled.outputs, expected)):
-        got = outputs[info.name]
-        if got.dtype != ref.dtype:
+        got = from_output(outputs[info.name], info)
+        # A 16-bit float model's outputs are compared with its float32
+        # model's (at the tolerances the caller gives).
+        sixteen = got.dtype in (np.float16, np.float32) and ref.dtype == np.float32
+        if got.dtype != ref.dtype and not sixteen:
             print(f"{name}: ERROR: output {k} is {got.dtype}, the reference {ref.dtype}")
             return 2
         out = got.astype(np.float64).reshape(-1)
@@ -213,7 +236,7 @@ def main():
         if out.shape != ref.shape:
             print(f"{name}: ERROR: output {k} has {out.size} elements, the reference {ref.size}")
             return 2
-        if got.dtype != np.float32:
+        if not np.issubdtype(got.dtype, np.floating):
             # Integers and booleans are exact.
             bad = np.flatnonzero(out != ref)
             ok = not bad.size
@@ -240,7 +263,7 @@ def main():
         worst = max(worst, rel) if not np.isnan(rel) else float("nan")
         at = int(np.argmax(np.where(np.isnan(err), np.inf, err))) if err.size else 0
         shape = "x".join(str(d) for d in info.shape)
-        print(f"  output {k} tensor<{shape}{'x' if shape else ''}f32>: max abs err {max_err:.3g}, max rel err {rel:.3g} "
+        print(f"  output {k} tensor<{shape}{'x' if shape else ''}{info.dtype}>: max abs err {max_err:.3g}, max rel err {rel:.3g} "
               f"(of max |ref| {max_ref:.3g}), worst at flat index {at}: "
               f"got {out[at] if out.size else 0:.7g} vs ref {ref[at] if ref.size else 0:.7g}: {'PASS' if ok else 'FAIL'}")
     if len(thread_counts) > 1 and compiled.parallel:

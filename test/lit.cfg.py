@@ -72,6 +72,8 @@ if config.ptxas and os.path.exists(config.ptxas):
 # Debian's python3-onnx, which lives with /usr/bin/python3.
 config.substitutions.append(("%onnx_model",
     "/usr/bin/python3 " + os.path.join(config.fuse_src_root, "test", "Target", "ONNX", "make-model.py")))
+config.substitutions.append(("%float16",
+    "/usr/bin/python3 " + os.path.join(config.fuse_src_root, "scripts", "models", "float16.py")))
 config.substitutions.append(("%onnx_run",
     "/usr/bin/python3 " + os.path.join(config.fuse_src_root, "scripts", "onnx-run.py")
     + " --fuse-compile " + os.path.join(config.fuse_tools_dir, "fuse-compile")))

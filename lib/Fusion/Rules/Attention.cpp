@@ -100,11 +100,23 @@ static void propose(FusionState &state) {
            cast<linalg::LinalgOp>(mm->op).getDpsInputOperands())
         if (mm == &c1 || input->getOperandNumber() == 1)
           addTranspose(graph.getDefiningNode(input->get()));
-    const Node &pv = graph.node(*c2);
-    if (pv.consumers.size() == 1 && !llvm::is_contained(pv.resultEscapes, true))
-      if (graph.node(pv.consumers.front()).cls.category ==
-          OpCategory::injective)
-        addTranspose(pv.consumers.front());
+    // After P·V: elementwise ops on its result alone (the conversion of an
+    // f32 product back to a 16-bit model's type), then the transpose.
+    const Node *last = &graph.node(*c2);
+    int64_t pvElements = last->numElements();
+    while (last->consumers.size() == 1 &&
+           !llvm::is_contained(last->resultEscapes, true)) {
+      const Node &next = graph.node(last->consumers.front());
+      if (next.cls.category == OpCategory::injective) {
+        addTranspose(next.index);
+        break;
+      }
+      if (!next.isElementwiseLike() || next.numElements() != pvElements ||
+          next.producers.size() != 1 || !state.isSingleton(next.index))
+        break;
+      parts.push_back(next.index);
+      last = &next;
+    }
     SmallVector<unsigned> others;
     for (unsigned n : parts)
       others.push_back(state.groupOf(n));
@@ -117,7 +129,8 @@ const FusionRule mlir::fuse::detail::kAttentionRule = {
     /*pattern=*/
     "QK^T (a batch matmul), elementwise scaling and masking, a softmax over "
     "its rows, then the product with V; the head-split transposes that "
-    "feed the two matmuls and the transpose after them join too",
+    "feed the two matmuls, elementwise ops on P·V's result alone (a 16-bit "
+    "model's conversion) and the transpose after them join too",
     /*constraints=*/
     "rows of the score matrix fit shared memory (32-row tiles); at most one "
     "of the two matmuls compute-bound; at most max-reductions-per-group "

@@ -165,7 +165,7 @@ LogicalResult Importer::importEinsum() {
     for (int64_t d = int64_t(labels.size()) - 1; d >= 0; --d) {
       if (llvm::is_contained(keep, labels[d]))
         continue;
-      Value v = reduce("sum", operandOf(e, e.shape.size(), b.getF32Type()), d);
+      Value v = reduce("sum", operandOf(e, e.shape.size(), floatType), d);
       Shape s = e.shape;
       s.erase(s.begin() + d);
       e = result(reshape(v, s), s, false);

@@ -210,13 +210,17 @@ LogicalResult Importer::checkDeclaredOutput(const onnx::ValueInfoProto &out,
     Type elem = runtimeType(type != onnx::TensorProto::UNDEFINED ? type
                             : e.onnxType ? e.onnxType
                                          : int32_t(onnx::TensorProto::INT64));
-    if (!elem || elem.isF32())
+    if (!elem || isa<FloatType>(elem))
       return error() << "graph output '" << out.name() << "' holds "
                      << elementKind(e) << " known at import time but is "
                      << "declared " << typeName(type),
              failure();
     e.value = constantOf(*e.host, elem);
   }
+  // Known floats are a constant of the declared float type.
+  if (!e.value && e.host->isFloat && runtimeType(type) &&
+      isa<FloatType>(runtimeType(type)))
+    e.onnxType = type;
   if (type != onnx::TensorProto::UNDEFINED && runtimeType(type) != typeOf(e))
     return error() << "graph output '" << out.name() << "' is declared "
                    << typeName(type) << " but the graph computes "
@@ -288,24 +292,40 @@ FailureOr<HostTensor> Importer::parseTensor(const onnx::TensorProto &t) {
     return fail() << "invalid or too large shape " << shapeStr(shape),
            failure();
   int32_t dt = t.data_type();
-  if (dt == onnx::TensorProto::FLOAT && tooManyBytes(shape))
+  // 16-bit floats are kept as floats (exactly) and become constants of
+  // their own type again.
+  bool is16 =
+      dt == onnx::TensorProto::FLOAT16 || dt == onnx::TensorProto::BFLOAT16;
+  bool isFloat = dt == onnx::TensorProto::FLOAT || is16;
+  if (isFloat && tooManyBytes(shape, is16 ? 2 : 4))
     return fail() << "shape " << shapeStr(shape)
                   << " is 2 GiB or more; a tensor is at most 2^31 - 1 bytes "
                      "(TOSA's limit)",
            failure();
-  bool isFloat = dt == onnx::TensorProto::FLOAT;
   bool isInt = dt == onnx::TensorProto::INT64 ||
                dt == onnx::TensorProto::INT32 ||
                dt == onnx::TensorProto::INT8 ||
                dt == onnx::TensorProto::UINT8 || dt == onnx::TensorProto::BOOL;
   if (!isFloat && !isInt)
     return fail() << "element type " << typeName(dt)
-                  << " is not supported (float32, and integers for shapes)",
+                  << " is not supported (float32, float16, bfloat16, and "
+                     "integers)",
            failure();
   size_t elemBytes = dt == onnx::TensorProto::INT64   ? 8
                      : dt == onnx::TensorProto::FLOAT ? 4
                      : dt == onnx::TensorProto::INT32 ? 4
+                     : is16                           ? 2
                                                       : 1;
+  // A 16-bit float's bits as a float (exact).
+  const llvm::fltSemantics &sem = dt == onnx::TensorProto::BFLOAT16
+                                      ? APFloat::BFloat()
+                                      : APFloat::IEEEhalf();
+  auto from16 = [&](uint16_t bits) {
+    bool lost;
+    APFloat v(sem, APInt(16, bits));
+    v.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven, &lost);
+    return v.convertToFloat();
+  };
   // Raw bytes: inline raw_data or an external file.
   std::string external;
   const std::string *raw = t.has_raw_data() ? &t.raw_data() : nullptr;
@@ -413,7 +433,14 @@ FailureOr<HostTensor> Importer::parseTensor(const onnx::TensorProto &t) {
                     << *n * elemBytes,
              failure();
     const char *p = raw->data();
-    if (isFloat) {
+    if (is16) {
+      r.f.resize(*n);
+      for (int64_t k = 0; k < *n; ++k) {
+        uint16_t bits;
+        std::memcpy(&bits, p + 2 * k, 2);
+        r.f[k] = from16(bits);
+      }
+    } else if (isFloat) {
       r.f.resize(*n);
       std::memcpy(r.f.data(), p, *n * 4);
     } else {
@@ -431,14 +458,19 @@ FailureOr<HostTensor> Importer::parseTensor(const onnx::TensorProto &t) {
     }
     return r;
   }
-  int64_t have = isFloat                          ? t.float_data_size()
+  // 16-bit floats come in int32_data, one element's bits in each.
+  int64_t have = isFloat && !is16                 ? t.float_data_size()
                  : dt == onnx::TensorProto::INT64 ? t.int64_data_size()
                                                   : t.int32_data_size();
   if (have != *n)
     return fail() << "holds " << have << " elements, but " << shapeStr(shape)
                   << " needs " << *n,
            failure();
-  if (isFloat)
+  if (is16) {
+    r.f.resize(*n);
+    for (int64_t k = 0; k < *n; ++k)
+      r.f[k] = from16(uint16_t(t.int32_data(k)));
+  } else if (isFloat)
     r.f.assign(t.float_data().begin(), t.float_data().end());
   else if (dt == onnx::TensorProto::INT64)
     r.i.assign(t.int64_data().begin(), t.int64_data().end());
@@ -514,7 +546,8 @@ FailureOr<RankedTensorType> Importer::inputType(const onnx::ValueInfoProto &v) {
   if (!elem)
     return error() << "graph input '" << v.name() << "' has element type "
                    << typeName(dt)
-                   << "; inputs are FLOAT, INT64, INT32 or BOOL",
+                   << "; inputs are FLOAT, FLOAT16, BFLOAT16, INT64, INT32 "
+                      "or BOOL",
            failure();
   if (!type.tensor_type().has_shape())
     return error() << "graph input '" << v.name()
@@ -566,15 +599,35 @@ FailureOr<RankedTensorType> Importer::inputType(const onnx::ValueInfoProto &v) {
 //===----------------------------------------------------------------------===//
 
 Value Importer::constant(const HostTensor &t) {
+  return constantOf(t.isFloat ? t : t.converted(true), floatType);
+}
+
+/// The elements of `t` (floats) as the bytes of float type `elem`: f32 as
+/// they are, f16/bf16 rounded to nearest even.
+static std::vector<char> floatBytes(const HostTensor &t, FloatType elem) {
+  std::vector<char> bytes;
+  if (elem.isF32()) {
+    bytes.resize(t.f.size() * sizeof(float));
+    std::memcpy(bytes.data(), t.f.data(), bytes.size());
+    return bytes;
+  }
+  unsigned width = elem.getWidth() / 8;
+  bytes.resize(t.f.size() * width);
+  for (size_t k = 0; k < t.f.size(); ++k) {
+    APFloat v(t.f[k]);
+    bool lost;
+    v.convert(elem.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+    uint64_t bits = v.bitcastToAPInt().getZExtValue();
+    std::memcpy(bytes.data() + k * width, &bits, width); // little-endian
+  }
+  return bytes;
+}
+
+Value Importer::floatConstant(const HostTensor &t, FloatType elem) {
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(entryBlock);
-  if (!t.isFloat) {
-    // Integer tensors only reach the IR as f32 (run-time values are float).
-    return constant(t.converted(true));
-  }
-  RankedTensorType type = f32(t.shape);
-  ArrayRef<char> bytes(reinterpret_cast<const char *>(t.f.data()),
-                       t.f.size() * sizeof(float));
+  auto type = RankedTensorType::get(t.shape, elem);
+  std::vector<char> bytes = floatBytes(t, elem);
   // A single value stays inline whatever the threshold: TOSA's verifiers and
   // folders read scalars (zero points, pad values) element by element,
   // which a dense_resource blob cannot give them.
@@ -583,12 +636,23 @@ Value Importer::constant(const HostTensor &t) {
     attr = DenseResourceElementsAttr::get(
         type, "onnx_" + std::to_string(blobCount++),
         HeapAsmResourceBlob::allocateAndCopyWithAlign(bytes, alignof(double)));
-  else
+  else if (elem.isF32())
     attr = DenseElementsAttr::get(type, ArrayRef(t.f));
+  else {
+    SmallVector<APFloat> values;
+    for (float v : t.f) {
+      APFloat x(v);
+      bool lost;
+      x.convert(elem.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+      values.push_back(x);
+    }
+    attr = DenseElementsAttr::get(type, values);
+  }
   return tosa::ConstOp::create(b, loc, type, attr);
 }
 
 Value Importer::zeroPoint() {
+  Value &zp = zeroPoints[floatType];
   if (!zp)
     zp = constant(HostTensor::floats({1}, {0.0f}));
   return zp;
@@ -603,6 +667,12 @@ Value Importer::shift() {
         b, loc, type, DenseElementsAttr::get(type, ArrayRef<int8_t>{0}));
   }
   return shiftValue;
+}
+
+Value Importer::convertFloat(Value v, Type to) {
+  if (like(v, {}).getElementType() == to)
+    return v;
+  return op<tosa::CastOp>(like(v, shapeOf(v)).clone(to), {v});
 }
 
 Value Importer::reshape(Value v, ArrayRef<int64_t> s) {
@@ -659,7 +729,7 @@ Value Importer::pad(Value v, ArrayRef<int64_t> low, ArrayRef<int64_t> high,
   // `value` in v's element type (an integer pad value is exact: doubles
   // hold every int32 and the int64 values up to 2^53).
   Type elem = like(v, {}).getElementType();
-  TypedAttr attr = elem.isF32()        ? TypedAttr(b.getF32FloatAttr(value))
+  TypedAttr attr = isa<FloatType>(elem) ? TypedAttr(b.getFloatAttr(elem, value))
                    : elem.isInteger(1) ? TypedAttr(b.getBoolAttr(value != 0))
                                        : b.getIntegerAttr(elem, int64_t(value));
   Value padValue = arith::ConstantOp::create(b, loc, attr);
@@ -748,7 +818,7 @@ Value Importer::unaryOp(StringRef kind, Value v) {
 
 Value Importer::binaryOp(StringRef kind, Value a, Value c) {
   Shape out = *broadcastShapes(shapeOf(a), shapeOf(c));
-  Type t = f32(out);
+  Type t = floatTensor(out);
   if (kind == "Add")
     return op<tosa::AddOp>(t, {a, c});
   if (kind == "Sub")
@@ -772,10 +842,10 @@ Value Importer::reduce(StringRef kind, Value v, int64_t axis) {
   s[axis] = 1;
   auto axisAttr = b.getNamedAttr("axis", b.getI32IntegerAttr(axis));
   if (kind == "max")
-    return op<tosa::ReduceMaxOp>(f32(s), {v}, {axisAttr});
+    return op<tosa::ReduceMaxOp>(floatTensor(s), {v}, {axisAttr});
   if (kind == "min")
-    return op<tosa::ReduceMinOp>(f32(s), {v}, {axisAttr});
-  return op<tosa::ReduceSumOp>(f32(s), {v}, {axisAttr});
+    return op<tosa::ReduceMinOp>(floatTensor(s), {v}, {axisAttr});
+  return op<tosa::ReduceSumOp>(floatTensor(s), {v}, {axisAttr});
 }
 
 //===----------------------------------------------------------------------===//
@@ -1223,7 +1293,7 @@ LogicalResult Importer::importWhere() {
   if (failed(elem))
     return failure();
   Entry &a = *input(1), &c = *input(2);
-  if (input(0)->value || !elem->isF32()) {
+  if (input(0)->value || !isa<FloatType>(*elem)) {
     // A run-time condition, or integer values: one elementwise select.
     if (input(0)->value && !typeOf(*input(0)).isInteger(1))
       return error() << "the condition (input 0, '" << node->input(0)
@@ -1265,8 +1335,9 @@ LogicalResult Importer::importWhere() {
   auto maskType = RankedTensorType::get(maskShape, b.getI1Type());
   Value m = tosa::ConstOp::create(b, loc, maskType,
                                   DenseElementsAttr::get(maskType, bits));
-  Value y = op<tosa::SelectOp>(
-      f32(*out), {m, operandFor(a, rank, false), operandFor(c, rank, false)});
+  Value y =
+      op<tosa::SelectOp>(floatTensor(*out), {m, operandFor(a, rank, false),
+                                             operandFor(c, rank, false)});
   return define(0, result(y, *out, false));
 }
 
@@ -1281,9 +1352,11 @@ LogicalResult Importer::importUnary(StringRef kind) {
 }
 
 Value Importer::clamp(Value v, float lo, float hi) {
-  return op<tosa::ClampOp>(v.getType(), {v},
-                           {b.getNamedAttr("min_val", b.getF32FloatAttr(lo)),
-                            b.getNamedAttr("max_val", b.getF32FloatAttr(hi))});
+  Type elem = like(v, {}).getElementType();
+  return op<tosa::ClampOp>(
+      v.getType(), {v},
+      {b.getNamedAttr("min_val", b.getFloatAttr(elem, lo)),
+       b.getNamedAttr("max_val", b.getFloatAttr(elem, hi))});
 }
 
 LogicalResult Importer::importActivation(StringRef kind) {
@@ -1857,8 +1930,9 @@ LogicalResult Importer::importConv() {
   if (g == 1) {
     Value wv = w->value ? transpose(logical(*w), kToNhwc)
                         : constant(w->host->transposed(kToNhwc));
-    y = op<tosa::Conv2DOp>(
-        f32(outShape), {in, wv, biasValue, zeroPoint(), zeroPoint()}, attrs());
+    y = op<tosa::Conv2DOp>(floatTensor(outShape),
+                           {in, wv, biasValue, zeroPoint(), zeroPoint()},
+                           attrs());
   } else if (g == c) {
     // Depthwise: weight [C*M, 1, KH, KW] -> [KH, KW, C, M].
     int64_t m = o / c;
@@ -1868,7 +1942,8 @@ LogicalResult Importer::importConv() {
             : constant(
                   w->host->reshaped({c, m, kh, kw}).transposed({2, 3, 0, 1}));
     y = op<tosa::DepthwiseConv2DOp>(
-        f32(outShape), {in, wv, biasValue, zeroPoint(), zeroPoint()}, attrs());
+        floatTensor(outShape), {in, wv, biasValue, zeroPoint(), zeroPoint()},
+        attrs());
   } else {
     Value wAll = w->value ? transpose(logical(*w), kToNhwc)
                           : constant(w->host->transposed(kToNhwc));
@@ -1930,8 +2005,9 @@ LogicalResult Importer::importConv3D() {
   SmallVector<NamedAttribute> attrs = convOpAttrs(tosaPad, st, dl);
   Value y;
   if (g == 1) {
-    y = op<tosa::Conv3DOp>(
-        f32(outNdhwc), {in, wAll, biasValue, zeroPoint(), zeroPoint()}, attrs);
+    y = op<tosa::Conv3DOp>(floatTensor(outNdhwc),
+                           {in, wAll, biasValue, zeroPoint(), zeroPoint()},
+                           attrs);
   } else {
     // Grouped (depthwise too): one convolution over [n, d, h, w, g, c/g]
     // with the weight as [g, o/g, kd, kh, kw, c/g] (linalg has no named
@@ -1963,17 +2039,24 @@ LogicalResult Importer::importConv3D() {
                        ctx)};
     SmallVector<utils::IteratorType> iters(6, utils::IteratorType::parallel);
     iters.append(4, utils::IteratorType::reduction);
+    // Products summed in f32 whatever the operands' float type.
     Value conv =
         linalg::GenericOp::create(
-            b, loc, TypeRange{f32(out6)}, ValueRange{in6, w6},
+            b, loc, TypeRange{accTensor(out6)}, ValueRange{in6, w6},
             ValueRange{filled}, maps, iters,
             [](OpBuilder &nb, Location l, ValueRange args) {
-              Value p = arith::MulFOp::create(nb, l, args[0], args[1]);
+              auto wide = [&](Value v) -> Value {
+                return v.getType().isF32()
+                           ? v
+                           : arith::ExtFOp::create(nb, l, nb.getF32Type(), v);
+              };
+              Value p =
+                  arith::MulFOp::create(nb, l, wide(args[0]), wide(args[1]));
               linalg::YieldOp::create(
                   nb, l, arith::AddFOp::create(nb, l, args[2], p).getResult());
             })
             .getResult(0);
-    y = binaryOp("Add", reshape(conv, outNdhwc),
+    y = binaryOp("Add", reshape(convertFloat(conv, floatType), outNdhwc),
                  reshape(biasValue, {1, 1, 1, 1, o}));
   }
   static constexpr int64_t kFromNdhwc[5] = {0, 4, 1, 2, 3};
@@ -1989,13 +2072,14 @@ Value Importer::windowReduce(Value in, ArrayRef<int64_t> kernel,
   unsigned nd = kernel.size(), rank = nd + 2;
   Shape inShape(shapeOf(in));
   float init = isMax ? -std::numeric_limits<float>::infinity() : 0.0f;
-  Value empty = tensor::EmptyOp::create(b, loc, outShape, b.getF32Type());
-  Value initValue = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(init));
+  Value empty = tensor::EmptyOp::create(b, loc, outShape, floatType);
+  Value initValue =
+      arith::ConstantOp::create(b, loc, b.getFloatAttr(floatType, init));
   Value filled =
       linalg::FillOp::create(b, loc, ValueRange{initValue}, ValueRange{empty})
           .getResult(0);
   // Loops: the output's (n, o_1..o_nd, c), then the window's k_1..k_nd.
-  Value windowShape = tensor::EmptyOp::create(b, loc, kernel, b.getF32Type());
+  Value windowShape = tensor::EmptyOp::create(b, loc, kernel, floatType);
   MLIRContext *ctx = b.getContext();
   SmallVector<AffineExpr> windowDims, outDims;
   for (unsigned d = 0; d < nd; ++d)
@@ -2007,7 +2091,7 @@ Value Importer::windowReduce(Value in, ArrayRef<int64_t> kernel,
   SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
   iters.append(nd, utils::IteratorType::reduction);
   return linalg::GenericOp::create(
-             b, loc, TypeRange{f32(outShape)}, ValueRange{windowShape},
+             b, loc, TypeRange{floatTensor(outShape)}, ValueRange{windowShape},
              ValueRange{filled}, maps, iters,
              [&](OpBuilder &nb, Location l, ValueRange args) {
                auto cst = [&](int64_t v) {
@@ -2039,7 +2123,8 @@ Value Importer::windowReduce(Value in, ArrayRef<int64_t> kernel,
                Value v = tensor::ExtractOp::create(nb, l, in, idx);
                v = arith::SelectOp::create(
                    nb, l, inBounds, v,
-                   arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(init)));
+                   arith::ConstantOp::create(nb, l,
+                                             nb.getFloatAttr(floatType, init)));
                Value r =
                    isMax ? arith::MaximumFOp::create(nb, l, args[1], v)
                                .getResult()
@@ -2245,7 +2330,7 @@ LogicalResult Importer::importConvTranspose() {
   Shape outShape{n, outHW[0], outHW[1], o};
   Value y;
   if (g == 1) {
-    y = op<tosa::Conv2DOp>(f32(outShape),
+    y = op<tosa::Conv2DOp>(floatTensor(outShape),
                            {v, wv, biasValue, zeroPoint(), zeroPoint()}, attrs);
   } else {
     y = groupedConv2D(v, wv, biasValue, convPad, {1, 1}, dl, g, outShape);
@@ -2332,18 +2417,19 @@ Value Importer::groupedConv2D(Value in, Value weight, Value bias,
   Value in5 = reshape(in, {inShape[0], inShape[1], inShape[2], groups, cg});
   Value w5 = reshape(weight, {groups, og, wShape[1], wShape[2], cg});
   Shape out5{outNhwc[0], outNhwc[1], outNhwc[2], groups, og};
+  // Products summed in f32 whatever the operands' float type.
   Value empty = tensor::EmptyOp::create(b, loc, out5, b.getF32Type());
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
   Value filled =
       linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{empty})
           .getResult(0);
-  Value conv =
-      linalg::Conv2DNhwgcGfhwcOp::create(
-          b, loc, TypeRange{f32(out5)}, ValueRange{in5, w5}, ValueRange{filled},
-          {b.getNamedAttr("strides", b.getI64TensorAttr(strides)),
-           b.getNamedAttr("dilations", b.getI64TensorAttr(dilations))})
-          .getResult(0);
-  Value y = reshape(conv, outNhwc);
+  Value conv = linalg::Conv2DNhwgcGfhwcOp::create(
+                   b, loc, TypeRange{accTensor(out5)}, ValueRange{in5, w5},
+                   ValueRange{filled},
+                   {b.getNamedAttr("strides", b.getI64TensorAttr(strides)),
+                    b.getNamedAttr("dilations", b.getI64TensorAttr(dilations))})
+                   .getResult(0);
+  Value y = reshape(convertFloat(conv, floatType), outNhwc);
   return binaryOp("Add", y, reshape(bias, {1, 1, 1, o}));
 }
 
@@ -2502,11 +2588,11 @@ LogicalResult Importer::importPool(bool isMax, bool global) {
       b.getNamedAttr("pad", b.getDenseI64ArrayAttr(pad))};
   Value y;
   if (isMax) {
-    y = op<tosa::MaxPool2dOp>(f32(outShape), {in}, attrs);
+    y = op<tosa::MaxPool2dOp>(floatTensor(outShape), {in}, attrs);
   } else {
     attrs.push_back(b.getNamedAttr("acc_type", TypeAttr::get(b.getF32Type())));
-    y = op<tosa::AvgPool2dOp>(f32(outShape), {in, zeroPoint(), zeroPoint()},
-                              attrs);
+    y = op<tosa::AvgPool2dOp>(floatTensor(outShape),
+                              {in, zeroPoint(), zeroPoint()}, attrs);
   }
   return define(0, result(y, {n, c, wh->out, ww->out}, true));
 }
@@ -2549,8 +2635,9 @@ LogicalResult Importer::importMatMul(Entry &a, Entry &w, Entry &out,
     Value a3 = reshape(va, {1, rowsBatch * m, k});
     Value w3 = w.value ? reshape(logical(w), {1, k, nn})
                        : constant(w.host->reshaped({1, k, nn}));
-    y = op<tosa::MatMulOp>(f32({1, rowsBatch * m, nn}),
-                           {a3, w3, zeroPoint(), zeroPoint()});
+    y = convertFloat(op<tosa::MatMulOp>(accTensor({1, rowsBatch * m, nn}),
+                                        {a3, w3, zeroPoint(), zeroPoint()}),
+                     floatType);
     if (addend) {
       if (!vecA && !vecW && ba.empty() && addend->shape.size() <= 2 &&
           broadcastShapes(addend->shape, {m, nn}) == Shape{m, nn}) {
@@ -2580,15 +2667,17 @@ LogicalResult Importer::importMatMul(Entry &a, Entry &w, Entry &out,
       if (llvm::any_of(mult, [](int64_t v) { return v != 1; })) {
         Shape tiled = *batch;
         tiled.append({r, c});
-        v = op<tosa::TileOp>(f32(tiled), {v, shapeValue(mult)});
+        v = op<tosa::TileOp>(floatTensor(tiled), {v, shapeValue(mult)});
       }
       return reshape(v, {nb, r, c});
     };
     Value wl =
         w.value ? reshape(logical(w), sw) : constant(w.host->reshaped(sw));
-    y = op<tosa::MatMulOp>(f32({nb, m, nn}),
+    y = convertFloat(
+        op<tosa::MatMulOp>(accTensor({nb, m, nn}),
                            {expand(va, ba, m, k), expand(wl, bw, k, nn),
-                            zeroPoint(), zeroPoint()});
+                            zeroPoint(), zeroPoint()}),
+        floatType);
     y = reshape(y, outShape);
   }
   Shape finalShape(batch->begin(), batch->end());
@@ -3004,8 +3093,9 @@ LogicalResult Importer::importConcat() {
   SmallVector<Value> parts;
   for (int k = 0; k < numInputs(); ++k)
     if (input(k)->shape[*axis])
-      parts.push_back(elem->isF32() ? operandFor(*input(k), rank, nhwc)
-                                    : operandOf(*input(k), rank, *elem));
+      parts.push_back(isa<FloatType>(*elem)
+                          ? operandFor(*input(k), rank, nhwc)
+                          : operandOf(*input(k), rank, *elem));
   int64_t physAxis = nhwc ? kAxisInNhwc[*axis] : *axis;
   Shape phys = nhwc ? permuted(out, kToNhwc) : out;
   Value y = parts.size() == 1
@@ -3201,7 +3291,8 @@ LogicalResult Importer::importGather() {
   // Run-time indices (an embedding lookup), integer data, or more known
   // indices than are worth a slice each: one op reading the data at each
   // index.
-  if (input(1)->value || !typeOf(x).isF32() || input(1)->host->size() > 64)
+  if (input(1)->value || !isa<FloatType>(typeOf(x)) ||
+      input(1)->host->size() > 64)
     return importGatherByIndex();
   int64_t rank = x.shape.size();
   FailureOr<int64_t> axis = axisAttr(rank);
@@ -3229,7 +3320,7 @@ LogicalResult Importer::importGather() {
   Value y = parts.size() == 1
                 ? parts.front()
                 : op<tosa::ConcatOp>(
-                      f32(cat), parts,
+                      floatTensor(cat), parts,
                       {b.getNamedAttr("axis", b.getI32IntegerAttr(*axis))});
   Shape out(x.shape.begin(), x.shape.begin() + *axis);
   out.append((*idx)->shape.begin(), (*idx)->shape.end());
@@ -3424,6 +3515,69 @@ const llvm::StringMap<Importer::Handler> &Importer::handlers() {
   return table;
 }
 
+FailureOr<Type> Importer::nodeFloatType() {
+  Type ft, known;
+  int first = -1;
+  for (int k = 0; k < numInputs(); ++k) {
+    Entry *e = hasInput(k) ? input(k) : nullptr;
+    if (!e || !holdsFloats(*e))
+      continue;
+    Type t = typeOf(*e);
+    if (!e->value) {
+      known = known && !known.isF32() ? known : t;
+      continue;
+    }
+    if (!ft) {
+      ft = t, first = k;
+      continue;
+    }
+    // Pow's exponent may be another float type (T1); every other op takes
+    // one T, which ONNX's checker leaves to the exporter.
+    if (t != ft && node->op_type() != "Pow")
+      return error() << "input " << k << " ('" << node->input(k) << "') is "
+                     << runtimeTypeName(t) << " and input " << first << " ('"
+                     << node->input(first) << "') is " << runtimeTypeName(ft)
+                     << ": " << node->op_type()
+                     << " takes one element type for both; insert a Cast",
+             failure();
+  }
+  if (ft)
+    return ft;
+  return known ? known : Type(b.getF32Type());
+}
+
+LogicalResult Importer::importWidened(Type ft,
+                                      LogicalResult (*handler)(Importer &)) {
+  // The inputs as f32 while the handler runs; the entries come back after.
+  SmallVector<std::pair<std::string, Entry>> saved;
+  for (int k = 0; k < numInputs(); ++k) {
+    Entry *e = hasInput(k) ? input(k) : nullptr;
+    if (!e || !e->value || !isa<FloatType>(typeOf(*e)) || typeOf(*e).isF32() ||
+        llvm::any_of(saved, [&](auto &s) { return s.first == node->input(k); }))
+      continue;
+    saved.emplace_back(node->input(k), *e);
+    e->value = convertFloat(e->value, b.getF32Type());
+    e->otherLayout = Value();
+    e->onnxType = 0;
+  }
+  floatType = b.getF32Type();
+  LogicalResult r = handler(*this);
+  for (auto &[name, e] : saved)
+    env[name] = std::move(e);
+  floatType = ft;
+  if (failed(r))
+    return failure();
+  for (int k = 0; k < node->output_size(); ++k) {
+    auto it = env.find(node->output(k));
+    if (node->output(k).empty() || it == env.end() || !it->second.value ||
+        !typeOf(it->second).isF32())
+      continue;
+    it->second.value = convertFloat(it->second.value, ft);
+    it->second.otherLayout = Value();
+  }
+  return success();
+}
+
 LogicalResult Importer::importNode() {
   loc = NameLoc::get(b.getStringAttr(nodeName()), fileLoc);
   for (int k = 0; k < numInputs(); ++k)
@@ -3485,6 +3639,10 @@ LogicalResult Importer::importNode() {
     return error() << "has no output", failure();
   if (failed(refuseTrainingMode()) || failed(checkElementTypes()))
     return failure();
+  FailureOr<Type> ft = nodeFloatType();
+  if (failed(ft))
+    return failure();
+  floatType = *ft;
   FailureOr<bool> folded = tryFold();
   if (failed(folded))
     return failure();
@@ -3544,7 +3702,22 @@ LogicalResult Importer::importNode() {
   auto handler = handlers().find(t);
   if (handler == handlers().end())
     return error() << "is not supported", failure();
-  return handler->second(*this);
+  // 16-bit floats stay 16-bit through the ops that move, select or compare
+  // them, through the contractions (which sum their products in f32) and
+  // through the exactly rounded elementwise arithmetic; every other op
+  // (reductions, normalizations, transcendental functions, and the sums of
+  // CumSum, ScatterND and Pow) computes in f32 between a conversion of its
+  // inputs and one of its results.
+  static const llvm::StringSet<> sixteenBitOps = {
+      "Conv",        "MatMul", "Gemm", "Div",      "Neg",
+      "Abs",         "Relu",   "Clip", "MaxPool",  "BatchNormalization",
+      "Dropout",     "Shape",  "Size", "Identity", "DepthToSpace",
+      "SpaceToDepth"};
+  bool sums = t == "Pow" || t == "CumSum" || t == "ScatterND";
+  if (floatType.isF32() ||
+      ((typedOps.contains(t) || sixteenBitOps.contains(t)) && !sums))
+    return handler->second(*this);
+  return importWidened(floatType, handler->second);
 }
 
 static std::string sanitize(StringRef name) {
@@ -3557,6 +3730,7 @@ static std::string sanitize(StringRef name) {
 }
 
 OwningOpRef<ModuleOp> Importer::run(StringRef bytes) {
+  floatType = b.getF32Type();
   onnx::ModelProto model;
   {
     google::protobuf::io::CodedInputStream stream(
@@ -3735,6 +3909,7 @@ OwningOpRef<ModuleOp> Importer::run(StringRef bytes) {
     }
     if (failed(checkDeclaredOutput(out, it->second)))
       return nullptr;
+    floatType = typeOf(it->second);
     results.push_back(logical(it->second));
   }
   func::ReturnOp::create(b, fileLoc, results);

@@ -114,10 +114,15 @@ inline Shape permuted(ArrayRef<int64_t> s, ArrayRef<int64_t> perm) {
   return r;
 }
 
-/// FLOAT, INT64, INT32 or BOOL: how a run-time element type is named.
+/// FLOAT, FLOAT16, BFLOAT16, INT64, INT32 or BOOL: how a run-time element
+/// type is named.
 inline std::string runtimeTypeName(Type t) {
   if (t.isF32())
     return "FLOAT";
+  if (t.isF16())
+    return "FLOAT16";
+  if (t.isBF16())
+    return "BFLOAT16";
   if (t.isInteger(1))
     return "BOOL";
   if (t.isInteger(32))
@@ -142,10 +147,10 @@ inline std::string elementKind(const Entry &e) {
 
 /// Whether an input holds floats.
 inline bool holdsFloats(const Entry &e) {
-  return e.value ? cast<RankedTensorType>(e.value.getType())
-                       .getElementType()
-                       .isF32()
-                 : e.host->isFloat;
+  return e.value
+             ? isa<FloatType>(
+                   cast<RankedTensorType>(e.value.getType()).getElementType())
+             : e.host->isFloat;
 }
 
 /// One spatial dimension of a window op: padding that TOSA accepts (the
@@ -246,16 +251,29 @@ private:
   FailureOr<RankedTensorType> inputType(const onnx::ValueInfoProto &v);
 
   // --- IR helpers --------------------------------------------------------
-  RankedTensorType f32(ArrayRef<int64_t> s) {
+  /// A tensor of shape `s` and the node's float type (floatType).
+  RankedTensorType floatTensor(ArrayRef<int64_t> s) {
+    return RankedTensorType::get(s, floatType);
+  }
+  /// A contraction's result of shape `s`: f32, its products' sum, for
+  /// operands of any float type (16-bit operands are not summed in 16 bits).
+  RankedTensorType accTensor(ArrayRef<int64_t> s) {
     return RankedTensorType::get(s, b.getF32Type());
   }
   ArrayRef<int64_t> shapeOf(Value v) {
     return cast<RankedTensorType>(v.getType()).getShape();
   }
+  /// Known contents as a constant: floats of the node's float type
+  /// (floatType), integers converted to it.
   Value constant(const HostTensor &t);
-  /// Known contents as a constant of element type `elem` (f32, or one of
-  /// the integer types runtimeType gives: i1 holds "nonzero").
+  /// Known contents as a constant of element type `elem` (a float type, or
+  /// one of the integer types runtimeType gives: i1 holds "nonzero").
   Value constantOf(const HostTensor &t, Type elem);
+  /// Floats as a constant of float type `elem` (rounded to it).
+  Value floatConstant(const HostTensor &t, FloatType elem);
+  /// `v` converted to float type `to` (one elementwise op; v itself when
+  /// it has that type).
+  Value convertFloat(Value v, Type to);
   /// A tensor type of shape `s` with v's element type.
   static RankedTensorType like(Value v, ArrayRef<int64_t> s) {
     return RankedTensorType::get(
@@ -263,12 +281,13 @@ private:
   }
 
   // --- run-time element types (TypedOps.cpp) -----------------------------
-  /// The run-time element type of ONNX data type `dt`: f32 for FLOAT, i64,
-  /// i32 and i1 for INT64, INT32 and BOOL; null for any other.
+  /// The run-time element type of ONNX data type `dt`: f32, f16 and bf16
+  /// for FLOAT, FLOAT16 and BFLOAT16, i64, i32 and i1 for INT64, INT32 and
+  /// BOOL; null for any other.
   Type runtimeType(int32_t dt);
   /// The element type an entry has at run time: its value's, or for known
-  /// contents f32 (floats) or the integer type its ONNX type names (i64
-  /// where none is stated).
+  /// contents the float type its ONNX type names (f32 where none is
+  /// stated) or the integer type it names (i64 where none is stated).
   Type typeOf(const Entry &e);
   /// The entry as a run-time value of `rank` dimensions (leading 1s added)
   /// and element type `elem`, in ONNX's layout; known contents become a
@@ -332,6 +351,7 @@ private:
   Value scalar(float v, int64_t rank) {
     return constant(HostTensor::floats(Shape(rank, 1), {v}));
   }
+  /// A one-element zero of the node's float type (TOSA's zero points).
   Value zeroPoint();
   Value shift();
   Value shapeValue(ArrayRef<int64_t> s) {
@@ -346,18 +366,26 @@ private:
   /// check refuses beyond rank 3).
   Value pad(Value v, ArrayRef<int64_t> low, ArrayRef<int64_t> high,
             double value);
-  /// Whether some run-time input is not float32.
+  /// Whether some run-time input is not a float type.
   bool integerInputs() {
     for (int k = 0; k < numInputs(); ++k)
       if (nonFloatRuntime(k))
         return true;
     return false;
   }
-  /// Whether run-time input k is not float32.
+  /// Whether run-time input k is not a float type.
   bool nonFloatRuntime(int k) {
     Entry *e = input(k);
-    return e && e->value && !typeOf(*e).isF32();
+    return e && e->value && !isa<FloatType>(typeOf(*e));
   }
+  /// The float type the node's run-time float inputs share (f32 where it
+  /// has none, or the 16-bit type its known float inputs were stored in);
+  /// an error names two run-time inputs that differ.
+  FailureOr<Type> nodeFloatType();
+  /// Runs the node's handler in f32 on 16-bit float inputs `ft`: each
+  /// run-time input of type ft converted to f32 first, each f32 output
+  /// converted back to ft (ONNX rounds each node's result to its type).
+  LogicalResult importWidened(Type ft, LogicalResult (*handler)(Importer &));
   /// Pad by `low`/`high` elements per dimension whose values come from v
   /// itself: its edge element (`reflect` false) or its mirror image about
   /// the edge (true). One elementwise op reading v at computed indices.
@@ -549,7 +577,13 @@ private:
   int64_t opset = 0;
   llvm::StringMap<Entry> env;
   llvm::StringSet<> usedNames;
-  Value zp, shiftValue;
+  /// The float type of the node being imported: that of its run-time
+  /// float inputs (f32, f16 or bf16); run-time float values and float
+  /// constants the node's import makes have it.
+  Type floatType;
+  /// zeroPoint() of each element type, and shift(), made once.
+  llvm::DenseMap<Type, Value> zeroPoints;
+  Value shiftValue;
   Block *entryBlock = nullptr;
   int64_t blobCount = 0;
 };

@@ -382,7 +382,7 @@ LogicalResult Importer::importResize() {
     Value in = inNhwc(x);
     int64_t fy = factor[2], fx = factor[3];
     Value y = op<tosa::ResizeOp>(
-        f32(permuted(outShape, kToNhwc)),
+        floatTensor(permuted(outShape, kToNhwc)),
         {in, shapeValue({fy, 1, fx, 1}), shapeValue({-fy / 2, -fx / 2}),
          shapeValue({fy - 1 - fy / 2, fx - 1 - fx / 2})},
         {b.getNamedAttr("mode", tosa::ResizeModeAttr::get(

@@ -26,6 +26,10 @@ Type Importer::runtimeType(int32_t dt) {
   switch (dt) {
   case onnx::TensorProto::FLOAT:
     return b.getF32Type();
+  case onnx::TensorProto::FLOAT16:
+    return b.getF16Type();
+  case onnx::TensorProto::BFLOAT16:
+    return b.getBF16Type();
   case onnx::TensorProto::INT64:
     return b.getI64Type();
   case onnx::TensorProto::INT32:
@@ -40,15 +44,15 @@ Type Importer::runtimeType(int32_t dt) {
 Type Importer::typeOf(const Entry &e) {
   if (e.value)
     return cast<RankedTensorType>(e.value.getType()).getElementType();
-  if (e.host->isFloat)
-    return b.getF32Type();
   Type t = runtimeType(e.onnxType);
-  return t && !t.isF32() ? t : b.getI64Type();
+  if (e.host->isFloat)
+    return t && isa<FloatType>(t) ? t : b.getF32Type();
+  return t && !isa<FloatType>(t) ? t : b.getI64Type();
 }
 
 Value Importer::constantOf(const HostTensor &t, Type elem) {
-  if (elem.isF32())
-    return constant(t.isFloat ? t : t.converted(true));
+  if (auto ft = dyn_cast<FloatType>(elem))
+    return floatConstant(t.isFloat ? t : t.converted(true), ft);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(entryBlock);
   auto type = RankedTensorType::get(t.shape, elem);
@@ -103,7 +107,7 @@ FailureOr<Type> Importer::commonType(ArrayRef<int> ks) {
   // Known inputs convert to it, float to float and integer to integer.
   for (int k : ks)
     if (Entry *e = input(k);
-        e && !e->value && e->host->isFloat != common.isF32())
+        e && !e->value && e->host->isFloat != isa<FloatType>(common))
       return disagree(k), failure();
   return common;
 }
@@ -179,6 +183,16 @@ static Value convertElement(OpBuilder &b, Location l, Value x, Type to) {
   Type from = x.getType();
   if (from == to)
     return x;
+  if (isa<FloatType>(from) && isa<FloatType>(to)) {
+    unsigned fromWidth = from.getIntOrFloatBitWidth();
+    unsigned toWidth = to.getIntOrFloatBitWidth();
+    if (fromWidth == toWidth) // f16 <-> bf16: exactly through f32
+      return arith::TruncFOp::create(
+          b, l, to, arith::ExtFOp::create(b, l, b.getF32Type(), x));
+    return fromWidth < toWidth
+               ? arith::ExtFOp::create(b, l, to, x).getResult()
+               : arith::TruncFOp::create(b, l, to, x).getResult();
+  }
   if (to.isInteger(1)) {
     Value zero = arith::ConstantOp::create(b, l, b.getZeroAttr(from));
     if (isa<FloatType>(from))
@@ -204,8 +218,8 @@ LogicalResult Importer::importCast() {
   Type target = runtimeType(int32_t(*to));
   if (!target)
     return error() << "casting a run-time value to " << typeName(int32_t(*to))
-                   << " is not supported (run-time values are FLOAT, INT64, "
-                      "INT32 or BOOL)",
+                   << " is not supported (run-time values are FLOAT, "
+                      "FLOAT16, BFLOAT16, INT64, INT32 or BOOL)",
            failure();
   Entry &x = *input(0);
   Type from = typeOf(x);
@@ -234,7 +248,7 @@ LogicalResult Importer::importCompare(StringRef kind) {
     return failure();
   if (elem->isInteger(1) && kind != "Equal")
     return error() << kind << " does not take BOOL inputs", failure();
-  bool isFloat = elem->isF32();
+  bool isFloat = isa<FloatType>(*elem);
   // Ordered float comparisons (false on NaN), signed integer ones.
   struct Predicates {
     StringRef kind;
@@ -353,7 +367,7 @@ static Value clampedIndex(OpBuilder &b, Location l, Value i, int64_t dim) {
 
 LogicalResult Importer::checkIndices(Entry &idx, int64_t dim) {
   Type type = typeOf(idx);
-  if (type.isF32() || type.isInteger(1))
+  if (isa<FloatType>(type) || type.isInteger(1))
     return error() << "indices (input 1, '" << node->input(1)
                    << "') must be INT64 or INT32, not " << elementKind(idx),
            failure();
@@ -646,17 +660,17 @@ LogicalResult Importer::importArgExtreme(bool isMax) {
 
 LogicalResult Importer::importPowIntegerExponent() {
   Entry &x = *input(0), &y = *input(1);
-  if (!typeOf(x).isF32())
+  if (!isa<FloatType>(typeOf(x)))
     return error() << "Pow of integer run-time values is not supported "
-                      "(the base must be FLOAT)",
+                      "(the base must be a float type)",
            failure();
   if (typeOf(y).isInteger(1))
     return error() << "the exponent must not be BOOL", failure();
   size_t rank = y.shape.size();
   Value exponent =
-      mapElements({operandOf(y, rank, typeOf(y))}, y.shape, b.getF32Type(),
+      mapElements({operandOf(y, rank, typeOf(y))}, y.shape, typeOf(x),
                   [&](OpBuilder &nb, Location l, ValueRange v) {
-                    return convertElement(nb, l, v[0], nb.getF32Type());
+                    return convertElement(nb, l, v[0], typeOf(x));
                   });
   Entry e = result(exponent, y.shape, false);
   FailureOr<Entry> r = broadcastBinary("Pow", x, e);

@@ -1082,6 +1082,60 @@ def index_ops():
             ([x, idx, ids, e], [r.astype(np.int64) if t == TensorProto.INT64 else r for n, r, t in outs]))
 
 
+def half_ops():
+    """A FLOAT16 graph: a MatMul by a FLOAT16 weight stored in int32_data
+    (one element's bits each), a Softmax (computed in f32), a Cast back to
+    FLOAT; and a BFLOAT16 branch: Cast, Relu, Mul by a BFLOAT16 constant,
+    Cast to FLOAT16. References in float64 from the 16-bit values."""
+    x = rand(4, 8).astype(np.float16)
+    w = rand(8, 16).astype(np.float16)
+    w_t = helper.make_tensor("w", TensorProto.FLOAT16, [8, 16], w.reshape(-1).tolist())
+    assert not w_t.HasField("raw_data") and len(w_t.int32_data) == w.size
+    def bf16(a):
+        bits = a.astype(np.float32).view(np.uint32).astype(np.uint64)
+        return ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint16)
+    def from_bf16(bits):
+        return (bits.astype(np.uint32) << 16).view(np.float32)
+    scale = np.array([0.5, -2.0, 3.0, 0.25, 1.5, -1.0, 2.0, 0.75], dtype=np.float32)
+    scale_t = helper.make_tensor("scale", TensorProto.BFLOAT16, [8], bf16(scale).tobytes(), raw=True)
+    nodes = [
+        helper.make_node("MatMul", ["x", "w"], ["y"], name="matmul"),
+        helper.make_node("Softmax", ["y"], ["p"], axis=-1, name="softmax"),
+        helper.make_node("Cast", ["p"], ["p32"], to=TensorProto.FLOAT, name="cast_out"),
+        helper.make_node("Cast", ["x"], ["xb"], to=TensorProto.BFLOAT16, name="cast_bf16"),
+        helper.make_node("Relu", ["xb"], ["rb"], name="relu"),
+        helper.make_node("Mul", ["rb", "scale"], ["mb"], name="mul"),
+        helper.make_node("Cast", ["mb"], ["m16"], to=TensorProto.FLOAT16, name="cast_f16"),
+    ]
+    y = x.astype(np.float64) @ w.astype(np.float64)
+    e = np.exp(y - y.max(axis=-1, keepdims=True))
+    p = (e / e.sum(axis=-1, keepdims=True)).astype(np.float32)
+    xb = from_bf16(bf16(x.astype(np.float32)))
+    mb = from_bf16(bf16(np.maximum(xb, 0) * from_bf16(bf16(scale))))
+    m16 = mb.astype(np.float16)
+    return (model(nodes, [vi("x", [4, 8], TensorProto.FLOAT16)],
+                  [vi("p32", [4, 16]), vi("m16", [4, 8], TensorProto.FLOAT16)], [w_t, scale_t]),
+            ([x], [p, m16]))
+
+
+def half_error(kind):
+    """16-bit float models fuse refuses, by name."""
+    def make():
+        x16 = vi("x", [2, 3], TensorProto.FLOAT16)
+        if kind == "mixed":
+            nodes = [helper.make_node("Add", ["x", "y"], ["z"], name="add")]
+            return model(nodes, [x16, vi("y", [2, 3])], [vi("z", [2, 3], TensorProto.FLOAT16)]), None
+        if kind == "bytes":
+            t = onnx.TensorProto(name="w", data_type=TensorProto.FLOAT16, dims=[2, 3], raw_data=b"\0" * 10)
+            nodes = [helper.make_node("Add", ["x", "w"], ["z"], name="add")]
+            return model(nodes, [x16], [vi("z", [2, 3], TensorProto.FLOAT16)], [t]), None
+        if kind == "output_type":
+            nodes = [helper.make_node("Relu", ["x"], ["z"], name="relu")]
+            return model(nodes, [x16], [vi("z", [2, 3])]), None
+        raise ValueError(kind)
+    return make
+
+
 def index_error(kind):
     """GatherElements, CumSum, ArgMax and Pow models fuse refuses, by name."""
     def make():
@@ -1187,9 +1241,9 @@ def typed_error(kind):
         if kind == "float_indices":
             nodes = [helper.make_node("Gather", ["t", "x"], ["y"], name="gather")]
             return model(nodes, [vi("x", [2])], [vi("y", [2, 3])], [init("t", rand(4, 3))]), None
-        if kind == "cast_f16":
-            nodes = [helper.make_node("Cast", ["ids"], ["y"], to=TensorProto.FLOAT16, name="cast")]
-            return model(nodes, [ids], [vi("y", [2, 3], TensorProto.FLOAT16)]), None
+        if kind == "cast_f64":
+            nodes = [helper.make_node("Cast", ["ids"], ["y"], to=TensorProto.DOUBLE, name="cast")]
+            return model(nodes, [ids], [vi("y", [2, 3], TensorProto.DOUBLE)]), None
         if kind == "uint8_input":
             nodes = [helper.make_node("Cast", ["u"], ["y"], to=TensorProto.FLOAT, name="cast")]
             return model(nodes, [vi("u", [2], TensorProto.UINT8)], [vi("y", [2])]), None
@@ -1314,12 +1368,14 @@ def main():
         "typed_pad": typed_pad,
         "bind_shape": bind_shape,
         "index_ops": index_ops,
+        "half_ops": half_ops,
+        **{f"half_{k}": half_error(k) for k in ["mixed", "bytes", "output_type"]},
         "einsum_ops": einsum_ops,
         **{f"einsum_{k}": einsum_error(k) for k in ["diagonal", "sizes", "three", "rank", "chars"]},
         **{f"index_{k}": index_error(k) for k in ["ge_rank", "ge_size", "cumsum_axis", "argmax_axis",
                                                    "pow_int_base"]},
         **{f"typed_{k}": typed_error(k) for k in ["relu", "mixed", "less_bool", "div", "float_indices",
-                                                   "cast_f16", "uint8_input", "float_condition",
+                                                   "cast_f64", "uint8_input", "float_condition",
                                                    "output_type", "known_index"]},
         **{f"decoder_{k}": decoder_error(k) for k in ["output_padding", "crop_all", "inorm_scale", "conv3d_weight",
                                                        "pool3d_kernel", "pool3d_pads"]},
