@@ -39,14 +39,37 @@ mlir::fuse::matchMmaContraction(linalg::LinalgOp op, std::string *why) {
   Type f32 = Float32Type::get(op->getContext());
   for (OpOperand &operand : op->getOpOperands()) {
     auto type = dyn_cast<ShapedType>(operand.get().getType());
-    if (!type || !type.hasStaticShape() || type.getElementType() != f32)
-      return fail("an operand that is not a static f32 tensor or buffer");
+    if (!type || !type.hasStaticShape())
+      return fail("an operand that is not a static tensor or buffer");
   }
-  // out + a * b (either order of each).
+  auto elementOf = [&](unsigned k) {
+    return cast<ShapedType>(op->getOperand(k).getType()).getElementType();
+  };
+  Type operandType = elementOf(0);
+  bool sixteen = operandType.isF16() || operandType.isBF16();
+  if (elementOf(2) != f32 || elementOf(1) != operandType ||
+      !(operandType == f32 || sixteen))
+    return fail("inputs that are not both f32, f16 or bf16, or an output "
+                "that is not f32");
+  // out + a * b (either order of each), 16-bit inputs each extended first.
   Block *body = op.getBlock();
   auto args = body->getArguments();
   auto yield = cast<linalg::YieldOp>(body->getTerminator());
-  if (body->getOperations().size() != 3 || yield.getNumOperands() != 1)
+  if (body->getOperations().size() != (sixteen ? 5u : 3u) ||
+      yield.getNumOperands() != 1)
+    return fail("a payload other than out + a * b");
+  // The value an input's argument is read as: itself, or its extension.
+  auto read = [&](BlockArgument arg) -> Value {
+    if (!sixteen)
+      return arg;
+    for (Operation *user : arg.getUsers())
+      if (auto ext = dyn_cast<arith::ExtFOp>(user))
+        if (ext.getType() == f32)
+          return ext.getResult();
+    return Value();
+  };
+  Value readA = read(args[0]), readB = read(args[1]);
+  if (!readA || !readB)
     return fail("a payload other than out + a * b");
   auto addOp = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
   if (!addOp)
@@ -55,13 +78,13 @@ mlir::fuse::matchMmaContraction(linalg::LinalgOp op, std::string *why) {
                   : is(addOp.getRhs(), args[2]) ? addOp.getLhs()
                                                 : Value();
   auto mulOp = product ? product.getDefiningOp<arith::MulFOp>() : nullptr;
-  if (!mulOp ||
-      !((is(mulOp.getLhs(), args[0]) && is(mulOp.getRhs(), args[1])) ||
-        (is(mulOp.getLhs(), args[1]) && is(mulOp.getRhs(), args[0]))))
+  if (!mulOp || !((mulOp.getLhs() == readA && mulOp.getRhs() == readB) ||
+                  (mulOp.getLhs() == readB && mulOp.getRhs() == readA)))
     return fail("a payload other than out + a * b");
 
   MmaContraction c;
   c.op = op;
+  c.operandType = operandType;
   c.sizes = op.getStaticLoopRanges();
   if (llvm::any_of(c.sizes, ShapedType::isDynamic))
     return fail("a dynamic loop");

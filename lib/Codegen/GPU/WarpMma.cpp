@@ -284,6 +284,15 @@ Value loadIf(OpBuilder &b, Location loc, Value ok,
   return ifOp.getResult(0);
 }
 
+/// The element of `memref` at `indices` as f32 (a 16-bit operand's
+/// extended: exactly).
+Value loadAsF32(OpBuilder &b, Location loc, Value memref, ValueRange indices) {
+  Value v = memref::LoadOp::create(b, loc, memref, indices);
+  if (v.getType().isF32())
+    return v;
+  return arith::ExtFOp::create(b, loc, b.getF32Type(), v);
+}
+
 /// `store(b)` where `ok` holds (null: always).
 void storeIf(OpBuilder &b, Location loc, Value ok,
              llvm::function_ref<void(OpBuilder &)> store) {
@@ -1097,16 +1106,19 @@ void WarpMmaEmitter::copyElements(OpBuilder &b, Value thread,
     return kFastest ? SmallVector<Value>{stage, pj, kj}
                     : SmallVector<Value>{stage, kj, pj};
   };
-  // Emulated, or from a tile buffer in shared memory (a padded A tile):
-  // loads and stores (cp.async reads global memory only).
-  if (s.emulate || isInSharedMemory(operand->get())) {
+  // Emulated, from a tile buffer in shared memory (a padded A tile), or a
+  // 16-bit operand (extended to the f32 staging as it is copied): loads and
+  // stores (cp.async reads global memory only, and copies bytes as they
+  // are).
+  bool f32Operand =
+      cast<ShapedType>(operand->get().getType()).getElementType().isF32();
+  if (s.emulate || isInSharedMemory(operand->get()) || !f32Operand) {
     for (int64_t j = 0; j < width; ++j) {
       Value v = loadIf(lb, loc, ok, [&](OpBuilder &ib) -> Value {
         Value pj = kFastest ? p : add(ib, loc, p, j);
         Value kj = kFastest ? add(ib, loc, k, j) : k;
-        return memref::LoadOp::create(
-            ib, loc, operand->get(),
-            operandIndices(ib, operand, side, pj, kj, batchIvs));
+        return loadAsF32(ib, loc, operand->get(),
+                         operandIndices(ib, operand, side, pj, kj, batchIvs));
       });
       memref::StoreOp::create(lb, loc, v, dest, destAt(lb, j));
     }
@@ -1221,13 +1233,13 @@ SmallVector<Value> WarpMmaEmitter::fragment(OpBuilder &b, bool isA, Value lane,
       int64_t sidePoints = isA ? c.mPoints : c.nPoints;
       int64_t padded = isA ? s.tilesM * 16 : s.tilesN * 8;
       Value kAt = add(b, loc, chunkStart, kk);
-      values.push_back(loadIf(
-          b, loc, inRange(b, sidePoints, padded, point, kAt),
-          [&](OpBuilder &lb) -> Value {
-            return memref::LoadOp::create(
-                lb, loc, operand->get(),
-                operandIndices(lb, operand, side, point, kAt, fragmentBatch));
-          }));
+      values.push_back(
+          loadIf(b, loc, inRange(b, sidePoints, padded, point, kAt),
+                 [&](OpBuilder &lb) -> Value {
+                   return loadAsF32(lb, loc, operand->get(),
+                                    operandIndices(lb, operand, side, point,
+                                                   kAt, fragmentBatch));
+                 }));
       continue;
     }
     values.push_back(loadShared(b, isA ? s.sharedA : s.sharedB,

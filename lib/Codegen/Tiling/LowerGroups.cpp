@@ -1257,12 +1257,37 @@ tiledMmaPoints(RewriterBase &rewriter, GroupOp group, ArrayRef<int64_t> tile,
   return points;
 }
 
+/// "fp16" or "bf16" where every contraction of `group` that tensor cores
+/// could compute takes operands of that 16-bit type (a 16-bit model's): the
+/// instruction that reads them exactly, at twice TF32's rate; else "".
+static StringRef sixteenBitPrecisionOf(GroupOp group) {
+  Type common;
+  for (Operation *op : group.getComputeOps())
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+      if (std::optional<MmaContraction> c = matchMmaContraction(linalgOp)) {
+        if (common && c->operandType != common)
+          return "";
+        common = c->operandType;
+      }
+  if (!common || common.isF32())
+    return "";
+  return common.isBF16() ? "bf16" : "fp16";
+}
+
 /// The lowering config of `group` (changed: its root copies), for
 /// `target`.
 FailureOr<LoweringConfigAttr> configure(RewriterBase &rewriter, GroupOp group,
                                         TargetAttr target,
-                                        const GroupConfigOptions &options,
+                                        const GroupConfigOptions &requested,
                                         KernelShape *shapeOut) {
+  // A 16-bit model's contractions run at their operands' precision, which
+  // loses nothing of them, where the options ask for as much (fp32, tf32)
+  // or the same; a narrower one asked for (bf16 of f16) is kept.
+  GroupConfigOptions options = requested;
+  if (options.precision.empty() || options.precision == "fp32" ||
+      options.precision == "tf32")
+    if (StringRef own = sixteenBitPrecisionOf(group); !own.empty())
+      options.precision = own.str();
   insertRootCopies(rewriter, group);
   FailureOr<Roots> roots = analyzeRoots(group);
   if (failed(roots))

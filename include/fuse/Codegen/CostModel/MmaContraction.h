@@ -36,10 +36,14 @@ struct MmaContraction {
   /// Whether the input's contiguous dimension is indexed by a K loop (its
   /// block tile is then staged K-fastest).
   bool aKFastest = true, bKFastest = true;
+  /// The inputs' element type: f32, or f16 or bf16 (a 16-bit model's
+  /// contraction, each operand extended to f32 in the payload).
+  Type operandType;
 };
 
 /// `op` as an MmaContraction, or nullopt (with `why`, when given) when it is
-/// not one the schedule computes: two f32 inputs and one f32 output on
+/// not one the schedule computes: two inputs of one element type (f32, or
+/// f16 or bf16 each extended to f32 in the payload) and one f32 output on
 /// static tensors or buffers, a payload `out + a * b`, every parallel loop
 /// indexing the output, every reduction loop indexing both inputs, and
 /// non-empty M, N and K.
