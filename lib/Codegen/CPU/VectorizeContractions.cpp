@@ -61,10 +61,16 @@ bool isPooling(Operation *op) {
 ///                               in[w * s, c]) (linalg.generic)
 FailureOr<linalg::LinalgOp> convolutionTileToProduct(RewriterBase &rewriter,
                                                      linalg::LinalgOp op) {
-  if (!isDecomposableConvolution(op) || !hasStaticF32Tensors(op))
-    return failure();
   bool depthwise = isa<linalg::DepthwiseConv2DNhwcHwcOp>(op);
   bool pooling = isPooling(op);
+  // 16-bit operands: the convolution over input channels (a matmul of its
+  // slices, whose payload extends them) and max/min pooling (exact in
+  // 16 bits); a depthwise one keeps its loops.
+  if (!isDecomposableConvolution(op) ||
+      !(hasStaticF32Tensors(op) ||
+        (!depthwise && !pooling && hasStaticSixteenBitProduct(op)) ||
+        hasStaticSixteenBitExtremum(op)))
+    return failure();
   // A pooling body combines the input with the output; the window operand
   // only gives the window's shape.
   if (pooling && !op->getRegion(0).front().getArgument(1).use_empty())
@@ -85,7 +91,7 @@ FailureOr<linalg::LinalgOp> convolutionTileToProduct(RewriterBase &rewriter,
   int64_t stride = *std::next(stridesAttr.getValues<int64_t>().begin());
   Location loc = op.getLoc();
   MLIRContext *context = op->getContext();
-  Type f32 = outType.getElementType();
+
   int64_t width = outShape[2], outChannels = outShape[3];
   // (A pooling window has no channels: it pools each channel.)
   int64_t channels = pooling ? outChannels : filterType.getDimSize(2);
@@ -99,8 +105,10 @@ FailureOr<linalg::LinalgOp> convolutionTileToProduct(RewriterBase &rewriter,
                    ArrayRef<int64_t> strides, ArrayRef<int64_t> shape) {
     SmallVector<OpFoldResult> zeros(sizes.size(), rewriter.getIndexAttr(0));
     return tensor::ExtractSliceOp::create(
-        rewriter, loc, RankedTensorType::get(shape, f32), source, zeros,
-        getAsIndexOpFoldResult(context, sizes),
+        rewriter, loc,
+        RankedTensorType::get(
+            shape, cast<RankedTensorType>(source.getType()).getElementType()),
+        source, zeros, getAsIndexOpFoldResult(context, sizes),
         getAsIndexOpFoldResult(context, strides));
   };
   Value inSlice = slice(input, {1, 1, width, channels}, {1, 1, stride, 1},

@@ -54,6 +54,49 @@ bool mlir::fuse::hasStaticF32Tensors(linalg::LinalgOp op) {
   return true;
 }
 
+bool mlir::fuse::hasStaticSixteenBitExtremum(linalg::LinalgOp op) {
+  if (!isa<linalg::PoolingNhwcMaxOp, linalg::PoolingNhwcMinOp>(op) ||
+      !op.hasPureTensorSemantics() || op->getNumResults() != 1)
+    return false;
+  Type common;
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<RankedTensorType>(operand.get().getType());
+    if (!type || !type.hasStaticShape())
+      return false;
+    common = common ? common : type.getElementType();
+    if (type.getElementType() != common || !(common.isF16() || common.isBF16()))
+      return false;
+  }
+  return true;
+}
+
+bool mlir::fuse::hasStaticSixteenBitProduct(linalg::LinalgOp op) {
+  if (!op.hasPureTensorSemantics() || op->getNumResults() != 1 ||
+      op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
+    return false;
+  Type common;
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<RankedTensorType>(operand.get().getType());
+    if (!type || !type.hasStaticShape())
+      return false;
+    Type element = type.getElementType();
+    if (op.isDpsInit(&operand)) {
+      if (!element.isF32())
+        return false;
+    } else if (!(element.isF16() || element.isBF16()) ||
+               (common && element != common)) {
+      return false;
+    }
+    common = op.isDpsInit(&operand) ? common : element;
+  }
+  // Each input read once, extended to f32: out + ext(a) * ext(b).
+  Block &body = op->getRegion(0).front();
+  for (BlockArgument arg : body.getArguments().drop_back())
+    if (!arg.hasOneUse() || !isa<arith::ExtFOp>(*arg.getUsers().begin()))
+      return false;
+  return true;
+}
+
 namespace {
 
 /// What a register tiling is built from: the loops the output's last two
@@ -70,8 +113,9 @@ struct Structure {
 };
 
 std::optional<Structure> analyze(linalg::LinalgOp op) {
-  if (!hasStaticF32Tensors(op) || op.getNumReductionLoops() == 0 ||
-      op.getNumDpsInits() != 1)
+  if (!(hasStaticF32Tensors(op) || hasStaticSixteenBitProduct(op) ||
+        hasStaticSixteenBitExtremum(op)) ||
+      op.getNumReductionLoops() == 0 || op.getNumDpsInits() != 1)
     return std::nullopt;
   bool convolution = isDecomposableConvolution(op) ||
                      isa<linalg::Conv2DNhwcFhwcOp>(op.getOperation());

@@ -59,6 +59,17 @@ struct RegisterTiling {
 /// result: what the register tiles and their vectorization handle.
 bool hasStaticF32Tensors(linalg::LinalgOp op);
 
+/// Whether `op` is a product of two inputs of one 16-bit float type (f16 or
+/// bf16) into an f32 output on tensors of static shape, each input read
+/// once and extended to f32 in the payload (a 16-bit model's contraction):
+/// its register tiles are vectorized like an f32 one's, the operands
+/// converted as they load.
+bool hasStaticSixteenBitProduct(linalg::LinalgOp op);
+
+/// Whether `op` is a max or min pooling whose tensors are of static shape
+/// and one 16-bit float type (exact in that type): vectorized in it.
+bool hasStaticSixteenBitExtremum(linalg::LinalgOp op);
+
 /// A convolution whose window is applied per channel (no sum over input
 /// channels): its tile is elementwise on a row of channels.
 bool isPerChannelConvolution(Operation *op);
