@@ -217,6 +217,14 @@ LogicalResult Importer::checkDeclaredOutput(const onnx::ValueInfoProto &out,
              failure();
     e.value = constantOf(*e.host, elem);
   }
+  if ((type == onnx::TensorProto::INT8 || type == onnx::TensorProto::UINT8) &&
+      e.value)
+    return error() << "graph output '" << out.name() << "' is "
+                   << typeName(type)
+                   << ": 8-bit run-time outputs are not supported (a "
+                      "quantized model's values stay inside it; dequantize "
+                      "the output)",
+           failure();
   // Known floats are a constant of the declared float type.
   if (!e.value && e.host->isFloat && runtimeType(type) &&
       isa<FloatType>(runtimeType(type)))
@@ -3416,6 +3424,8 @@ const llvm::StringMap<Importer::Handler> &Importer::handlers() {
     };
     t["GatherElements"] = [](Importer &i) { return i.importGatherElements(); };
     t["CumSum"] = [](Importer &i) { return i.importCumSum(); };
+    t["QuantizeLinear"] = [](Importer &i) { return i.importQuantize(true); };
+    t["DequantizeLinear"] = [](Importer &i) { return i.importQuantize(false); };
     t["TopK"] = [](Importer &i) { return i.importTopK(); };
     t["ScatterND"] = [](Importer &i) { return i.importScatterND(); };
     t["Einsum"] = [](Importer &i) { return i.importEinsum(); };
@@ -3614,7 +3624,9 @@ LogicalResult Importer::importNode() {
                                "Or",
                                "Xor",
                                "GatherElements",
-                               "CumSum"},
+                               "CumSum",
+                               "QuantizeLinear",
+                               "DequantizeLinear"},
                               opType))
     required = 2;
   else if (opType == "BatchNormalization")
@@ -3657,6 +3669,8 @@ LogicalResult Importer::importNode() {
                                              "Pow",
                                              "GatherElements",
                                              "CumSum",
+                                             "QuantizeLinear",
+                                             "DequantizeLinear",
                                              "TopK",
                                              "ScatterND",
                                              "ArgMax",
@@ -3936,8 +3950,8 @@ OwningOpRef<ModuleOp>
 mlir::fuse::importOnnxModel(StringRef bytes, MLIRContext *context,
                             const OnnxImportOptions &options) {
   context->loadDialect<arith::ArithDialect, func::FuncDialect,
-                       linalg::LinalgDialect, tensor::TensorDialect,
-                       tosa::TosaDialect>();
+                       linalg::LinalgDialect, math::MathDialect,
+                       tensor::TensorDialect, tosa::TosaDialect>();
   Importer importer(context, options);
   return importer.run(bytes);
 }

@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
@@ -341,6 +342,23 @@ private:
   /// takes, at each point, the data or the (last, or reduced) update whose
   /// index is that point.
   LogicalResult importScatterND();
+  /// A QuantizeLinear or DequantizeLinear node's scale and zero point
+  /// (known at import time; one, or one per element of `axis`) and the
+  /// quantized type's range.
+  struct QuantParams {
+    int64_t axis = 0;
+    std::vector<float> scale;
+    std::vector<int64_t> zeroPoint;
+    int32_t scaleType = onnx::TensorProto::FLOAT;
+    int32_t type = onnx::TensorProto::UINT8;
+    int64_t lo = 0, hi = 255;
+  };
+  FailureOr<QuantParams> quantParams(ArrayRef<int64_t> shape, bool quantize);
+  /// QuantizeLinear (`quantize`): round(x / scale) + zero point, to nearest
+  /// even, saturated to INT8 or UINT8 and held in INT32 at run time;
+  /// DequantizeLinear: (x - zero point) * scale. Known inputs (int8
+  /// weights) give known results.
+  LogicalResult importQuantize(bool quantize);
   /// Einsum of one or two operands (Einsum.cpp): summed indices reduced,
   /// then one MatMul in [batch, M, K] x [batch, K, N] form.
   LogicalResult importEinsum();

@@ -1118,6 +1118,91 @@ def half_ops():
             ([x], [p, m16]))
 
 
+def qdq_ops():
+    """A QDQ-quantized conv block and MatMul as quantization tools write
+    them: UINT8 activations (QuantizeLinear -> DequantizeLinear), INT8
+    weights with per-channel scales (axis 0) and INT32 biases dequantized
+    at import time, a Relu between. References follow ONNX's definitions
+    (round half to even, saturation) in float32."""
+    x = rand(1, 4, 6, 6, lo=-2.0, hi=2.0)
+    wq = rng.integers(-127, 128, size=(8, 4, 3, 3)).astype(np.int8)
+    ws = rng.uniform(0.002, 0.01, size=8).astype(np.float32)
+    sx, zx = np.float32(0.02), np.uint8(128)
+    bq = rng.integers(-2000, 2000, size=8).astype(np.int32)
+    bs = (sx * ws).astype(np.float32)
+    sy, zy = np.float32(0.05), np.uint8(3)
+    mq = rng.integers(-127, 128, size=(6, 5)).astype(np.int8)
+    ms, mz = np.float32(0.01), np.int8(-2)
+    sa, za = np.float32(0.03), np.int8(5)
+    nodes = [
+        helper.make_node("QuantizeLinear", ["x", "sx", "zx"], ["xq"], name="q_x"),
+        helper.make_node("DequantizeLinear", ["xq", "sx", "zx"], ["xd"], name="dq_x"),
+        helper.make_node("DequantizeLinear", ["wq", "ws"], ["wd"], axis=0, name="dq_w"),
+        helper.make_node("DequantizeLinear", ["bq", "bs"], ["bd"], axis=0, name="dq_b"),
+        helper.make_node("Conv", ["xd", "wd", "bd"], ["c"], pads=[1, 1, 1, 1], name="conv"),
+        helper.make_node("Relu", ["c"], ["r"], name="relu"),
+        helper.make_node("QuantizeLinear", ["r", "sy", "zy"], ["rq"], name="q_r"),
+        helper.make_node("DequantizeLinear", ["rq", "sy", "zy"], ["y"], name="dq_r"),
+        helper.make_node("QuantizeLinear", ["y", "sa", "za"], ["aq"], name="q_a"),
+        helper.make_node("DequantizeLinear", ["aq", "sa", "za"], ["ad"], name="dq_a"),
+        helper.make_node("DequantizeLinear", ["mq", "ms", "mz"], ["md"], name="dq_m"),
+        helper.make_node("MatMul", ["ad", "md"], ["z"], name="matmul"),
+    ]
+    inits = [init("sx", sx), init("zx", zx), init("wq", wq), init("ws", ws), init("bq", bq), init("bs", bs),
+             init("sy", sy), init("zy", zy), init("sa", sa), init("za", za), init("mq", mq), init("ms", ms),
+             init("mz", mz)]
+    def quant(v, s, z, lo, hi):
+        return np.clip(np.rint(v.astype(np.float32) / s) + np.float32(z), lo, hi)
+    def dequant(q, s, z):
+        return ((q.astype(np.int64) - int(z)).astype(np.float32) * s).astype(np.float32)
+    xd = dequant(quant(x, sx, zx, 0, 255), sx, zx)
+    wd = dequant(wq, ws[:, None, None, None], 0)
+    bd = dequant(bq, bs, 0)
+    xp = np.pad(xd.astype(np.float64), ((0, 0), (0, 0), (1, 1), (1, 1)))
+    c = np.zeros((1, 8, 6, 6))
+    for i in range(3):
+        for j in range(3):
+            c += np.einsum("nchw,oc->nohw", xp[:, :, i:i + 6, j:j + 6], wd[:, :, i, j].astype(np.float64))
+    c = (c + bd[None, :, None, None]).astype(np.float32)
+    y = dequant(quant(np.maximum(c, 0), sy, zy, 0, 255), sy, zy)
+    ad = dequant(quant(y, sa, za, -128, 127), sa, za)
+    z = (ad.astype(np.float64) @ dequant(mq, ms, mz).astype(np.float64)).astype(np.float32)
+    return (model(nodes, [vi("x", [1, 4, 6, 6])], [vi("y", [1, 8, 6, 6]), vi("z", [1, 8, 6, 5])], inits),
+            ([x], [y, z]))
+
+
+def qdq_error(kind):
+    """QuantizeLinear / DequantizeLinear models fuse refuses, by name."""
+    def make():
+        x = vi("x", [2, 3])
+        s = init("s", np.float32(0.1))
+        if kind == "uint8_output":
+            nodes = [helper.make_node("QuantizeLinear", ["x", "s"], ["y"], name="q")]
+            return model(nodes, [x], [vi("y", [2, 3], TensorProto.UINT8)], [s]), None
+        if kind == "zero_scale":
+            nodes = [helper.make_node("QuantizeLinear", ["x", "z"], ["q"], name="q"),
+                     helper.make_node("DequantizeLinear", ["q", "z"], ["y"], name="dq")]
+            return model(nodes, [x], [vi("y", [2, 3])], [init("z", np.float32(0.0))]), None
+        if kind == "axis":
+            nodes = [helper.make_node("QuantizeLinear", ["x", "s4"], ["q"], axis=1, name="q"),
+                     helper.make_node("DequantizeLinear", ["q", "s4"], ["y"], axis=1, name="dq")]
+            return model(nodes, [x], [vi("y", [2, 3])], [init("s4", np.full(4, 0.1, np.float32))]), None
+        if kind == "runtime_scale":
+            nodes = [helper.make_node("QuantizeLinear", ["x", "sr"], ["q"], name="q"),
+                     helper.make_node("DequantizeLinear", ["q", "sr"], ["y"], name="dq")]
+            return model(nodes, [x, vi("sr", [])], [vi("y", [2, 3])]), None
+        if kind == "add":
+            nodes = [helper.make_node("QuantizeLinear", ["x", "s"], ["q"], name="q"),
+                     helper.make_node("Add", ["q", "q"], ["a"], name="add"),
+                     helper.make_node("DequantizeLinear", ["a", "s"], ["y"], name="dq")]
+            return model(nodes, [x], [vi("y", [2, 3])], [s]), None
+        if kind == "float_input":
+            nodes = [helper.make_node("DequantizeLinear", ["x", "s"], ["y"], name="dq")]
+            return model(nodes, [x], [vi("y", [2, 3])], [s]), None
+        raise ValueError(kind)
+    return make
+
+
 def half_error(kind):
     """16-bit float models fuse refuses, by name."""
     def make():
@@ -1369,6 +1454,9 @@ def main():
         "bind_shape": bind_shape,
         "index_ops": index_ops,
         "half_ops": half_ops,
+        "qdq_ops": qdq_ops,
+        **{f"qdq_{k}": qdq_error(k) for k in ["uint8_output", "zero_scale", "axis", "runtime_scale", "add",
+                                               "float_input"]},
         **{f"half_{k}": half_error(k) for k in ["mixed", "bytes", "output_type"]},
         "einsum_ops": einsum_ops,
         **{f"einsum_{k}": einsum_error(k) for k in ["diagonal", "sizes", "three", "rank", "chars"]},
