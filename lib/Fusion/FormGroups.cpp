@@ -152,16 +152,17 @@ FusionPlan planLowerable(FunctionOpInterface fn, Block &block,
              ("the group would not lower to one loop nest: " + reason).str()});
         vetoed = true;
       }
-      // A group whose whole rows keep its contraction off the tensor cores
-      // is split where the two kernels are predicted faster: the first
-      // merge that took in a reduction of its rows is taken back (check
-      // 'cost'), and the next round plans without it.
+      // A group whose whole rows keep its contraction off the tensor cores,
+      // or leave it tensor-core tiles of a few whole rows, is split where
+      // the two kernels are predicted faster: the first merge that took in
+      // a reduction of its rows is taken back (check 'cost'), and the next
+      // round plans without it.
       if (failures.empty() && policy.splitRowEpilogues)
         for (auto &[id, split] : splits) {
           auto it = schedules.find(id);
-          if (it == schedules.end() ||
-              it->second.config.getInstruction() == "mma_sync")
+          if (it == schedules.end())
             continue;
+          bool onTensorCores = it->second.config.getInstruction() == "mma_sync";
           double fused = predictKernelCost(it->second.shape, policy.target).us;
           if (split.contractionUs + split.restUs >= fused)
             continue;
@@ -172,12 +173,15 @@ FusionPlan planLowerable(FunctionOpInterface fn, Block &block,
             policy.loweringVetoes[candidate].push_back(
                 {rule,
                  llvm::formatv(
-                     "its rows would keep the group's contraction off the "
-                     "tensor cores: predicted {0:f1} us as one kernel, "
+                     "its rows would {4}: predicted {0:f1} us as one kernel, "
                      "{1:f1} us as the contraction on tensor cores ({2:f1} "
                      "us) and the rest apart ({3:f1} us)",
                      fused, split.contractionUs + split.restUs,
-                     split.contractionUs, split.restUs)
+                     split.contractionUs, split.restUs,
+                     onTensorCores ? "leave the group's contraction "
+                                     "tensor-core tiles of whole rows"
+                                   : "keep the group's contraction off the "
+                                     "tensor cores")
                      .str(),
                  std::string(check::kCost)});
             vetoed = true;

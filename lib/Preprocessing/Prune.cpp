@@ -37,11 +37,26 @@ struct RemoveTosaIdentity : OpRewritePattern<tosa::IdentityOp> {
   }
 };
 
+/// Whether `op` is an all-parallel linalg.generic with one input and one
+/// init, both read by the identity, whose result has one use: a conversion
+/// of every element (a 16-bit model's f32 sum rounded back).
+static bool isElementwiseConversion(Operation *op) {
+  auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
+  return generic && generic.getNumDpsInputs() == 1 &&
+         generic.getNumDpsInits() == 1 && generic->hasOneUse() &&
+         generic.getNumLoops() == generic.getNumParallelLoops() &&
+         llvm::all_of(generic.getIndexingMapsArray(),
+                      [](AffineMap m) { return m.isIdentity(); }) &&
+         !generic.payloadUsesValueFromOperand(generic.getDpsInitOperand(0));
+}
+
 /// A depthwise convolution with channel multiplier 1 whose result is only
 /// collapsed from [N, H, W, C, 1] to [N, H, W, C] (what TOSA's lowering
-/// writes) becomes `depthwise_conv_2d_nhwc_hwc` on the collapsed filter and
-/// init: the reshape between the convolution and its bias and activation
-/// goes, so they fuse into its kernel as an epilogue.
+/// writes), or only converted elementwise and then collapsed (a 16-bit
+/// model's f32 sums rounded back), becomes `depthwise_conv_2d_nhwc_hwc` on
+/// the collapsed filter and init (the conversion on the collapsed result):
+/// the reshape between the convolution and its bias and activation goes,
+/// so they fuse into its kernel as an epilogue.
 struct DropDepthwiseMultiplier
     : OpRewritePattern<linalg::DepthwiseConv2DNhwcHwcmOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -51,7 +66,12 @@ struct DropDepthwiseMultiplier
     if (!resultType || !resultType.hasStaticShape() ||
         resultType.getDimSize(4) != 1 || !op->hasOneUse())
       return failure();
-    auto collapse = dyn_cast<tensor::CollapseShapeOp>(*op->getUsers().begin());
+    Operation *user = *op->getUsers().begin();
+    auto convert = isElementwiseConversion(user) ? cast<linalg::GenericOp>(user)
+                                                 : linalg::GenericOp();
+    if (convert)
+      user = *convert->getUsers().begin();
+    auto collapse = dyn_cast<tensor::CollapseShapeOp>(user);
     SmallVector<ReassociationIndices> channels = {{0}, {1}, {2}, {3, 4}};
     if (!collapse || collapse.getReassociationIndices() != channels)
       return failure();
@@ -60,16 +80,37 @@ struct DropDepthwiseMultiplier
     auto filterType = dyn_cast<RankedTensorType>(filter.getType());
     if (!filterType || filterType.getRank() != 4)
       return failure();
+    // Where every operand (the conversion's init too) is defined.
+    rewriter.setInsertionPoint(collapse);
     Value filter3d = tensor::CollapseShapeOp::create(
         rewriter, loc, filter,
         SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}});
     Value init = tensor::CollapseShapeOp::create(
         rewriter, loc, op.getDpsInitOperand(0)->get(), channels);
+    auto convType = RankedTensorType::get(collapse.getResultType().getShape(),
+                                          resultType.getElementType());
     auto conv = linalg::DepthwiseConv2DNhwcHwcOp::create(
-        rewriter, loc, collapse.getResultType(),
+        rewriter, loc, convType,
         ValueRange{op.getDpsInputOperand(0)->get(), filter3d}, ValueRange{init},
         op.getStrides(), op.getDilations());
-    rewriter.replaceOp(collapse, conv->getResults());
+    if (!convert) {
+      rewriter.replaceOp(collapse, conv->getResults());
+      rewriter.eraseOp(op);
+      return success();
+    }
+    // The conversion, the same payload over the collapsed shape.
+    Value convertInit = tensor::CollapseShapeOp::create(
+        rewriter, loc, convert.getDpsInitOperand(0)->get(), channels);
+    auto identity = rewriter.getMultiDimIdentityMap(4);
+    auto converted = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{collapse.getResultType()},
+        ValueRange{conv->getResult(0)}, ValueRange{convertInit},
+        SmallVector<AffineMap>{identity, identity},
+        SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel));
+    rewriter.cloneRegionBefore(convert.getRegion(), converted.getRegion(),
+                               converted.getRegion().end());
+    rewriter.replaceOp(collapse, converted->getResults());
+    rewriter.eraseOp(convert);
     rewriter.eraseOp(op);
     return success();
   }

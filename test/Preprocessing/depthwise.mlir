@@ -11,6 +11,8 @@
 // RUN: %check_equivalence %s --function dw_block | FileCheck %s --check-prefix=EQUIV
 // RUN: %check_equivalence %s --function dw_block --lower-groups --distribute-threads 128 | FileCheck %s --check-prefix=EQUIV
 // RUN: %check_equivalence %s --function dw_block_strided --lower-groups --distribute-threads 100 | FileCheck %s --check-prefix=EQUIV
+// RUN: %check_equivalence %s --function dw_block_f16 | FileCheck %s --check-prefix=EQUIV
+// RUN: %check_equivalence %s --function dw_block_f16 --lower-groups --distribute-threads 128 | FileCheck %s --check-prefix=EQUIV
 // EQUIV-NOT: FAIL
 // EQUIV: PASS
 
@@ -24,6 +26,28 @@ func.func @multiplier_one(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x4x1xf32>, %ini
   %c = linalg.depthwise_conv_2d_nhwc_hwcm {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x8x8x4xf32>, tensor<3x3x4x1xf32>) outs(%init : tensor<1x6x6x4x1xf32>) -> tensor<1x6x6x4x1xf32>
   %r = tensor.collapse_shape %c [[0], [1], [2], [3, 4]] : tensor<1x6x6x4x1xf32> into tensor<1x6x6x4xf32>
   return %r : tensor<1x6x6x4xf32>
+}
+
+// -----
+
+// A 16-bit model's convolution sums in f32 and converts its result back
+// before the collapse: the conversion moves onto the collapsed result.
+// PRUNE-LABEL: func @multiplier_one_converted
+// PRUNE: %[[C:.*]] = linalg.depthwise_conv_2d_nhwc_hwc {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x8x8x4xf16>, tensor<3x3x4xf16>) outs(%{{.*}} : tensor<1x6x6x4xf32>)
+// PRUNE: %[[T:.*]] = linalg.generic {{.*}} ins(%[[C]] : tensor<1x6x6x4xf32>) outs(%{{.*}} : tensor<1x6x6x4xf16>)
+// PRUNE: arith.truncf
+// PRUNE-NOT: hwcm
+// PRUNE: return %[[T]]
+func.func @multiplier_one_converted(%x: tensor<1x8x8x4xf16>, %w: tensor<3x3x4x1xf16>, %init: tensor<1x6x6x4x1xf32>) -> tensor<1x6x6x4xf16> {
+  %c = linalg.depthwise_conv_2d_nhwc_hwcm {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x8x8x4xf16>, tensor<3x3x4x1xf16>) outs(%init : tensor<1x6x6x4x1xf32>) -> tensor<1x6x6x4x1xf32>
+  %e = tensor.empty() : tensor<1x6x6x4x1xf16>
+  %t = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%c : tensor<1x6x6x4x1xf32>) outs(%e : tensor<1x6x6x4x1xf16>) {
+  ^bb0(%in: f32, %out: f16):
+    %r = arith.truncf %in : f32 to f16
+    linalg.yield %r : f16
+  } -> tensor<1x6x6x4x1xf16>
+  %r = tensor.collapse_shape %t [[0], [1], [2], [3, 4]] : tensor<1x6x6x4x1xf16> into tensor<1x6x6x4xf16>
+  return %r : tensor<1x6x6x4xf16>
 }
 
 // -----
@@ -84,4 +108,22 @@ func.func @dw_block_strided(%x: tensor<1x8x8x8xf32>) -> tensor<1x4x4x8xf32> {
   %c = tosa.depthwise_conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 1, 0, 1>, stride = array<i64: 2, 2>} : (tensor<1x8x8x8xf32>, tensor<3x3x8x1xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4x8xf32>
   %r = tosa.clamp %c {min_val = 0.0 : f32, max_val = 6.0 : f32} : (tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32>
   return %r : tensor<1x4x4x8xf32>
+}
+
+// -----
+
+// The same block in f16 (f32 sums): still one kernel.
+// FUSED-LABEL: func @dw_block_f16
+// FUSED: fuse.group vertical rule "contraction_epilogue"
+// FUSED: linalg.depthwise_conv_2d_nhwc_hwc
+// FUSED: arith.truncf
+// FUSED: arith.minimumf
+// FUSED-NOT: fuse.group
+func.func @dw_block_f16(%x: tensor<1x8x8x16xf16>) -> tensor<1x8x8x16xf16> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> : () -> tensor<1xf16>
+  %w = "tosa.const"() <{values = dense<0.125> : tensor<3x3x16x1xf16>}> : () -> tensor<3x3x16x1xf16>
+  %b = "tosa.const"() <{values = dense<[0.1, -0.2, 0.3, -0.05, 0.0, 0.2, -0.1, 0.15, 0.05, -0.3, 0.25, 0.0, -0.15, 0.1, 0.2, -0.25]> : tensor<16xf16>}> : () -> tensor<16xf16>
+  %c = tosa.depthwise_conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<1x8x8x16xf16>, tensor<3x3x16x1xf16>, tensor<16xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<1x8x8x16xf16>
+  %r = tosa.clamp %c {min_val = 0.0 : f16, max_val = 6.0 : f16} : (tensor<1x8x8x16xf16>) -> tensor<1x8x8x16xf16>
+  return %r : tensor<1x8x8x16xf16>
 }

@@ -115,25 +115,27 @@ int64_t mlir::fuse::mmaChunk(int64_t k, int64_t step) {
   return std::min<int64_t>(32, llvm::alignTo(std::max<int64_t>(k, 1), step));
 }
 
-SmallVector<int64_t>
-mlir::fuse::mmaBlockTileShape(int64_t points, int64_t chunk, bool kFastest) {
+SmallVector<int64_t> mlir::fuse::mmaBlockTileShape(int64_t points,
+                                                   int64_t chunk, bool kFastest,
+                                                   int64_t elementBytes) {
   if (kFastest)
-    return {points, chunk + 4};
+    return {points, chunk + 16 / elementBytes};
   return {chunk, points + (8 - points % 32 + 32) % 32};
 }
 
 int64_t mlir::fuse::mmaStagingBytes(int64_t m, int64_t n, int64_t k,
                                     bool aKFastest, bool bKFastest,
-                                    int64_t stages, int64_t step) {
+                                    int64_t stages, int64_t step,
+                                    int64_t elementBytes) {
   int64_t chunk = mmaChunk(k, step);
   auto bytes = [&](int64_t points, int64_t tile, bool kFastest) {
     int64_t elements = 1;
-    for (int64_t size :
-         mmaBlockTileShape(llvm::alignTo(points, tile), chunk, kFastest))
+    for (int64_t size : mmaBlockTileShape(llvm::alignTo(points, tile), chunk,
+                                          kFastest, elementBytes))
       elements *= size;
     // One buffer of `stages` tiles, 16-byte aligned (as the code
     // generator places tile buffers).
-    return llvm::alignTo(stages * elements * 4, 16);
+    return llvm::alignTo(stages * elements * elementBytes, 16);
   };
   return bytes(m, 16, aKFastest) + bytes(n, 8, bKFastest);
 }

@@ -270,16 +270,18 @@ Value lessThan(OpBuilder &b, Location loc, Value x, int64_t bound,
 
 /// `load()` where `ok` holds (null: always), else 0.0.
 Value loadIf(OpBuilder &b, Location loc, Value ok,
-             llvm::function_ref<Value(OpBuilder &)> load) {
+             llvm::function_ref<Value(OpBuilder &)> load, Type type = Type()) {
   if (!ok)
     return load(b);
-  SmallVector<Type, 1> types = {b.getF32Type()};
+  if (!type)
+    type = b.getF32Type();
+  SmallVector<Type, 1> types = {type};
   auto ifOp = scf::IfOp::create(b, loc, TypeRange(types), ok,
                                 /*withElseRegion=*/true);
   OpBuilder tb = ifOp.getThenBodyBuilder();
   scf::YieldOp::create(tb, loc, load(tb));
   OpBuilder eb = ifOp.getElseBodyBuilder();
-  Value zero = arith::ConstantOp::create(eb, loc, eb.getF32FloatAttr(0.0));
+  Value zero = arith::ConstantOp::create(eb, loc, eb.getZeroAttr(type));
   scf::YieldOp::create(eb, loc, ValueRange{zero});
   return ifOp.getResult(0);
 }
@@ -363,13 +365,15 @@ Value mlir::fuse::detail::emitAlignedTo16Bytes(OpBuilder &b, Location loc,
       memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
   // The first element's address, and every stride but the innermost (1),
   // in whole 16-byte units (static ones checked here).
+  int64_t bytes = type.getElementTypeBitWidth() / 8;
+  int64_t perUnit = 16 / bytes;
   Value zero = cst(b, loc, 0);
   for (int64_t d = 0; d + 1 < type.getRank(); ++d)
-    if (!ShapedType::isDynamic(strides[d]) && strides[d] % 4 != 0)
+    if (!ShapedType::isDynamic(strides[d]) && strides[d] % perUnit != 0)
       return arith::ConstantIntOp::create(b, loc, 0, 1);
   Value first = ShapedType::isDynamic(offset)
-                    ? mul(b, loc, metadata.getOffset(), 4)
-                    : cst(b, loc, offset * 4);
+                    ? mul(b, loc, metadata.getOffset(), bytes)
+                    : cst(b, loc, offset * bytes);
   Value ok =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                             rem(b, loc, add(b, loc, pointer, first), 16), zero);
@@ -378,7 +382,7 @@ Value mlir::fuse::detail::emitAlignedTo16Bytes(OpBuilder &b, Location loc,
       ok = arith::AndIOp::create(
           b, loc, ok,
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                rem(b, loc, metadata.getStrides()[d], 4),
+                                rem(b, loc, metadata.getStrides()[d], perUnit),
                                 zero));
   return ok;
 }
@@ -431,6 +435,8 @@ std::optional<WarpMma> WarpMma::plan(const MmaContraction &c, int64_t threads,
   };
   s.directA = direct(c.a);
   s.directB = direct(c.b);
+  s.stagedA = cast<ShapedType>(c.a->get().getType()).getElementType();
+  s.stagedB = cast<ShapedType>(c.b->get().getType()).getElementType();
   s.chunk = mmaChunk(c.kPoints, mmaKStep(precision));
   // Each slice takes the same whole number of chunks (the last may reach
   // past K, whose points read as 0.0).
@@ -503,10 +509,15 @@ void WarpMma::allocate(OpBuilder &b, Operation *end) {
     shape.insert(shape.begin(), stages);
     return shape;
   };
+  auto bytes = [](Type t) { return int64_t(t.getIntOrFloatBitWidth() / 8); };
   if (!directA)
-    sharedA = make(staged(mmaBlockTileShape(rowsA, chunk, c.aKFastest)), true);
+    sharedA = make(
+        staged(mmaBlockTileShape(rowsA, chunk, c.aKFastest, bytes(stagedA))),
+        true, stagedA);
   if (!directB)
-    sharedB = make(staged(mmaBlockTileShape(rowsB, chunk, c.bKFastest)), true);
+    sharedB = make(
+        staged(mmaBlockTileShape(rowsB, chunk, c.bKFastest, bytes(stagedB))),
+        true, stagedB);
   if (!emulate) {
     if (split > 1)
       lastFlag = make({1}, true, b.getI32Type());
@@ -859,14 +870,17 @@ private:
                 ArrayRef<unsigned> side, int64_t sidePoints, int64_t rows,
                 bool kFastest, Value dest, Value stage, Value kc,
                 ArrayRef<Value> batchIvs);
-  /// Whether the copy of `operand`'s block tile can move runs of four
-  /// consecutive elements (16 bytes): f32, unit innermost stride indexed
-  /// by the tile's contiguous loop (the fastest K loop for a K-fastest
-  /// tile, else the fastest side loop), whose extent, like the run's
-  /// bounds, is a multiple of 4 (a run is all in the operand or all out).
-  bool copiesByFour(OpOperand *operand, ArrayRef<unsigned> side,
-                    int64_t sidePoints, int64_t rows, bool kFastest) const;
-  /// The copy of copyTile in runs of `width` (1 or 4) elements.
+  /// Whether the copy of `operand`'s block tile can move runs of 16 bytes
+  /// (runWidth consecutive elements): unit innermost stride indexed by the
+  /// tile's contiguous loop (the fastest K loop for a K-fastest tile, else
+  /// the fastest side loop), whose extent, like the run's bounds, is a
+  /// multiple of the run (a run is all in the operand or all out).
+  bool copiesBy16Bytes(OpOperand *operand, ArrayRef<unsigned> side,
+                       int64_t sidePoints, int64_t rows, bool kFastest) const;
+  /// Elements of `operand`'s staged type in 16 bytes: 4 (f32) or 8 (a
+  /// 16-bit model's f16 or bf16).
+  int64_t runWidth(OpOperand *operand) const;
+  /// The copy of copyTile in runs of `width` (1 or runWidth) elements.
   void copyElements(OpBuilder &b, Value thread, OpOperand *operand,
                     ArrayRef<unsigned> side, int64_t sidePoints, int64_t rows,
                     bool kFastest, Value dest, Value stage, Value kc,
@@ -987,7 +1001,7 @@ private:
   Value stage, chunkStart;
   SmallVector<Value> fragmentBatch;
   /// Whether A's and B's block tiles copy 16 bytes at a time (null: never,
-  /// copiesByFour; else the run-time alignment check).
+  /// copiesBy16Bytes; else the run-time alignment check).
   Value alignedA, alignedB;
   /// Split-K: the first K point of the block's slice, and whether the
   /// block computes the first slice (null: unsplit).
@@ -1037,21 +1051,36 @@ bool mlir::fuse::detail::hasContiguousF32Loop(linalg::LinalgOp op,
   return map.getResults().back() == getAffineDimExpr(loop, map.getContext());
 }
 
-bool WarpMmaEmitter::copiesByFour(OpOperand *operand, ArrayRef<unsigned> side,
-                                  int64_t sidePoints, int64_t rows,
-                                  bool kFastest) const {
+bool WarpMmaEmitter::copiesBy16Bytes(OpOperand *operand,
+                                     ArrayRef<unsigned> side,
+                                     int64_t sidePoints, int64_t rows,
+                                     bool kFastest) const {
   // The loop whose consecutive points are consecutive elements: the
   // fastest K loop (K-fastest tile) or the fastest side loop.
   unsigned fastest = kFastest ? c.k.back() : side.back();
-  if (!hasContiguousF32Loop(c.op, operand, fastest))
+  auto type = dyn_cast<MemRefType>(operand->get().getType());
+  if (!type || type.getRank() == 0)
     return false;
-  // Four consecutive points share the other loops' indices, and are all in
-  // the operand or all outside it.
-  if (c.sizes[fastest] % 4 != 0)
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) || strides.back() != 1)
+    return false;
+  AffineMap map = c.op.getMatchingIndexingMap(operand);
+  if (map.getResults().back() != getAffineDimExpr(fastest, map.getContext()))
+    return false;
+  // A run's consecutive points share the other loops' indices, and are all
+  // in the operand or all outside it.
+  int64_t w = runWidth(operand);
+  if (c.sizes[fastest] % w != 0)
     return false;
   if (kFastest)
-    return s.chunk % 4 == 0 && c.kPoints % 4 == 0;
-  return rows % 4 == 0 && sidePoints % 4 == 0;
+    return s.chunk % w == 0 && c.kPoints % w == 0;
+  return rows % w == 0 && sidePoints % w == 0;
+}
+
+int64_t WarpMmaEmitter::runWidth(OpOperand *operand) const {
+  Type staged = operand == c.a ? s.stagedA : s.stagedB;
+  return 16 / (staged.getIntOrFloatBitWidth() / 8);
 }
 
 void WarpMmaEmitter::copyTile(OpBuilder &b, Value thread, OpOperand *operand,
@@ -1074,7 +1103,7 @@ void WarpMmaEmitter::copyTile(OpBuilder &b, Value thread, OpOperand *operand,
   // aligned (a uniform branch), else one element at a time.
   auto ifOp = scf::IfOp::create(b, loc, aligned, /*withElseRegion=*/true);
   OpBuilder tb = ifOp.getThenBodyBuilder();
-  copy(tb, 4);
+  copy(tb, runWidth(operand));
   OpBuilder eb = ifOp.getElseBodyBuilder();
   copy(eb, 1);
 }
@@ -1098,7 +1127,7 @@ void WarpMmaEmitter::copyElements(OpBuilder &b, Value thread,
   Value kk = kFastest ? mul(lb, loc, rem(lb, loc, e, perRow), width)
                       : div(lb, loc, e, perRow);
   Value k = add(lb, loc, kc, kk);
-  // The run is in the operand or outside it as a whole (copiesByFour).
+  // The run is in the operand or outside it as a whole (copiesBy16Bytes).
   Value ok = inRange(lb, sidePoints, rows, p, k);
   auto destAt = [&](OpBuilder &ob, int64_t j) {
     Value pj = kFastest ? p : add(ob, loc, p, j);
@@ -1106,20 +1135,24 @@ void WarpMmaEmitter::copyElements(OpBuilder &b, Value thread,
     return kFastest ? SmallVector<Value>{stage, pj, kj}
                     : SmallVector<Value>{stage, kj, pj};
   };
-  // Emulated, from a tile buffer in shared memory (a padded A tile), or a
-  // 16-bit operand (extended to the f32 staging as it is copied): loads and
-  // stores (cp.async reads global memory only, and copies bytes as they
-  // are).
-  bool f32Operand =
-      cast<ShapedType>(operand->get().getType()).getElementType().isF32();
-  if (s.emulate || isInSharedMemory(operand->get()) || !f32Operand) {
+  // Emulated, from a tile buffer in shared memory (a padded A tile), or
+  // single 16-bit elements: loads and stores (cp.async reads global memory
+  // only, and copies 4, 8 or 16 bytes), of the staged type (the operand's
+  // own: a 16-bit value is copied as it is).
+  Type staged = operand == c.a ? s.stagedA : s.stagedB;
+  int64_t runBytes = width * (staged.getIntOrFloatBitWidth() / 8);
+  if (s.emulate || isInSharedMemory(operand->get()) || runBytes < 4) {
     for (int64_t j = 0; j < width; ++j) {
-      Value v = loadIf(lb, loc, ok, [&](OpBuilder &ib) -> Value {
-        Value pj = kFastest ? p : add(ib, loc, p, j);
-        Value kj = kFastest ? add(ib, loc, k, j) : k;
-        return loadAsF32(ib, loc, operand->get(),
-                         operandIndices(ib, operand, side, pj, kj, batchIvs));
-      });
+      Value v = loadIf(
+          lb, loc, ok,
+          [&](OpBuilder &ib) -> Value {
+            Value pj = kFastest ? p : add(ib, loc, p, j);
+            Value kj = kFastest ? add(ib, loc, k, j) : k;
+            return memref::LoadOp::create(
+                ib, loc, operand->get(),
+                operandIndices(ib, operand, side, pj, kj, batchIvs));
+          },
+          staged);
       memref::StoreOp::create(lb, loc, v, dest, destAt(lb, j));
     }
     return;
@@ -1138,14 +1171,15 @@ void WarpMmaEmitter::copyElements(OpBuilder &b, Value thread,
   nvgpu::DeviceAsyncCopyOp::create(
       lb, loc, dest, destAt(lb, 0), operand->get(),
       operandIndices(lb, operand, side, p, k, batchIvs), lb.getIndexAttr(width),
-      srcElements, width == 4 ? lb.getUnitAttr() : UnitAttr());
+      srcElements, runBytes == 16 ? lb.getUnitAttr() : UnitAttr());
 }
 
 Value WarpMmaEmitter::loadShared(OpBuilder &b, Value tile, bool kFastest,
                                  Value p, Value kk) {
   SmallVector<Value> at = kFastest ? SmallVector<Value>{stage, p, kk}
                                    : SmallVector<Value>{stage, kk, p};
-  return memref::LoadOp::create(b, loc, tile, at);
+  // A 16-bit staged element extended (exactly) for the fragment.
+  return loadAsF32(b, loc, tile, at);
 }
 
 SmallVector<Value> WarpMmaEmitter::split(OpBuilder &b, Value x) {
@@ -1161,8 +1195,10 @@ SmallVector<Value> WarpMmaEmitter::split(OpBuilder &b, Value x) {
 }
 
 bool WarpMma::loadsWithLdmatrix(bool isA) const {
+  // ldmatrix moves 32-bit words of f32 block tiles.
   if (!ldmatrix ||
-      (precision != MmaPrecision::fp32 && precision != MmaPrecision::tf32))
+      (precision != MmaPrecision::fp32 && precision != MmaPrecision::tf32) ||
+      !(isA ? stagedA : stagedB).isF32())
     return false;
   return isA ? !directA && c.aKFastest : !directB && c.bKFastest;
 }
@@ -1444,9 +1480,9 @@ void WarpMmaEmitter::emit(Value tid, bool barrier) {
       return arith::ConstantIntOp::create(b, loc, 1, 1);
     return emitAlignedTo16Bytes(b, loc, memref);
   };
-  if (!s.directA && copiesByFour(c.a, c.m, c.mPoints, rowsA, c.aKFastest))
+  if (!s.directA && copiesBy16Bytes(c.a, c.m, c.mPoints, rowsA, c.aKFastest))
     alignedA = alignment(c.a->get());
-  if (!s.directB && copiesByFour(c.b, c.n, c.nPoints, rowsB, c.bKFastest))
+  if (!s.directB && copiesBy16Bytes(c.b, c.n, c.nPoints, rowsB, c.bKFastest))
     alignedB = alignment(c.b->get());
   auto body = [&](OpBuilder &bb, ArrayRef<Value> batchIvs) {
     if (s.emulate)

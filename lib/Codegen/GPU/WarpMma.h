@@ -217,6 +217,10 @@ private:
   bool directA = false, directB = false;
   /// useLdmatrix.
   bool ldmatrix = true;
+  /// The element types A's and B's block tiles are staged in: the
+  /// operand's own (f32, or a 16-bit model's f16 or bf16, copied as it is
+  /// and extended as the fragments load).
+  Type stagedA, stagedB;
   /// Block tiles of A and B in shared memory, and (emulated) the lanes'
   /// accumulators and fragments and one instruction's A and B.
   Value sharedA, sharedB, accs, fragA, fragB, tileA, tileB;

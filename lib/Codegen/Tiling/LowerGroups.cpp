@@ -763,6 +763,12 @@ int64_t mmaProductsFor(const GroupConfigOptions &options) {
   return options.precision == "fp32" || options.precision.empty() ? 3 : 1;
 }
 
+/// Bytes of one staged element of `contraction`'s operands: they are staged
+/// in their own type (4 for f32, 2 for a 16-bit model's).
+int64_t stagedBytes(const MmaContraction &contraction) {
+  return contraction.operandType.getIntOrFloatBitWidth() / 8;
+}
+
 /// `shape` (a tile of `contraction`'s group) as the mma_sync schedule runs
 /// it with `stages` K chunks staged: its products per multiply-add,
 /// reduction, threads (options' when a multiple of 32), staging and
@@ -780,9 +786,9 @@ bool onTensorCores(KernelShape &shape, const MmaContraction &contraction,
   int64_t m = std::max<int64_t>(shape.pointsPerBlock / n, 1);
   shape.stages = stages;
   shape.splitK = slices;
-  shape.stagingBytes =
-      mmaStagingBytes(m, n, contraction.kPoints, contraction.aKFastest,
-                      contraction.bKFastest, stages, mmaKFor(options));
+  shape.stagingBytes = mmaStagingBytes(
+      m, n, contraction.kPoints, contraction.aKFastest, contraction.bKFastest,
+      stages, mmaKFor(options), stagedBytes(contraction));
   // Split-K adds the block's last-to-arrive flag.
   int64_t flagBytes = slices > 1 ? 16 : 0;
   // The A prologue's tile buffers and the epilogue's intermediate tiles
@@ -1443,7 +1449,8 @@ FailureOr<LoweringConfigAttr> configure(RewriterBase &rewriter, GroupOp group,
         if (&mn != &*largest)
           others += mmaStagingBytes(
               mn.first, mn.second, contraction->kPoints, contraction->aKFastest,
-              contraction->bKFastest, f.shape.stages, mmaKFor(options));
+              contraction->bKFastest, f.shape.stages, mmaKFor(options),
+              stagedBytes(*contraction));
       KernelShape own = kernelShapeOf(group, root, f.tile);
       own.pointsPerBlock = largest->first * largest->second;
       own.innerPoints = largest->second;

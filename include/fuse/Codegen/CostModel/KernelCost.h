@@ -133,17 +133,20 @@ int64_t mmaChunk(int64_t k, int64_t step = 8);
 
 /// The shape of one stage of a block tile of the mma_sync schedule in
 /// shared memory, for `points` rows (padded to whole accumulator tiles)
-/// and `chunk` K columns: K-fastest [points][chunk + 4]; else
-/// [chunk][points + pad] with the row length 8 more than a multiple of 32.
-/// Either way the 32 lanes' fragment loads (8 rows x 4 K columns) hit 32
-/// different banks.
+/// and `chunk` K columns of `elementBytes`-byte elements: K-fastest
+/// [points][chunk + 16 bytes]; else [chunk][points + pad] with the row
+/// length 8 more than a multiple of 32. Either way the 32 lanes' fragment
+/// loads (8 rows x 4 K columns) hit 32 different banks, and every row
+/// starts 16-byte aligned (cp.async's 16-byte copies).
 SmallVector<int64_t> mmaBlockTileShape(int64_t points, int64_t chunk,
-                                       bool kFastest);
+                                       bool kFastest, int64_t elementBytes = 4);
 
 /// Bytes of shared memory the mma_sync schedule stages for an `m` x `n`
-/// tile with reduction `k`: `stages` block tiles of each operand.
+/// tile with reduction `k`: `stages` block tiles of each operand, staged as
+/// `elementBytes`-byte elements (4: f32; 2: a 16-bit model's operands).
 int64_t mmaStagingBytes(int64_t m, int64_t n, int64_t k, bool aKFastest,
-                        bool bKFastest, int64_t stages, int64_t step = 8);
+                        bool bKFastest, int64_t stages, int64_t step = 8,
+                        int64_t elementBytes = 4);
 
 /// Multiply-adds one SM does per cycle on TF32 tensor cores with
 /// mma.sync (0: the architecture has none; sm_80 and newer do).
