@@ -1366,8 +1366,11 @@ void WarpMmaEmitter::storeAccumulators(OpBuilder &b, Value lane, Value i,
       DenseMap<Value, Value> held = {{out, values[r]}};
       auto seeViews = [&] {
         for (Operation *view : s.views)
-          if (auto it = held.find(view->getOperand(0)); it != held.end())
-            held[view->getResult(0)] = it->second;
+          if (auto it = held.find(view->getOperand(0)); it != held.end()) {
+            // A copy first: inserting may grow the map under `it`.
+            Value value = it->second;
+            held[view->getResult(0)] = value;
+          }
       };
       seeViews();
       for (linalg::LinalgOp op : s.epilogue) {
