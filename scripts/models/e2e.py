@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """End to end over the model corpus: for each exported model (both
-variants), import -> fuse -> CPU -> compare with PyTorch's saved output
+variants, and a FLOAT16 conversion of some: scripts/models/float16.py,
+compared at rtol 1e-2), import -> fuse -> CPU -> compare with PyTorch's saved output
 (scripts/onnx-run.py), then the same model compiled to a GPU library
 (fuse-compile --target=h200: kernels through ptxas to cubin; not run
 without a GPU), and one line per model:
@@ -25,6 +26,19 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 MODELS = ["inception_block", "yolo_tiny", "bert_tiny", "text_encoder_tiny", "mobilenet_v2", "googlenet",
           "yolo", "resnet50", "bert_base", "bert_base_op17", "text_encoder", "resnext50", "mobilenet_v3",
           "vit_b_16", "deeplabv3"]
+# Models also run as FLOAT16 (converted from the float32 export, compared
+# with its float32 reference at HALF_RTOL): a half-precision deployment.
+HALF_MODELS = ["bert_tiny", "mobilenet_v2", "resnet50", "bert_base", "vit_b_16"]
+HALF_RTOL, HALF_ATOL = 1e-2, 1e-3
+
+
+def half_model(directory, name):
+    """The FLOAT16 conversion of `name`'s export (made when missing or older)."""
+    source = os.path.join(directory, name + ".onnx")
+    path = os.path.join(directory, name + "-fp16.onnx")
+    if not os.path.exists(path) or os.path.getmtime(path) < os.path.getmtime(source):
+        subprocess.run([sys.executable, os.path.join(HERE, "float16.py"), source, path], check=True)
+    return path
 
 
 def gpu_library(path):
@@ -74,13 +88,16 @@ def main():
     print("\n".join(rows), flush=True)
     failed = 0
     for name in names:
-        for suffix in ["", "-bn"]:
-            path = os.path.join(args.dir, name + suffix + ".onnx")
+        for suffix in ["", "-bn"] + (["-fp16"] if name in HALF_MODELS else []):
+            half = suffix == "-fp16"
+            path = half_model(args.dir, name) if half else os.path.join(args.dir, name + suffix + ".onnx")
             if not os.path.exists(path):
                 continue
             start = time.time()
+            tolerances = ["--rtol", str(max(args.rtol, HALF_RTOL)), "--atol", str(HALF_ATOL)] if half \
+                else ["--rtol", str(args.rtol)]
             proc = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "onnx-run.py"), path,
-                                   "--npz", os.path.join(args.dir, name + ".npz"), "--rtol", str(args.rtol)],
+                                   "--npz", os.path.join(args.dir, name + ".npz")] + tolerances,
                                   capture_output=True, text=True)
             seconds = time.time() - start
             gpu, totals = ("–", None) if args.no_gpu else gpu_library(path)
@@ -105,17 +122,19 @@ def main():
                     and l.split("|")[1].strip() not in measured]
             order = {}
             for i, n in enumerate(MODELS):
-                order[n], order[n + "-bn"] = 2 * i, 2 * i + 1
+                order[n], order[n + "-bn"], order[n + "-fp16"] = 3 * i, 3 * i + 1, 3 * i + 2
             body = sorted(kept + body, key=lambda r: order.get(r.split("|")[1].strip(), 99))
         with open(args.out, "w") as f:
             f.write("# End to end against PyTorch\n\n"
                     "`make e2e` (`scripts/models/e2e.py`): each model of the corpus, both export variants, "
                     "imported, fused for an H200, run on the CPU and compared with PyTorch's output "
-                    f"(rtol {args.rtol:g} against the output's scale; see [Onnx.md](../Onnx.md)), then "
+                    f"(rtol {args.rtol:g} against the output's scale; see [Onnx.md](../Onnx.md); a `-fp16` row "
+                    f"is the model converted to FLOAT16 by `scripts/models/float16.py`, compared with the float32 "
+                    f"reference at rtol {HALF_RTOL:g}, atol {HALF_ATOL:g}), then "
                     "compiled to a GPU library (`fuse-compile --target=h200`: every kernel through ptxas "
                     "to a cubin; `cubin` where that succeeds; not run here, no GPU). MB: bytes read and written in "
                     "global memory between kernels, fused and unfused, from that compile's fusion report "
-                    "(`totals`, batch and precision of the export, fp32). "
+                    "(`totals`, batch of the export, in the model's element type). "
                     "Seconds: the whole `onnx-run.py` (`fuse-compile` to a CPU library, then one run through the runtime). `--update` reruns some models and keeps the other rows.\n\n"
                     + "\n".join(rows[:2] + body) + "\n")
     return 1 if failed else 0
