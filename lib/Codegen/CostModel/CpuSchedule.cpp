@@ -43,52 +43,45 @@ int64_t vectorWidth(int64_t extent, int64_t bound, int64_t lanes) {
 
 } // namespace
 
-bool mlir::fuse::hasStaticF32Tensors(linalg::LinalgOp op) {
+/// The element type of each operand of `op`, in order, where `op` is on
+/// tensors of static shape with one result; nullopt otherwise.
+static std::optional<SmallVector<Type>>
+staticTensorElements(linalg::LinalgOp op) {
   if (!op.hasPureTensorSemantics() || op->getNumResults() != 1)
-    return false;
+    return std::nullopt;
+  SmallVector<Type> elements;
   for (OpOperand &operand : op->getOpOperands()) {
     auto type = dyn_cast<RankedTensorType>(operand.get().getType());
-    if (!type || !type.hasStaticShape() || !type.getElementType().isF32())
-      return false;
+    if (!type || !type.hasStaticShape())
+      return std::nullopt;
+    elements.push_back(type.getElementType());
   }
-  return true;
+  return elements;
+}
+
+bool mlir::fuse::hasStaticF32Tensors(linalg::LinalgOp op) {
+  std::optional<SmallVector<Type>> elements = staticTensorElements(op);
+  return elements && llvm::all_of(*elements, [](Type t) { return t.isF32(); });
 }
 
 bool mlir::fuse::hasStaticSixteenBitExtremum(linalg::LinalgOp op) {
-  if (!isa<linalg::PoolingNhwcMaxOp, linalg::PoolingNhwcMinOp>(op) ||
-      !op.hasPureTensorSemantics() || op->getNumResults() != 1)
+  if (!isa<linalg::PoolingNhwcMaxOp, linalg::PoolingNhwcMinOp>(op))
     return false;
-  Type common;
-  for (OpOperand &operand : op->getOpOperands()) {
-    auto type = dyn_cast<RankedTensorType>(operand.get().getType());
-    if (!type || !type.hasStaticShape())
-      return false;
-    common = common ? common : type.getElementType();
-    if (type.getElementType() != common || !(common.isF16() || common.isBF16()))
-      return false;
-  }
-  return true;
+  std::optional<SmallVector<Type>> elements = staticTensorElements(op);
+  if (!elements || elements->empty())
+    return false;
+  Type common = elements->front();
+  return (common.isF16() || common.isBF16()) && llvm::all_equal(*elements);
 }
 
 bool mlir::fuse::hasStaticSixteenBitProduct(linalg::LinalgOp op) {
-  if (!op.hasPureTensorSemantics() || op->getNumResults() != 1 ||
-      op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
+  std::optional<SmallVector<Type>> elements = staticTensorElements(op);
+  // Operands: the two inputs, then the init.
+  if (!elements || op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
     return false;
-  Type common;
-  for (OpOperand &operand : op->getOpOperands()) {
-    auto type = dyn_cast<RankedTensorType>(operand.get().getType());
-    if (!type || !type.hasStaticShape())
-      return false;
-    Type element = type.getElementType();
-    if (op.isDpsInit(&operand)) {
-      if (!element.isF32())
-        return false;
-    } else if (!(element.isF16() || element.isBF16()) ||
-               (common && element != common)) {
-      return false;
-    }
-    common = op.isDpsInit(&operand) ? common : element;
-  }
+  Type a = (*elements)[0], b = (*elements)[1], out = (*elements)[2];
+  if (!out.isF32() || a != b || !(a.isF16() || a.isBF16()))
+    return false;
   // Each input read once, extended to f32: out + ext(a) * ext(b).
   Block &body = op->getRegion(0).front();
   for (BlockArgument arg : body.getArguments().drop_back())
