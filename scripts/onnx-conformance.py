@@ -90,7 +90,7 @@ def shape_inputs(model):
 
 
 # The element types of run-time values (the rest are SKIPped).
-RUNTIME_TYPES = (np.float32, np.int64, np.int32, np.bool_)
+RUNTIME_TYPES = (np.float32, np.float16, np.int64, np.int32, np.bool_)
 
 
 def ops_of(model):
