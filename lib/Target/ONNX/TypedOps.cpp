@@ -1082,9 +1082,7 @@ LogicalResult Importer::importQuantize(bool quantize) {
       outType, [&](OpBuilder &nb, Location l, ValueRange v) -> Value {
         Value s = v[1], zp = v[2];
         if (quantize) {
-          Value wide = v[0].getType() == f32
-                           ? v[0]
-                           : arith::ExtFOp::create(nb, l, f32, v[0]);
+          Value wide = convertElement(nb, l, v[0], f32);
           Value r = math::RoundEvenOp::create(
               nb, l, arith::DivFOp::create(nb, l, wide, s));
           r = arith::AddFOp::create(nb, l, r, zp);
