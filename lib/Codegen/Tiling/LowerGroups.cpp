@@ -540,10 +540,54 @@ SmallVector<int64_t> tileForRoots(const Roots &roots, int64_t threads,
   return tile;
 }
 
+/// Whether `group`'s tiles may overlap (shiftLastTiles): the points two
+/// tiles share are computed by both, from the same inputs by the same
+/// code, and written twice with the same values. That holds when no tile
+/// reads what any tile writes: its roots and every value the group
+/// returns are computed into fresh tensors (not a
+/// slice of a larger one, a concat's), written without being read, except
+/// the accumulators of `contraction` (a tensor-core contraction, or null),
+/// which start from a fill or a constant (its initializer, folded into
+/// the registers).
+bool tilesMayOverlap(GroupOp group, const Roots &roots,
+                     Operation *contraction) {
+  Block &body = group.getBodyBlock();
+  SetVector<Operation *> writers(roots.ops.begin(), roots.ops.end());
+  for (Value value : group.getYield().getValues())
+    if (Operation *def = value.getDefiningOp(); def && def->getBlock() == &body)
+      writers.insert(def);
+  auto fresh = [](Value value) {
+    if (auto fill = value.getDefiningOp<linalg::FillOp>())
+      value = fill.getDpsInitOperand(0)->get();
+    return value.getDefiningOp<tensor::EmptyOp>() ||
+           value.getDefiningOp<arith::ConstantOp>();
+  };
+  for (Operation *writer : writers) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(writer);
+    if (!linalgOp)
+      return false;
+    for (Operation *user : writer->getUsers())
+      if (isa<tensor::InsertSliceOp>(user))
+        return false;
+    for (OpOperand &init : linalgOp.getDpsInitsMutable()) {
+      if (!fresh(init.get()))
+        return false;
+      bool reads = linalgOp.payloadUsesValueFromOperand(&init);
+      bool initialized = contraction && writer == contraction &&
+                         (init.get().getDefiningOp<linalg::FillOp>() ||
+                          init.get().getDefiningOp<arith::ConstantOp>());
+      if (reads && !initialized)
+        return false;
+    }
+  }
+  return true;
+}
+
 /// Tile sizes given by the user (`tile-sizes`) for `group`'s root: each
 /// value for a parallel loop must divide its extent (a partial tile would
 /// need a buffer of dynamic shape inside the kernel) unless it covers the
-/// whole loop, and some parallel loop must be tiled. Values for reduction
+/// whole loop or the group's tiles may overlap (tilesMayOverlap: the last
+/// tile moves back), and some parallel loop must be tiled. Values for reduction
 /// loops and past the root's loops are ignored.
 LogicalResult checkTileOverride(GroupOp group, const Roots &roots,
                                 ArrayRef<int64_t> override) {
@@ -568,12 +612,15 @@ LogicalResult checkTileOverride(GroupOp group, const Roots &roots,
     tiled = true;
     if (ShapedType::isDynamic(extents[d]) || override[d] >= extents[d])
       continue;
-    if (extents[d] % override[d] != 0)
+    if (extents[d] % override[d] != 0 &&
+        !tilesMayOverlap(group, roots, /*contraction=*/nullptr))
       return fail() << "gives " << override[d] << " for loop " << d
                     << " of its root '" << root->getName() << "', which has "
                     << extents[d]
                     << " iterations: a partial tile would need a buffer of "
-                       "dynamic shape in the kernel; give a divisor of "
+                       "dynamic shape in the kernel, and the group's tiles "
+                       "cannot overlap instead (it reads what it writes); "
+                       "give a divisor of "
                     << extents[d] << " (or 0 to leave the loop whole)";
   }
   if (!tiled)
@@ -665,11 +712,16 @@ constexpr int64_t kMmaTileN = 128, kMmaTileM = 128;
 /// the extent); the parallel loops outside it (the M) by divisors whose
 /// product is at most 128 (fewer than 16 points leave rows of the 16-row
 /// accumulator tiles empty, which the cost model counts). Tiles divide the
-/// loops (no partial tiles). With `wholeRows` (a reduction reads each row
-/// whole) N stays the whole row. Empty when a parallel loop is dynamic.
+/// loops (no partial tiles), except with `overlapRows`: then the row loop
+/// (the innermost outside N) and N, where no divisor from 16 to 128 fits
+/// them, may also take 16, 32, 64 or 128 points, the last tile moved back
+/// to end at the extent (shiftLastTiles; a prime row count, ViT's 197
+/// tokens, has no divisor a tensor-core tile can use). With `wholeRows` (a
+/// reduction reads each row whole) N stays the whole row. Empty when a parallel
+/// loop is dynamic.
 SmallVector<SmallVector<int64_t>>
 mmaTileCandidates(ArrayRef<utils::IteratorType> iterators,
-                  ArrayRef<int64_t> extents, bool wholeRows) {
+                  ArrayRef<int64_t> extents, bool wholeRows, bool overlapRows) {
   SmallVector<unsigned> parallel;
   for (auto [d, iterator] : llvm::enumerate(iterators))
     if (iterator == utils::IteratorType::parallel) {
@@ -686,10 +738,24 @@ mmaTileCandidates(ArrayRef<utils::IteratorType> iterators,
         out.push_back(size);
     return out;
   };
+  // Whether some divisor of `extent` fills a 16-row accumulator tile (16
+  // to 128 points): loops with one keep dividing tiles.
+  auto wholeTilesDivide = [](int64_t extent) {
+    for (int64_t size = 16; size <= std::min<int64_t>(extent, 128); ++size)
+      if (extent % size == 0)
+        return true;
+    return false;
+  };
   unsigned inner = parallel.back();
   ArrayRef<unsigned> outer = ArrayRef(parallel).drop_back();
   int64_t nFloor = std::min<int64_t>(extents[inner], 8);
-  // The M tiles: every combination of the outer loops' divisors.
+  // The M tiles: every combination of the outer loops' divisors (and the
+  // row loop's overlapping sizes: the innermost loop outside N of more
+  // than one point).
+  std::optional<unsigned> rowLoop;
+  for (unsigned d : outer)
+    if (extents[d] > 1)
+      rowLoop = d;
   SmallVector<SmallVector<int64_t>> mTiles = {{}};
   for (unsigned d : outer) {
     SmallVector<SmallVector<int64_t>> next;
@@ -697,7 +763,13 @@ mmaTileCandidates(ArrayRef<utils::IteratorType> iterators,
       int64_t points = 1;
       for (int64_t t : partial)
         points *= t;
-      for (int64_t size : divisors(extents[d], kMmaTileM / points)) {
+      SmallVector<int64_t> sizes = divisors(extents[d], kMmaTileM / points);
+      if (overlapRows && d == rowLoop && !wholeTilesDivide(extents[d]))
+        for (int64_t size : {16, 32, 64, 128})
+          if (size < extents[d] && extents[d] % size != 0 &&
+              size <= kMmaTileM / points)
+            sizes.push_back(size);
+      for (int64_t size : sizes) {
         next.push_back(partial);
         next.back().push_back(size);
       }
@@ -707,6 +779,10 @@ mmaTileCandidates(ArrayRef<utils::IteratorType> iterators,
   SmallVector<SmallVector<int64_t>> candidates;
   SmallVector<int64_t> nTiles =
       wholeRows ? SmallVector<int64_t>{0} : divisors(extents[inner], kMmaTileN);
+  if (overlapRows && !wholeRows && !wholeTilesDivide(extents[inner]))
+    for (int64_t size : {16, 32, 64, 128})
+      if (size < extents[inner] && extents[inner] % size != 0)
+        nTiles.push_back(size);
   for (int64_t n : nTiles) {
     if (n != 0 && n < nFloor)
       continue;
@@ -1141,17 +1217,19 @@ bool measureAttentionPhases(GroupOp group, KernelShape &shape) {
 /// The attention schedule's tile, threads and instruction (Lowering.md,
 /// "Attention"): the SIMT tile `simtTile` (one query row) and tiles with
 /// more rows (each tiled loop of the root grown, alone, to a divisor of its
-/// extent up to 128), each lowered on a copy of `group` and measured
-/// (its phases, tile buffers and input traffic), on SIMT and, where the
-/// target has tensor cores and `options` allow, with both products on
-/// tensor cores, for 64, 128 and 256 threads (or the options' count); the
-/// fastest the cost model predicts whose tile buffers fit shared memory.
-/// Nullopt when no candidate could be measured (the caller keeps the SIMT
-/// tile); an error naming the group when none fits shared memory.
+/// extent up to 128, or with `overlap` to a power of two from 8 that does
+/// not divide it: overlapping tiles, shiftLastTiles), each lowered on a copy of
+/// `group` and measured (its phases, tile buffers and input traffic), on SIMT
+/// and, where the target has tensor cores and `options` allow, with both
+/// products on tensor cores, for 64, 128 and 256 threads (or the options'
+/// count); the fastest the cost model predicts whose tile buffers fit shared
+/// memory. Nullopt when no candidate could be measured (the caller keeps the
+/// SIMT tile); an error naming the group when none fits shared memory.
 FailureOr<std::optional<std::pair<SmallVector<int64_t>, KernelShape>>>
 bestAttentionSchedule(RewriterBase &rewriter, GroupOp group,
                       TilingInterface root, ArrayRef<int64_t> simtTile,
-                      TargetAttr target, const GroupConfigOptions &options) {
+                      TargetAttr target, const GroupConfigOptions &options,
+                      bool overlap) {
   SmallVector<SmallVector<int64_t>> tiles = {SmallVector<int64_t>(simtTile)};
   if (options.tileSizes.empty()) {
     SmallVector<int64_t> extents = staticDomain(root);
@@ -1159,7 +1237,9 @@ bestAttentionSchedule(RewriterBase &rewriter, GroupOp group,
       if (size <= 0 || d >= extents.size() || ShapedType::isDynamic(extents[d]))
         continue;
       for (int64_t f = size + 1; f <= std::min<int64_t>(extents[d], 128); ++f)
-        if (extents[d] % f == 0 && f % size == 0) {
+        if (f % size == 0 &&
+            (extents[d] % f == 0 ||
+             (overlap && llvm::isPowerOf2_64(f) && f >= 8 && f < extents[d]))) {
           SmallVector<int64_t> tile(simtTile);
           tile[d] = f;
           tiles.push_back(tile);
@@ -1344,7 +1424,8 @@ FailureOr<LoweringConfigAttr> configure(RewriterBase &rewriter, GroupOp group,
       shape.schedule == "contraction" || shape.schedule == "convolution";
   if (shape.schedule == "attention") {
     auto chosen =
-        bestAttentionSchedule(rewriter, group, root, tile, target, options);
+        bestAttentionSchedule(rewriter, group, root, tile, target, options,
+                              tilesMayOverlap(group, *roots, nullptr));
     if (failed(chosen))
       return failure();
     if (auto &best = *chosen) {
@@ -1366,8 +1447,10 @@ FailureOr<LoweringConfigAttr> configure(RewriterBase &rewriter, GroupOp group,
   if (contraction) {
     SmallVector<SmallVector<int64_t>> candidates;
     if (options.tileSizes.empty())
-      candidates = mmaTileCandidates(root.getLoopIteratorTypes(),
-                                     staticDomain(root), roots->keepRows);
+      candidates = mmaTileCandidates(
+          root.getLoopIteratorTypes(), staticDomain(root), roots->keepRows,
+          tilesMayOverlap(group, *roots,
+                          linalg::LinalgOp(contraction->op).getOperation()));
     else
       candidates.push_back(tile);
     // The candidate the cost model predicts fastest (the L2 traffic of
@@ -1485,6 +1568,125 @@ FailureOr<LoweringConfigAttr> configure(RewriterBase &rewriter, GroupOp group,
                                  splitK, CpuScheduleAttr());
 }
 
+/// Each loop of the tile loop `forall` whose step does not divide its
+/// extent gets a last tile moved back to end at the extent, overlapping
+/// the tile before it: every tile is then full, of one static shape (the
+/// kernel's buffers and its tensor-core schedule need that), and the
+/// points two tiles share are computed twice (tilesMayOverlap says when
+/// that is correct; the cost model counts the extra tile). The tiling's
+/// partial sizes (min(step, extent - iv)) become the step, the induction
+/// variable min(iv, extent - step). Whether anything changed (a loop
+/// moved already is left alone); failure when a step exceeds its loop.
+FailureOr<bool> shiftLastTileIvs(RewriterBase &rewriter, scf::ForallOp forall) {
+  std::optional<SmallVector<int64_t>> lbs =
+      getConstantIntValues(forall.getMixedLowerBound());
+  std::optional<SmallVector<int64_t>> ubs =
+      getConstantIntValues(forall.getMixedUpperBound());
+  std::optional<SmallVector<int64_t>> steps =
+      getConstantIntValues(forall.getMixedStep());
+  if (!lbs || !ubs || !steps)
+    return false;
+  Location loc = forall.getLoc();
+  MLIRContext *context = forall.getContext();
+  AffineExpr d0 = getAffineDimExpr(0, context);
+  bool shifted = false;
+  for (auto [iv, lb, ub, step] :
+       llvm::zip(forall.getInductionVars(), *lbs, *ubs, *steps)) {
+    if (step <= 0 || (ub - lb) % step == 0)
+      continue;
+    if (step > ub - lb)
+      return failure();
+    AffineMap moved = AffineMap::get(
+        1, 0, {d0, getAffineConstantExpr(ub - step, context)}, context);
+    // Done already: the moved start is the variable's one use.
+    if (iv.hasOneUse())
+      if (auto min = dyn_cast<affine::AffineMinOp>(*iv.getUsers().begin());
+          min && min.getAffineMap() == moved)
+        continue;
+    // The partial sizes: mins over the induction variable alone that are
+    // the step on the first tile.
+    SmallVector<affine::AffineMinOp> sizes;
+    for (Operation *user : iv.getUsers()) {
+      auto min = dyn_cast<affine::AffineMinOp>(user);
+      if (!min || min.getMapOperands().size() != 1)
+        continue;
+      std::optional<int64_t> first;
+      for (AffineExpr e : min.getAffineMap().getResults()) {
+        AffineExpr at = simplifyAffineExpr(
+            e.replaceDimsAndSymbols({getAffineConstantExpr(lb, context)}, {}),
+            0, 0);
+        auto constant = dyn_cast<AffineConstantExpr>(at);
+        if (!constant) {
+          first.reset();
+          break;
+        }
+        first =
+            first ? std::min(*first, constant.getValue()) : constant.getValue();
+      }
+      if (first && *first == step)
+        sizes.push_back(min);
+    }
+    rewriter.setInsertionPointToStart(forall.getBody());
+    Value full = arith::ConstantIndexOp::create(rewriter, loc, step);
+    for (affine::AffineMinOp min : sizes)
+      rewriter.replaceOp(min, full);
+    Value start =
+        affine::AffineMinOp::create(rewriter, loc, moved, ValueRange{iv});
+    rewriter.replaceAllUsesExcept(iv, start, start.getDefiningOp());
+    shifted = true;
+  }
+  return shifted;
+}
+
+/// shiftLastTileIvs as a pattern: run among the tile-and-fuse cleanups, it
+/// moves the last tiles before the producers fuse, so they fuse into
+/// static tiles (through a reshape, too, which a dynamic size stops).
+struct ShiftLastTiles : OpRewritePattern<scf::ForallOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(scf::ForallOp forall,
+                                PatternRewriter &rewriter) const override {
+    FailureOr<bool> shifted = shiftLastTileIvs(rewriter, forall);
+    return success(succeeded(shifted) && *shifted);
+  }
+};
+
+/// shiftLastTileIvs, then the slices of the tile, of constant sizes now,
+/// made static; fails when one keeps a dynamic size.
+LogicalResult shiftLastTiles(RewriterBase &rewriter, scf::ForallOp forall) {
+  FailureOr<bool> shifted = shiftLastTileIvs(rewriter, forall);
+  if (failed(shifted))
+    return failure();
+  bool overlapping = false;
+  if (std::optional<SmallVector<int64_t>> ubs =
+          getConstantIntValues(forall.getMixedUpperBound()))
+    if (std::optional<SmallVector<int64_t>> lbs =
+            getConstantIntValues(forall.getMixedLowerBound()))
+      if (std::optional<SmallVector<int64_t>> steps =
+              getConstantIntValues(forall.getMixedStep()))
+        for (auto [lb, ub, step] : llvm::zip(*lbs, *ubs, *steps))
+          overlapping |= step > 0 && (ub - lb) % step != 0;
+  if (!overlapping)
+    return success();
+  MLIRContext *context = forall.getContext();
+  // The slices of the tile, now of constant sizes, become static.
+  RewritePatternSet patterns(context);
+  for (Dialect *dialect : context->getLoadedDialects())
+    dialect->getCanonicalizationPatterns(patterns);
+  for (RegisteredOperationName op : context->getRegisteredOperations())
+    op.getCanonicalizationPatterns(patterns, context);
+  GreedyRewriteConfig config;
+  config.setScope(&forall.getRegion());
+  (void)applyPatternsGreedily(forall.getRegion(), std::move(patterns), config);
+  WalkResult dynamic = forall.getRegion().walk([](Operation *op) {
+    for (Type type : op->getResultTypes())
+      if (auto shaped = dyn_cast<ShapedType>(type);
+          shaped && !shaped.hasStaticShape())
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return failure(dynamic.wasInterrupted());
+}
+
 /// Tiles `group` (after insertRootCopies) by `config`.
 LogicalResult lowerGroup(RewriterBase &rewriter, GroupOp group,
                          LoweringConfigAttr config) {
@@ -1570,6 +1772,7 @@ LogicalResult lowerGroup(RewriterBase &rewriter, GroupOp group,
     // slice of a reshape becomes a reshape of a slice, so the producer
     // behind the reshape (a reduction that kept its dims) fuses too.
     RewritePatternSet cleanup(rewriter.getContext());
+    cleanup.add<ShiftLastTiles>(rewriter.getContext());
     tensor::populateMergeConsecutiveInsertExtractSlicePatterns(cleanup);
     tensor::populateBubbleUpExtractSliceOpPatterns(cleanup);
     options.cleanupPatterns = FrozenRewritePatternSet(std::move(cleanup));
@@ -1593,6 +1796,13 @@ LogicalResult lowerGroup(RewriterBase &rewriter, GroupOp group,
     for (auto [original, replacement] : tiled->replacements)
       rewriter.replaceAllUsesWith(original, replacement);
     auto forall = cast<scf::ForallOp>(tiled->loops.front().getOperation());
+    if (failed(shiftLastTiles(rewriter, forall)))
+      return rootOp->emitError()
+             << "fuse-lower-groups: " << groupName() << ": the tile "
+             << llvm::interleaved(config.getTile(), ",")
+             << " does not divide the loops of its root '" << rootName
+             << "', and its last tiles could not be moved back to full "
+                "tiles (some slice of the tile keeps a dynamic size)";
     // Zero-based unit-step loops: roots whose tiles line up by count share
     // one loop even when their tile sizes differ.
     if (roots.size() > 1) {
@@ -2004,7 +2214,8 @@ mlir::fuse::predictContractionSplit(GroupOp group, TargetAttr target,
   int64_t resultBytes = bytesOf(op->getResult(0).getType());
   double best = -1;
   for (const SmallVector<int64_t> &tile :
-       mmaTileCandidates(iterators, extents, /*wholeRows=*/false)) {
+       mmaTileCandidates(iterators, extents, /*wholeRows=*/false,
+                         /*overlapRows=*/true)) {
     KernelShape shape;
     shape.schedule = schedule;
     shape.macs = double(classifyOp(op).flops.value_or(0)) / 2;
