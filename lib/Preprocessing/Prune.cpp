@@ -307,7 +307,9 @@ static Value regroup(PatternRewriter &rewriter, Location loc, Value v,
 /// directly, which is what the epilogue rules need. Operands in the
 /// generic's shape are regrouped the same way; broadcast operands may only
 /// index dimensions the reshape leaves alone. A reshape that only adds or
-/// drops unit dimensions stays (the loop depth rules rely on it). A generic
+/// drops unit dimensions stays (the loop depth rules rely on it); one that
+/// only moves them, keeping the rank (a torch export's [1, S, 3D] viewed as
+/// [S, 1, 3D] before its bias), sinks. A generic
 /// that already reads
 /// a linalg op's result directly keeps that adjacency, so the rewrite
 /// moves a reshape down a chain of elementwise ops and never back.
@@ -338,8 +340,10 @@ struct SinkReshapeBelowElementwise : OpRewritePattern<linalg::GenericOp> {
       auto fromType = dyn_cast<RankedTensorType>(from.getType());
       if (!reshaped && fromLinalg(from) && fromType &&
           fromType.hasStaticShape() &&
-          withoutUnitDims(fromType.getShape()) !=
-              withoutUnitDims(type.getShape()) &&
+          (withoutUnitDims(fromType.getShape()) !=
+               withoutUnitDims(type.getShape()) ||
+           (fromType.getRank() == type.getRank() &&
+            fromType.getShape() != type.getShape())) &&
           op.getMatchingIndexingMap(input).isIdentity())
         reshaped = v, source = from;
     }
@@ -356,6 +360,18 @@ struct SinkReshapeBelowElementwise : OpRewritePattern<linalg::GenericOp> {
     for (auto [s, t] : llvm::zip(gs, gt))
       if (s.size() == 1 && t.size() == 1)
         kept[t.front()] = s.front();
+    // Only unit dimensions move: the other dimensions pair up in order,
+    // and a unit dimension of the generic is index 0 of any operand.
+    bool unitMove = withoutUnitDims(sourceType.getShape()) ==
+                    withoutUnitDims(type.getShape());
+    if (unitMove)
+      for (int64_t t = 0, src = 0; t < type.getRank(); ++t) {
+        if (type.getDimSize(t) == 1)
+          continue;
+        while (sourceType.getDimSize(src) == 1)
+          ++src;
+        kept[t] = src++;
+      }
     SmallVector<Value> inputs;
     SmallVector<AffineMap> maps;
     for (OpOperand *input : op.getDpsInputOperands()) {
@@ -380,6 +396,10 @@ struct SinkReshapeBelowElementwise : OpRewritePattern<linalg::GenericOp> {
           continue;
         }
         auto d = dyn_cast<AffineDimExpr>(e);
+        if (d && unitMove && type.getDimSize(d.getPosition()) == 1) {
+          exprs.push_back(rewriter.getAffineConstantExpr(0));
+          continue;
+        }
         if (!d || !kept.count(d.getPosition()))
           return failure();
         exprs.push_back(rewriter.getAffineDimExpr(kept[d.getPosition()]));

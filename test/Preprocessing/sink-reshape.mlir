@@ -131,3 +131,59 @@ func.func @uses_index(%x: tensor<1x32x64xf32>, %w: tensor<1x64x64xf32>) -> tenso
   } -> tensor<2x16x64xf32>
   return %b : tensor<2x16x64xf32>
 }
+
+// A reshape that only moves a unit dimension, keeping the rank (a torch
+// export's [1, 197, 96] product viewed as [197, 1, 96] before its bias, as
+// nn.MultiheadAttention's in-projection is): the bias runs in the matmul's
+// shape, its operand's index of the moved unit dimension becomes 0, and the
+// reshape moves below it.
+// CHECK-LABEL: func @unit_move
+// CHECK: %[[MM:.*]] = linalg.batch_matmul
+// CHECK: %[[B:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %[[MM]] : tensor<1x1x96xf32>, tensor<1x197x96xf32>) outs(%{{.*}} : tensor<1x197x96xf32>)
+// CHECK: %[[C:.*]] = tensor.collapse_shape %[[B]] {{\[\[}}0, 1], [2]] : tensor<1x197x96xf32> into tensor<197x96xf32>
+// CHECK: %[[E:.*]] = tensor.expand_shape %[[C]] {{\[\[}}0], [1, 2]] output_shape [197, 1, 96]
+// CHECK: return %[[E]] : tensor<197x1x96xf32>
+// FUSED-LABEL: func @unit_move
+// FUSED: fuse.group vertical rule "contraction_epilogue"
+// FUSED-NOT: fuse.group
+// FUSED: return
+// RUN: %check_equivalence %s --function unit_move --lower-groups --distribute-threads config --atol 1e-5 | FileCheck %s --check-prefix=EXEC
+#unit = affine_map<(d0, d1, d2) -> (0, d1, d2)>
+func.func @unit_move(%x: tensor<1x197x64xf32>, %w: tensor<1x64x96xf32>, %bias: tensor<1x1x96xf32>) -> tensor<197x1x96xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x197x96xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x197x96xf32>) -> tensor<1x197x96xf32>
+  %mm = linalg.batch_matmul ins(%x, %w : tensor<1x197x64xf32>, tensor<1x64x96xf32>) outs(%f : tensor<1x197x96xf32>) -> tensor<1x197x96xf32>
+  %c = tensor.collapse_shape %mm [[0, 1], [2]] : tensor<1x197x96xf32> into tensor<197x96xf32>
+  %v = tensor.expand_shape %c [[0, 1], [2]] output_shape [197, 1, 96] : tensor<197x96xf32> into tensor<197x1x96xf32>
+  %o = tensor.empty() : tensor<197x1x96xf32>
+  %b = linalg.generic {indexing_maps = [#unit, #id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%bias, %v : tensor<1x1x96xf32>, tensor<197x1x96xf32>) outs(%o : tensor<197x1x96xf32>) {
+  ^bb0(%s: f32, %a: f32, %out: f32):
+    %0 = arith.addf %s, %a : f32
+    linalg.yield %0 : f32
+  } -> tensor<197x1x96xf32>
+  return %b : tensor<197x1x96xf32>
+}
+
+// Negative: a reshape that drops a unit dimension (rank 3 to 2) stays.
+// CHECK-LABEL: func @unit_drop
+// CHECK: tensor.collapse_shape
+// CHECK-NEXT: tensor.empty
+// CHECK-NEXT: linalg.generic {{.*}} ins(%{{.*}} : tensor<32x64xf32>)
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @unit_drop(%x: tensor<1x32x64xf32>, %w: tensor<1x64x64xf32>) -> tensor<32x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x32x64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x32x64xf32>) -> tensor<1x32x64xf32>
+  %mm = linalg.batch_matmul ins(%x, %w : tensor<1x32x64xf32>, tensor<1x64x64xf32>) outs(%f : tensor<1x32x64xf32>) -> tensor<1x32x64xf32>
+  %c = tensor.collapse_shape %mm [[0, 1], [2]] : tensor<1x32x64xf32> into tensor<32x64xf32>
+  %o = tensor.empty() : tensor<32x64xf32>
+  %b = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%c : tensor<32x64xf32>) outs(%o : tensor<32x64xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    %0 = math.tanh %a : f32
+    linalg.yield %0 : f32
+  } -> tensor<32x64xf32>
+  return %b : tensor<32x64xf32>
+}
