@@ -95,11 +95,27 @@ static void propose(FusionState &state) {
           !llvm::is_contained(parts, *t))
         parts.push_back(*t);
     };
+    // Before a product: elementwise ops on its operand alone (Q scaled by
+    // 1/sqrt(d) before QK^T, as torch's multi-head attention does), then
+    // the transpose.
+    auto addPrologue = [&](std::optional<unsigned> t) {
+      while (t && state.isSingleton(*t)) {
+        const Node &node = graph.node(*t);
+        if (!node.isElementwiseLike() || node.producers.size() != 1 ||
+            node.consumers.size() != 1 ||
+            llvm::is_contained(node.resultEscapes, true) ||
+            llvm::is_contained(parts, *t))
+          break;
+        parts.push_back(*t);
+        t = node.producers.front();
+      }
+      addTranspose(t);
+    };
     for (const Node *mm : {&c1, &graph.node(*c2)})
       for (OpOperand *input :
            cast<linalg::LinalgOp>(mm->op).getDpsInputOperands())
         if (mm == &c1 || input->getOperandNumber() == 1)
-          addTranspose(graph.getDefiningNode(input->get()));
+          addPrologue(graph.getDefiningNode(input->get()));
     // After P·V: elementwise ops on its result alone (the conversion of an
     // f32 product back to a 16-bit model's type), then the transpose.
     const Node *last = &graph.node(*c2);
@@ -129,7 +145,8 @@ const FusionRule mlir::fuse::detail::kAttentionRule = {
     /*pattern=*/
     "QK^T (a batch matmul), elementwise scaling and masking, a softmax over "
     "its rows, then the product with V; the head-split transposes that "
-    "feed the two matmuls, elementwise ops on P·V's result alone (a 16-bit "
+    "feed the two matmuls and elementwise ops on an operand alone after "
+    "them (Q's scaling), elementwise ops on P·V's result alone (a 16-bit "
     "model's conversion) and the transpose after them join too",
     /*constraints=*/
     "rows of the score matrix fit shared memory (32-row tiles); at most one "
