@@ -1217,8 +1217,9 @@ bool measureAttentionPhases(GroupOp group, KernelShape &shape) {
 /// The attention schedule's tile, threads and instruction (Lowering.md,
 /// "Attention"): the SIMT tile `simtTile` (one query row) and tiles with
 /// more rows (each tiled loop of the root grown, alone, to a divisor of its
-/// extent up to 128, or with `overlap` to a power of two from 8 that does
-/// not divide it: overlapping tiles, shiftLastTiles), each lowered on a copy of
+/// extent up to 128, or with `overlap`, where no divisor from 16 to 128
+/// fits it, to a power of two from 8: overlapping tiles, shiftLastTiles),
+/// each lowered on a copy of
 /// `group` and measured (its phases, tile buffers and input traffic), on SIMT
 /// and, where the target has tensor cores and `options` allow, with both
 /// products on tensor cores, for 64, 128 and 256 threads (or the options'
@@ -1236,10 +1237,14 @@ bestAttentionSchedule(RewriterBase &rewriter, GroupOp group,
     for (auto [d, size] : llvm::enumerate(simtTile)) {
       if (size <= 0 || d >= extents.size() || ShapedType::isDynamic(extents[d]))
         continue;
+      // Overlapping tiles only where no divisor from 16 to 128 fits.
+      bool divides = false;
+      for (int64_t f = 16; f <= std::min<int64_t>(extents[d], 128); ++f)
+        divides |= extents[d] % f == 0;
       for (int64_t f = size + 1; f <= std::min<int64_t>(extents[d], 128); ++f)
-        if (f % size == 0 &&
-            (extents[d] % f == 0 ||
-             (overlap && llvm::isPowerOf2_64(f) && f >= 8 && f < extents[d]))) {
+        if (f % size == 0 && (extents[d] % f == 0 ||
+                              (overlap && !divides && llvm::isPowerOf2_64(f) &&
+                               f >= 8 && f < extents[d]))) {
           SmallVector<int64_t> tile(simtTile);
           tile[d] = f;
           tiles.push_back(tile);
