@@ -940,7 +940,7 @@ private:
   }
 
   /// How an elementwise op's operands move four points at a time (see
-  /// distributeByFour): each input loaded as a vector<4xf32> (its
+  /// distributeByFour): each input loaded as a vector of four (its
   /// innermost dimension is the points' contiguous loop) or as one scalar
   /// for the four (it does not depend on that loop).
   struct FourWide {
@@ -948,12 +948,13 @@ private:
     bool readsOutput = false;
   };
 
-  /// Whether `op` is elementwise on f32 buffers so that four consecutive
-  /// points of its contiguous (innermost output) loop move as one 16-byte
-  /// access per operand: every loop parallel with static sizes, the
-  /// contiguous one a multiple of 4, one output owned per point and
-  /// indexed there by that loop at unit stride, each input either the
-  /// same or independent of the loop, no linalg.index in the payload.
+  /// Whether `op` is elementwise on f32, f16 or bf16 buffers so that four
+  /// consecutive points of its contiguous (innermost output) loop move as
+  /// one access per operand (16 bytes of f32, 8 of a 16-bit type): every loop
+  /// parallel with static sizes, the contiguous one a multiple of 4, one output
+  /// owned per point and indexed there by that loop at unit stride, each input
+  /// either the same or independent of the loop, no linalg.index in the
+  /// payload.
   std::optional<FourWide> fourWideOf(linalg::LinalgOp op) {
     if (op.getNumReductionLoops() != 0 || op.getNumDpsInits() != 1 ||
         !ownsItsOutputs(op) || !op.hasPureBufferSemantics() ||
@@ -970,7 +971,7 @@ private:
     if (sizes[inner] % 4 != 0)
       return std::nullopt;
     auto unitInnermost = [&](OpOperand *operand) {
-      return fuse::detail::hasContiguousF32Loop(op, operand, inner);
+      return fuse::detail::hasContiguousFloatLoop(op, operand, inner);
     };
     FourWide four;
     if (!unitInnermost(op.getDpsInitOperand(0)))
@@ -991,11 +992,12 @@ private:
   }
 
   /// An elementwise op four points a thread at a time where its operands
-  /// allow (fourWideOf) and are 16-byte aligned (checked once at run time;
-  /// emulated, always): thread t takes the runs t, t + T, ... of four
+  /// allow (fourWideOf) and are aligned to four elements (checked once at run
+  /// time; emulated, always): thread t takes the runs t, t + T, ... of four
   /// consecutive points along the contiguous loop, loads each vector input
-  /// with one 16-byte load (ld .v4), applies the payload to the four
-  /// points, and stores them with one 16-byte store; unaligned operands
+  /// with one load of four elements (ld .v4: 16 bytes of f32, 8 of f16 or
+  /// bf16), applies the payload to the four points, and stores them with
+  /// one store; unaligned operands
   /// take the one-point schedule (distribute). False when the op does not
   /// qualify.
   bool distributeByFour(linalg::LinalgOp op, Value tid) {
@@ -1010,22 +1012,32 @@ private:
     SmallVector<int64_t> sizes = op.getStaticLoopRanges();
     SmallVector<unsigned> order = parallelOrder(op);
     int64_t runs = extentOf(order, sizes) / 4;
-    Type f32 = b.getF32Type();
-    auto vectorType = VectorType::get({4}, f32);
     OpOperand *init = op.getDpsInitOperand(0);
+    // Four elements of an operand's type (16 bytes of f32, 8 of f16 or
+    // bf16), aligned to their size.
+    auto vectorTypeOf = [](Value memref) {
+      return VectorType::get(
+          {4}, cast<MemRefType>(memref.getType()).getElementType());
+    };
+    auto runBytes = [](Value memref) -> int64_t {
+      return 4 * cast<MemRefType>(memref.getType()).getElementTypeBitWidth() /
+             8;
+    };
 
     // Every vector operand aligned (emulated: loads need no alignment).
     Value aligned;
     if (emulate) {
       aligned = arith::ConstantIntOp::create(b, loc, 1, 1);
     } else {
-      aligned = fuse::detail::emitAlignedTo16Bytes(b, loc, init->get());
+      aligned = fuse::detail::emitAlignedTo(b, loc, init->get(),
+                                            runBytes(init->get()));
       for (auto [input, isVector] :
            llvm::zip(op.getDpsInputOperands(), four->vectorInputs))
         if (isVector)
           aligned = arith::AndIOp::create(
               b, loc, aligned,
-              fuse::detail::emitAlignedTo16Bytes(b, loc, input->get()));
+              fuse::detail::emitAlignedTo(b, loc, input->get(),
+                                          runBytes(input->get())));
     }
     auto ifOp = scf::IfOp::create(b, loc, aligned, /*withElseRegion=*/true);
     // The one-point schedule for unaligned operands: the op moved there.
@@ -1048,10 +1060,11 @@ private:
         return indices;
       };
       auto load16 = [&](OpOperand *operand) -> Value {
-        auto load = vector::LoadOp::create(lb, loc, vectorType, operand->get(),
-                                           indicesOf(operand));
+        auto load =
+            vector::LoadOp::create(lb, loc, vectorTypeOf(operand->get()),
+                                   operand->get(), indicesOf(operand));
         if (!emulate)
-          load.setAlignment(16);
+          load.setAlignment(runBytes(operand->get()));
         return load;
       };
       // Each block argument's four values (a vector's elements, or one
@@ -1091,12 +1104,12 @@ private:
         results.push_back(
             mapping.lookupOrDefault(payload->getTerminator()->getOperand(0)));
       }
-      Value vector =
-          vector::FromElementsOp::create(lb, loc, vectorType, results);
+      Value vector = vector::FromElementsOp::create(
+          lb, loc, vectorTypeOf(init->get()), results);
       auto store = vector::StoreOp::create(lb, loc, vector, init->get(),
                                            indicesOf(init));
       if (!emulate)
-        store.setAlignment(16);
+        store.setAlignment(runBytes(init->get()));
     };
     // One phase; the next op reads complete results (no barrier before the
     // end of the kernel).

@@ -354,8 +354,8 @@ bool mlir::fuse::detail::isTileBuffer(Value memref, Operation *user) {
          def->getParentRegion()->isAncestor(user->getParentRegion());
 }
 
-Value mlir::fuse::detail::emitAlignedTo16Bytes(OpBuilder &b, Location loc,
-                                               Value memref) {
+Value mlir::fuse::detail::emitAlignedTo(OpBuilder &b, Location loc,
+                                        Value memref, int64_t unit) {
   auto type = cast<MemRefType>(memref.getType());
   SmallVector<int64_t> strides;
   int64_t offset = 0;
@@ -364,9 +364,9 @@ Value mlir::fuse::detail::emitAlignedTo16Bytes(OpBuilder &b, Location loc,
   Value pointer =
       memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
   // The first element's address, and every stride but the innermost (1),
-  // in whole 16-byte units (static ones checked here).
+  // in whole units (static ones checked here).
   int64_t bytes = type.getElementTypeBitWidth() / 8;
-  int64_t perUnit = 16 / bytes;
+  int64_t perUnit = unit / bytes;
   Value zero = cst(b, loc, 0);
   for (int64_t d = 0; d + 1 < type.getRank(); ++d)
     if (!ShapedType::isDynamic(strides[d]) && strides[d] % perUnit != 0)
@@ -374,9 +374,9 @@ Value mlir::fuse::detail::emitAlignedTo16Bytes(OpBuilder &b, Location loc,
   Value first = ShapedType::isDynamic(offset)
                     ? mul(b, loc, metadata.getOffset(), bytes)
                     : cst(b, loc, offset * bytes);
-  Value ok =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                            rem(b, loc, add(b, loc, pointer, first), 16), zero);
+  Value ok = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq,
+      rem(b, loc, add(b, loc, pointer, first), unit), zero);
   for (int64_t d = 0; d + 1 < type.getRank(); ++d)
     if (ShapedType::isDynamic(strides[d]))
       ok = arith::AndIOp::create(
@@ -1037,11 +1037,12 @@ SmallVector<Value> WarpMmaEmitter::operandIndices(OpBuilder &b,
   return indices;
 }
 
-bool mlir::fuse::detail::hasContiguousF32Loop(linalg::LinalgOp op,
-                                              OpOperand *operand,
-                                              unsigned loop) {
+bool mlir::fuse::detail::hasContiguousFloatLoop(linalg::LinalgOp op,
+                                                OpOperand *operand,
+                                                unsigned loop) {
   auto type = dyn_cast<MemRefType>(operand->get().getType());
-  if (!type || type.getRank() == 0 || !type.getElementType().isF32())
+  if (!type || type.getRank() == 0 ||
+      !isa<Float32Type, Float16Type, BFloat16Type>(type.getElementType()))
     return false;
   SmallVector<int64_t> strides;
   int64_t offset;
@@ -1481,7 +1482,7 @@ void WarpMmaEmitter::emit(Value tid, bool barrier) {
   auto alignment = [&](Value memref) -> Value {
     if (s.emulate)
       return arith::ConstantIntOp::create(b, loc, 1, 1);
-    return emitAlignedTo16Bytes(b, loc, memref);
+    return emitAlignedTo(b, loc, memref, 16);
   };
   if (!s.directA && copiesBy16Bytes(c.a, c.m, c.mPoints, rowsA, c.aKFastest))
     alignedA = alignment(c.a->get());

@@ -39,18 +39,19 @@ void emitPhase(OpBuilder &b, Location loc, bool emulate, int64_t threads,
                bool barrier = true);
 
 /// An i1, computed at `b`: whether `memref`'s first element and every
-/// stride but the innermost are whole 16-byte units (static strides and
-/// offset checked here, the pointer and dynamic ones at run time): 16-byte
-/// accesses (cp.async.cg, ld/st .v4) along its innermost dimension, from
-/// an index that is a multiple of 4 there, are then aligned.
-Value emitAlignedTo16Bytes(OpBuilder &b, Location loc, Value memref);
+/// stride but the innermost are whole `unit`-byte units (static strides and
+/// offset checked here, the pointer and dynamic ones at run time): `unit`-
+/// byte accesses (16: cp.async.cg, ld/st .v4 of f32; 8: .v4 of f16) along
+/// its innermost dimension, from an index that is a multiple of `unit` /
+/// the element size there, are then aligned.
+Value emitAlignedTo(OpBuilder &b, Location loc, Value memref, int64_t unit);
 
-/// Whether `operand` of `op` is an f32 buffer whose innermost dimension has
-/// unit stride and is indexed by loop `loop` alone: consecutive points of
-/// that loop are then consecutive elements (runs of four can move as one
-/// 16-byte access).
-bool hasContiguousF32Loop(linalg::LinalgOp op, OpOperand *operand,
-                          unsigned loop);
+/// Whether `operand` of `op` is an f32, f16 or bf16 buffer whose innermost
+/// dimension has unit stride and is indexed by loop `loop` alone:
+/// consecutive points of that loop are then consecutive elements (runs of
+/// four can move as one access of four elements).
+bool hasContiguousFloatLoop(linalg::LinalgOp op, OpOperand *operand,
+                            unsigned loop);
 
 /// Whether `memref` is (a view of) a buffer in the block's shared memory:
 /// a memref in the workgroup address space, a view of one, a generic cast
