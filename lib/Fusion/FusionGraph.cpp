@@ -6,6 +6,7 @@
 
 #include "FusionGraph.h"
 
+#include "fuse/Codegen/CostModel/KernelCost.h"
 #include "fuse/Dialect/Fuse/IR/FuseOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -300,8 +301,20 @@ int64_t FusionGraph::getBytes(ArrayRef<unsigned> members) const {
   SmallVector<Value> inputs, outputs;
   getBoundary(members, inputs, outputs);
   int64_t total = 0;
+  // An input the members only gather from (an embedding table): the
+  // elements gathered.
+  llvm::SmallPtrSet<Operation *, 8> ops;
+  for (unsigned m : members)
+    ops.insert(nodes[m].op);
+  auto inMembers = [&](Operation *user) {
+    for (Operation *op = user; op; op = op->getParentOp())
+      if (ops.contains(op))
+        return true;
+    return false;
+  };
   for (Value value : inputs)
-    total += getShapedTypeBytes(value.getType()).value_or(0);
+    total += gatheredBytes(value, inMembers)
+                 .value_or(getShapedTypeBytes(value.getType()).value_or(0));
   // An insertion's result in place writes only the inserted slice.
   for (Value value : outputs) {
     if (auto insert = value.getDefiningOp<tensor::InsertSliceOp>())

@@ -6,6 +6,9 @@
 
 #include "fuse/Codegen/CostModel/KernelCost.h"
 
+#include "fuse/Dialect/Fuse/IR/FuseInterfaces.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -417,4 +420,33 @@ KernelCost mlir::fuse::predictKernelCost(const KernelShape &shape,
   cost.l2Bytes = shape.tileInputBytes * tiles + splitBytes;
   finishCost(cost, shape, target, macs > 0 ? issueSeconds : 0, issueBound);
   return cost;
+}
+
+std::optional<int64_t>
+mlir::fuse::gatheredBytes(Value value,
+                          llvm::function_ref<bool(Operation *)> counted) {
+  auto type = dyn_cast<ShapedType>(value.getType());
+  if (!type || !type.hasStaticShape())
+    return std::nullopt;
+  int64_t elementBytes =
+      std::max<int64_t>(type.getElementTypeBitWidth() / 8, 1);
+  int64_t bytes = 0;
+  bool any = false;
+  for (OpOperand &use : value.getUses()) {
+    Operation *user = use.getOwner();
+    if (!counted(user))
+      continue;
+    auto extract = dyn_cast<tensor::ExtractOp>(user);
+    auto around = user->getParentOfType<linalg::LinalgOp>();
+    if (!extract || !around)
+      return std::nullopt;
+    int64_t points = 1;
+    for (int64_t range : around.getStaticLoopRanges())
+      points *= ShapedType::isDynamic(range) ? 1 : range;
+    bytes += points * elementBytes;
+    any = true;
+  }
+  if (!any)
+    return std::nullopt;
+  return std::min(bytes, getShapedTypeBytes(type).value_or(bytes));
 }

@@ -658,32 +658,11 @@ StringRef scheduleOf(GroupOp group) {
   return "elementwise";
 }
 
-/// The bytes that the ops in `region` read of `value` when every read is
-/// a gather (a tensor.extract in a linalg op's payload: one element per
-/// point of that op, an embedding lookup's rows), at most the whole
-/// tensor; nullopt where some use reads it otherwise (a slice, an operand
-/// of an op).
-static std::optional<int64_t> gatheredBytes(Value value, Region &region) {
-  auto type = dyn_cast<ShapedType>(value.getType());
-  if (!type || !type.hasStaticShape() || value.use_empty())
-    return std::nullopt;
-  int64_t elementBytes =
-      std::max<int64_t>(type.getElementTypeBitWidth() / 8, 1);
-  int64_t bytes = 0;
-  for (OpOperand &use : value.getUses()) {
-    Operation *user = use.getOwner();
-    if (!region.isAncestor(user->getParentRegion()))
-      continue;
-    auto extract = dyn_cast<tensor::ExtractOp>(user);
-    auto around = user->getParentOfType<linalg::LinalgOp>();
-    if (!extract || !around)
-      return std::nullopt;
-    int64_t points = 1;
-    for (int64_t range : around.getStaticLoopRanges())
-      points *= ShapedType::isDynamic(range) ? 1 : range;
-    bytes += points * elementBytes;
-  }
-  return std::min(bytes, getShapedTypeBytes(type).value_or(bytes));
+/// gatheredBytes of `value` by the ops in `region`.
+static std::optional<int64_t> gatheredIn(Value value, Region &region) {
+  return fuse::gatheredBytes(value, [&](Operation *user) {
+    return region.isAncestor(user->getParentRegion());
+  });
 }
 
 /// What the cost model reads of `group` tiled by `tile` (`root`'s loops):
@@ -704,7 +683,7 @@ KernelShape kernelShapeOf(GroupOp group, TilingInterface root,
   for (auto [input, arg] :
        llvm::zip(group.getInputs(), group.getBodyBlock().getArguments()))
     shape.bytes +=
-        gatheredBytes(arg, group.getBody()).value_or(bytesOf(input.getType()));
+        gatheredIn(arg, group.getBody()).value_or(bytesOf(input.getType()));
   for (Type result : group.getResultTypes())
     shape.bytes += bytesOf(result);
   SmallVector<int64_t> extents = staticDomain(root);
@@ -2362,7 +2341,7 @@ void mlir::fuse::measureTiledGroup(GroupOp group, KernelShape &shape) {
     });
     // An input the tile only gathers from: the elements it gathers.
     for (Value input : whole)
-      shape.tileInputBytes += gatheredBytes(input, loop.getRegion())
+      shape.tileInputBytes += gatheredIn(input, loop.getRegion())
                                   .value_or(bytesOf(input.getType()));
   });
 }

@@ -7,7 +7,10 @@
 // rows and the result, 787456 bytes (0.16 us) plus the 3 us launch:
 // 3.16 us, bound by DRAM. Counting the whole table per tile (36 GB through
 // L2) predicted BERT-base's text encoder's embedding at 2503 us.
+// The report's bytes count the same: 787456 for the group and the
+// totals, unfused and fused.
 // RUN: fuse-opt %s --fuse-fusion-pipeline="target=h200 report=-" -o /dev/null | FileCheck %s
+// CHECK: "bytes": 787456,
 // CHECK: "tile": [
 // CHECK-NEXT: 8,
 // CHECK-NEXT: 32
@@ -16,6 +19,8 @@
 // CHECK-NEXT: "us": 3.16{{[0-9]*}},
 // CHECK-NEXT: "bound": "dram",
 // CHECK: "l2_bytes": 417792
+// CHECK: "bytes_before": 787456,
+// CHECK-NEXT: "bytes_after": 787456,
 #map = affine_map<(d0, d1) -> (d0)>
 #map1 = affine_map<(d0, d1) -> (d0, d1)>
 func.func @embed(%ids: tensor<128xi64>, %table: tensor<30522x768xf32>) -> tensor<128x768xf32> {

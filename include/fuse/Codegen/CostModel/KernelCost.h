@@ -158,6 +158,14 @@ bool schedulesMultiplyAdds(StringRef schedule);
 /// The predicted time of `shape` on `target`.
 KernelCost predictKernelCost(const KernelShape &shape, TargetAttr target);
 
+/// The bytes of `value` that its users for which `counted` holds read,
+/// when every such use is a gather (a tensor.extract in a linalg op's
+/// payload: one element per point of that op, an embedding lookup's
+/// rows), at most the whole tensor; nullopt where such a use reads it
+/// otherwise (a slice, an operand of an op) or none reads it.
+std::optional<int64_t>
+gatheredBytes(Value value, llvm::function_ref<bool(Operation *)> counted);
+
 } // namespace mlir::fuse
 
 #endif // FUSE_CODEGEN_COSTMODEL_KERNELCOST_H
