@@ -1584,6 +1584,24 @@ FailureOr<LoweringConfigAttr> configure(RewriterBase &rewriter, GroupOp group,
                                  splitK, CpuScheduleAttr());
 }
 
+/// The static lower bounds, upper bounds and steps of `forall`'s loops.
+struct ForallBounds {
+  SmallVector<int64_t> lbs, ubs, steps;
+};
+
+/// `forall`'s bounds, or nullopt where one is dynamic.
+std::optional<ForallBounds> staticBounds(scf::ForallOp forall) {
+  std::optional<SmallVector<int64_t>> lbs =
+      getConstantIntValues(forall.getMixedLowerBound());
+  std::optional<SmallVector<int64_t>> ubs =
+      getConstantIntValues(forall.getMixedUpperBound());
+  std::optional<SmallVector<int64_t>> steps =
+      getConstantIntValues(forall.getMixedStep());
+  if (!lbs || !ubs || !steps)
+    return std::nullopt;
+  return ForallBounds{std::move(*lbs), std::move(*ubs), std::move(*steps)};
+}
+
 /// Each loop of the tile loop `forall` whose step does not divide its
 /// extent gets a last tile moved back to end at the extent, overlapping
 /// the tile before it: every tile is then full, of one static shape (the
@@ -1594,20 +1612,16 @@ FailureOr<LoweringConfigAttr> configure(RewriterBase &rewriter, GroupOp group,
 /// variable min(iv, extent - step). Whether anything changed (a loop
 /// moved already is left alone); failure when a step exceeds its loop.
 FailureOr<bool> shiftLastTileIvs(RewriterBase &rewriter, scf::ForallOp forall) {
-  std::optional<SmallVector<int64_t>> lbs =
-      getConstantIntValues(forall.getMixedLowerBound());
-  std::optional<SmallVector<int64_t>> ubs =
-      getConstantIntValues(forall.getMixedUpperBound());
-  std::optional<SmallVector<int64_t>> steps =
-      getConstantIntValues(forall.getMixedStep());
-  if (!lbs || !ubs || !steps)
+  std::optional<ForallBounds> bounds = staticBounds(forall);
+  if (!bounds)
     return false;
   Location loc = forall.getLoc();
   MLIRContext *context = forall.getContext();
   AffineExpr d0 = getAffineDimExpr(0, context);
   bool shifted = false;
   for (auto [iv, lb, ub, step] :
-       llvm::zip(forall.getInductionVars(), *lbs, *ubs, *steps)) {
+       llvm::zip(forall.getInductionVars(), bounds->lbs, bounds->ubs,
+                 bounds->steps)) {
     if (step <= 0 || (ub - lb) % step == 0)
       continue;
     if (step > ub - lb)
@@ -1673,14 +1687,10 @@ LogicalResult shiftLastTiles(RewriterBase &rewriter, scf::ForallOp forall) {
   if (failed(shifted))
     return failure();
   bool overlapping = false;
-  if (std::optional<SmallVector<int64_t>> ubs =
-          getConstantIntValues(forall.getMixedUpperBound()))
-    if (std::optional<SmallVector<int64_t>> lbs =
-            getConstantIntValues(forall.getMixedLowerBound()))
-      if (std::optional<SmallVector<int64_t>> steps =
-              getConstantIntValues(forall.getMixedStep()))
-        for (auto [lb, ub, step] : llvm::zip(*lbs, *ubs, *steps))
-          overlapping |= step > 0 && (ub - lb) % step != 0;
+  if (std::optional<ForallBounds> bounds = staticBounds(forall))
+    for (auto [lb, ub, step] :
+         llvm::zip(bounds->lbs, bounds->ubs, bounds->steps))
+      overlapping |= step > 0 && (ub - lb) % step != 0;
   if (!overlapping)
     return success();
   MLIRContext *context = forall.getContext();
@@ -2300,16 +2310,12 @@ SmallVector<int64_t> mlir::fuse::mapSpans(AffineMap map,
 int64_t mlir::fuse::launchedBlocks(GroupOp group) {
   int64_t blocks = 0;
   forEachTileLoop(group, [&](scf::ForallOp loop) {
-    std::optional<SmallVector<int64_t>> lbs =
-        getConstantIntValues(loop.getMixedLowerBound());
-    std::optional<SmallVector<int64_t>> ubs =
-        getConstantIntValues(loop.getMixedUpperBound());
-    std::optional<SmallVector<int64_t>> steps =
-        getConstantIntValues(loop.getMixedStep());
-    if (!lbs || !ubs || !steps)
+    std::optional<ForallBounds> bounds = staticBounds(loop);
+    if (!bounds)
       return;
     int64_t n = 1;
-    for (auto [lb, ub, step] : llvm::zip(*lbs, *ubs, *steps))
+    for (auto [lb, ub, step] :
+         llvm::zip(bounds->lbs, bounds->ubs, bounds->steps))
       n *= step > 0 ? llvm::divideCeil(std::max<int64_t>(ub - lb, 0), step) : 0;
     blocks += n;
   });
