@@ -1059,7 +1059,7 @@ private:
               lb, loc, map.getSubMap({r}), getAsOpFoldResult(ivs)));
         return indices;
       };
-      auto load16 = [&](OpOperand *operand) -> Value {
+      auto loadFour = [&](OpOperand *operand) -> Value {
         auto load =
             vector::LoadOp::create(lb, loc, vectorTypeOf(operand->get()),
                                    operand->get(), indicesOf(operand));
@@ -1081,14 +1081,14 @@ private:
       };
       for (auto [input, isVector] :
            llvm::zip(op.getDpsInputOperands(), four->vectorInputs)) {
-        Value v = isVector ? load16(input)
+        Value v = isVector ? loadFour(input)
                            : memref::LoadOp::create(lb, loc, input->get(),
                                                     indicesOf(input))
                                  .getResult();
         args.push_back(fourOf(v, isVector));
       }
       if (four->readsOutput)
-        args.push_back(fourOf(load16(init), true));
+        args.push_back(fourOf(loadFour(init), true));
       else
         args.push_back(SmallVector<Value>(4, Value()));
       // The payload once per point.

@@ -713,6 +713,29 @@ std::optional<MmaContraction> mmaContractionOf(GroupOp group) {
   return std::nullopt;
 }
 
+/// Whether some divisor of `extent` from 16 to 128 fills the 16 rows of an
+/// accumulator tile: a loop with one keeps dividing tiles (overlapping
+/// ones would only add work).
+bool hasWholeTileDivisor(int64_t extent) {
+  for (int64_t size = 16; size <= std::min<int64_t>(extent, 128); ++size)
+    if (extent % size == 0)
+      return true;
+  return false;
+}
+
+/// The overlapping tensor-core tile sizes of a loop of `extent` (16, 32, 64
+/// or 128 points, at most `most`, that do not divide it; the last tile is
+/// moved back: shiftLastTiles): none where hasWholeTileDivisor.
+SmallVector<int64_t> overlappingSizes(int64_t extent, int64_t most) {
+  SmallVector<int64_t> sizes;
+  if (hasWholeTileDivisor(extent))
+    return sizes;
+  for (int64_t size : {16, 32, 64, 128})
+    if (size < extent && extent % size != 0 && size <= most)
+      sizes.push_back(size);
+  return sizes;
+}
+
 /// Most points of a tensor-core tile along the contiguous loop (N) and
 /// over the loops outside it (M).
 constexpr int64_t kMmaTileN = 128, kMmaTileM = 128;
@@ -749,14 +772,6 @@ mmaTileCandidates(ArrayRef<utils::IteratorType> iterators,
         out.push_back(size);
     return out;
   };
-  // Whether some divisor of `extent` fills a 16-row accumulator tile (16
-  // to 128 points): loops with one keep dividing tiles.
-  auto wholeTilesDivide = [](int64_t extent) {
-    for (int64_t size = 16; size <= std::min<int64_t>(extent, 128); ++size)
-      if (extent % size == 0)
-        return true;
-    return false;
-  };
   unsigned inner = parallel.back();
   ArrayRef<unsigned> outer = ArrayRef(parallel).drop_back();
   int64_t nFloor = std::min<int64_t>(extents[inner], 8);
@@ -775,11 +790,8 @@ mmaTileCandidates(ArrayRef<utils::IteratorType> iterators,
       for (int64_t t : partial)
         points *= t;
       SmallVector<int64_t> sizes = divisors(extents[d], kMmaTileM / points);
-      if (overlapRows && d == rowLoop && !wholeTilesDivide(extents[d]))
-        for (int64_t size : {16, 32, 64, 128})
-          if (size < extents[d] && extents[d] % size != 0 &&
-              size <= kMmaTileM / points)
-            sizes.push_back(size);
+      if (overlapRows && d == rowLoop)
+        sizes.append(overlappingSizes(extents[d], kMmaTileM / points));
       for (int64_t size : sizes) {
         next.push_back(partial);
         next.back().push_back(size);
@@ -790,10 +802,8 @@ mmaTileCandidates(ArrayRef<utils::IteratorType> iterators,
   SmallVector<SmallVector<int64_t>> candidates;
   SmallVector<int64_t> nTiles =
       wholeRows ? SmallVector<int64_t>{0} : divisors(extents[inner], kMmaTileN);
-  if (overlapRows && !wholeRows && !wholeTilesDivide(extents[inner]))
-    for (int64_t size : {16, 32, 64, 128})
-      if (size < extents[inner] && extents[inner] % size != 0)
-        nTiles.push_back(size);
+  if (overlapRows && !wholeRows)
+    nTiles.append(overlappingSizes(extents[inner], kMmaTileN));
   for (int64_t n : nTiles) {
     if (n != 0 && n < nFloor)
       continue;
@@ -1249,9 +1259,7 @@ bestAttentionSchedule(RewriterBase &rewriter, GroupOp group,
       if (size <= 0 || d >= extents.size() || ShapedType::isDynamic(extents[d]))
         continue;
       // Overlapping tiles only where no divisor from 16 to 128 fits.
-      bool divides = false;
-      for (int64_t f = 16; f <= std::min<int64_t>(extents[d], 128); ++f)
-        divides |= extents[d] % f == 0;
+      bool divides = hasWholeTileDivisor(extents[d]);
       for (int64_t f = size + 1; f <= std::min<int64_t>(extents[d], 128); ++f)
         if (f % size == 0 && (extents[d] % f == 0 ||
                               (overlap && !divides && llvm::isPowerOf2_64(f) &&
@@ -1638,22 +1646,11 @@ FailureOr<bool> shiftLastTileIvs(RewriterBase &rewriter, scf::ForallOp forall) {
     SmallVector<affine::AffineMinOp> sizes;
     for (Operation *user : iv.getUsers()) {
       auto min = dyn_cast<affine::AffineMinOp>(user);
-      if (!min || min.getMapOperands().size() != 1)
+      AffineMap map = min ? min.getAffineMap() : AffineMap();
+      if (!min || map.getNumDims() != 1 || map.getNumSymbols() != 0 ||
+          map.getNumResults() == 0)
         continue;
-      std::optional<int64_t> first;
-      for (AffineExpr e : min.getAffineMap().getResults()) {
-        AffineExpr at = simplifyAffineExpr(
-            e.replaceDimsAndSymbols({getAffineConstantExpr(lb, context)}, {}),
-            0, 0);
-        auto constant = dyn_cast<AffineConstantExpr>(at);
-        if (!constant) {
-          first.reset();
-          break;
-        }
-        first =
-            first ? std::min(*first, constant.getValue()) : constant.getValue();
-      }
-      if (first && *first == step)
+      if (*llvm::min_element(map.compose(ArrayRef<int64_t>{lb})) == step)
         sizes.push_back(min);
     }
     rewriter.setInsertionPointToStart(forall.getBody());
