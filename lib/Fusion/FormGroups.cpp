@@ -98,8 +98,40 @@ FusionPlan planLowerable(FunctionOpInterface fn, Block &block,
         if (!earlier.contains(group))
           groups.push_back(group);
       IRRewriter rewriter(fn.getContext());
-      for (GroupOp group : groups) {
+      // Groups that are the same kernel (a model's repeated layers) lower
+      // alike: the first of them is tried, the others take its outcome.
+      SmallVector<unsigned> same = findSameKernels(groups);
+      SmallVector<int64_t> tried(groups.size(), -1);
+      for (auto [index, group] : llvm::enumerate(groups)) {
         auto id = FuseDialect::IdAttrHelper(group->getContext()).getAttr(group);
+        if (id)
+          tried[index] = id.getInt();
+        if (same[index] != index) {
+          if (!id || id.getInt() >= int64_t(plan.groups.size()))
+            continue;
+          int64_t firstId = tried[same[index]];
+          if (firstId < 0)
+            continue;
+          // Copies first: inserting may move the map's entries.
+          if (auto it = splits.find(firstId); it != splits.end()) {
+            ContractionSplit split = it->second;
+            splits[id.getInt()] = split;
+          }
+          if (auto it = schedules.find(firstId); it != schedules.end()) {
+            GroupSchedule schedule = it->second;
+            schedules[id.getInt()] = schedule;
+          }
+          if (auto it = failures.find(firstId); it != failures.end()) {
+            // Its diagnostic names the group it is about.
+            std::string message = it->second;
+            std::string from = "group " + std::to_string(firstId);
+            if (size_t at = message.find(from); at != std::string::npos)
+              message.replace(at, from.size(),
+                              "group " + std::to_string(id.getInt()));
+            failures[id.getInt()] = message;
+          }
+          continue;
+        }
         std::string message;
         {
           // The lowering's diagnostic becomes the reason; nothing is printed.

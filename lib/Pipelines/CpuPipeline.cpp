@@ -50,8 +50,11 @@ void mlir::fuse::buildCpuPipeline(OpPassManager &pm,
   relayout.tensorCores = "never";
   if (vectorize)
     pm.addNestedPass<func::FuncOp>(createFuseRelayoutWeights(relayout));
-  if (options.outlineGroups)
-    pm.addPass(createFuseOutlineGroups());
+  if (options.outlineGroups) {
+    FuseOutlineGroupsOptions outline;
+    outline.shareKernels = options.shareKernels && !options.profile;
+    pm.addPass(createFuseOutlineGroups(outline));
+  }
   // TOSA (if any) and elementwise ops on tensors to linalg.
   OpPassManager &tosa = pm.nest<func::FuncOp>();
   tosa.addPass(tosa::createTosaToLinalgNamed());

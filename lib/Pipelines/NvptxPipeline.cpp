@@ -148,7 +148,9 @@ void mlir::fuse::buildNvptxPipeline(OpPassManager &pm,
   // groups) become linalg.generic, which tiles like any other root.
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addNestedPass<func::FuncOp>(createFuseLowerGroups(lower));
-  pm.addPass(createFuseOutlineGroups());
+  FuseOutlineGroupsOptions outline;
+  outline.shareKernels = options.shareKernels;
+  pm.addPass(createFuseOutlineGroups(outline));
 
   // Tiling a pad leaves its tile dynamically shaped behind a cast to the
   // static tile; folding the cast into the pad (canonicalize) keeps the

@@ -28,6 +28,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
@@ -102,6 +103,17 @@ static cl::opt<bool> unfused("unfused", cl::init(false),
                              cl::desc("Every op its own kernel (every fusion "
                                       "rule off, nothing pruned)"),
                              cl::cat(category));
+static cl::opt<bool> shareKernels(
+    "share-kernels", cl::init(true),
+    cl::desc("Groups that are the same kernel (a model's repeated layers) "
+             "share one compiled function (fuse-to-cpu/fuse-to-nvptx "
+             "share-kernels); off with --profile"),
+    cl::cat(category));
+static cl::opt<bool> verifyEach(
+    "verify-each", cl::init(false),
+    cl::desc("Verify the IR after every pass (slow on large models); "
+             "false: once after each stage"),
+    cl::cat(category));
 static cl::opt<bool> planBuffers(
     "plan-buffers", cl::init(true),
     cl::desc("Place the buffers between kernels in one workspace "
@@ -363,7 +375,17 @@ LogicalResult runPipeline(ModuleOp module, llvm::StringRef pipeline) {
     fail("bad pipeline '" + pipeline + "': " + error);
     return failure();
   }
-  return pm.run(module);
+  // Each stage's result is verified once (the input was, when it was
+  // read): per pass, verification is a third of a large model's fusion.
+  pm.enableVerifier(verifyEach);
+  if (failed(pm.run(module)))
+    return failure();
+  if (!verifyEach && failed(verify(module))) {
+    fail("internal error: the IR after '" + pipeline.str() +
+         "' does not verify");
+    return failure();
+  }
+  return success();
 }
 
 /// Quotes a pipeline option value that may contain spaces or braces.
@@ -610,6 +632,7 @@ int compile() {
     lowering += " vectorize=false";
   if (!gpu && !cpuParallel)
     lowering += " parallel=false";
+  lowering += shareKernels ? " share-kernels=true" : " share-kernels=false";
   std::string format = gpuFormat;
   if (gpu && format == "auto")
     format = llvm::sys::findProgramByName("ptxas", {"/usr/local/cuda/bin"})

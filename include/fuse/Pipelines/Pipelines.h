@@ -127,6 +127,12 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       *this, "outline-groups",
       llvm::cl::desc("Make every fuse.group a function of its own first"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> shareKernels{
+      *this, "share-kernels",
+      llvm::cl::desc("Groups that are the same kernel share one function "
+                     "(fuse-outline-groups{share-kernels}); off with "
+                     "profile, which times each group on its own"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> planBuffers{
       *this, "plan-buffers",
       llvm::cl::desc("Place the buffers between kernels in one arena "
@@ -251,6 +257,13 @@ struct NvptxPipelineOptions : public PassPipelineOptions<NvptxPipelineOptions> {
                      "libfuse_cuda_runtime); false keeps malloc and host "
                      "globals (for systems where kernels reach host memory)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> shareKernels{
+      *this, "share-kernels",
+      llvm::cl::desc("Groups that are the same kernel share one function "
+                     "and one GPU kernel (fuse-outline-groups{share-kernels}; "
+                     "fuse-compile's default); false: a kernel per group, "
+                     "named by its id (what ptx-stats.py reads per group)"),
+      llvm::cl::init(false)};
   PassOptions::Option<int64_t> blockSize{
       *this, "block-size",
       llvm::cl::desc("Threads per block for every group, its tile chosen "

@@ -184,6 +184,24 @@ func.func @bad_kind() attributes {fuse.kind = "sideways"} {
 
 // -----
 
+// expected-error @+1 {{attribute 'fuse.groups' must be an array of two or more non-negative group ids, got array<i64: 3>}}
+func.func @one_group() attributes {fuse.groups = array<i64: 3>} {
+  return
+}
+
+// -----
+
+func.func @groups_on_group(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{attribute 'fuse.groups' belongs on a function}}
+  %r = fuse.group single (%a = %x : tensor<4xf32>) -> tensor<4xf32> attributes {fuse.groups = array<i64: 0, 1>} {
+    %n = arith.negf %a : tensor<4xf32>
+    fuse.yield %n : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}
+
+// -----
+
 func.func @id_on_function(%x: tensor<4xf32>) -> tensor<4xf32> {
   // expected-error @+1 {{attribute 'fuse.id' must be a non-negative i64, got -1 : i64}}
   %r = fuse.group single (%a = %x : tensor<4xf32>) -> tensor<4xf32> attributes {fuse.id = -1 : i64} {

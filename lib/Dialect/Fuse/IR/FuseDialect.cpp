@@ -126,6 +126,13 @@ LogicalResult FuseDialect::verifyOperationAttribute(Operation *op,
     return onlyOn(op->getName().getStringRef() == "memref.alloc",
                   "a memref.alloc");
   }
+  if (name == GroupsAttrHelper::getNameStr()) {
+    auto ids = dyn_cast<DenseI64ArrayAttr>(value);
+    if (!ids || ids.size() < 2 ||
+        llvm::any_of(ids.asArrayRef(), [](int64_t id) { return id < 0; }))
+      return wrongType("an array of two or more non-negative group ids");
+    return onlyOn(isFunction, "a function");
+  }
   if (name == NoaliasArgsAttrHelper::getNameStr()) {
     auto indices = dyn_cast<DenseI64ArrayAttr>(value);
     if (!indices || llvm::any_of(indices.asArrayRef(),

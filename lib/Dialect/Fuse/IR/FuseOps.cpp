@@ -15,6 +15,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SetVector.h"
 
+#include <unordered_map>
+
 using namespace mlir;
 using namespace mlir::fuse;
 
@@ -79,6 +81,115 @@ SmallVector<Operation *> GroupOp::getComputeOps() {
     }
   }
   return ops;
+}
+
+/// The discardable attributes of `group` that make it the kernel it is:
+/// all but its `fuse.id`, which only names it.
+static SmallVector<NamedAttribute> kernelAttributes(GroupOp group) {
+  StringAttr id = FuseDialect::IdAttrHelper(group->getContext()).getName();
+  SmallVector<NamedAttribute> attrs;
+  for (NamedAttribute attr : group->getDiscardableAttrs())
+    if (attr.getName() != id)
+      attrs.push_back(attr);
+  return attrs;
+}
+
+bool GroupOp::isSameKernel(GroupOp other) {
+  if (*this == other)
+    return true;
+  if (getKind() != other.getKind() || getRuleAttr() != other.getRuleAttr() ||
+      getResultTypes() != other.getResultTypes() ||
+      kernelAttributes(*this) != kernelAttributes(other))
+    return false;
+  // Both bodies in lockstep, with the correspondence of their values and
+  // blocks; regions through a worklist (the nesting depth comes from the
+  // input). A region's blocks and arguments are paired before its ops, and
+  // nested regions wait until the enclosing region is paired, so every
+  // value an op may use (one that dominates it) is paired first.
+  llvm::DenseMap<Value, Value> values;
+  llvm::DenseMap<Block *, Block *> blocks;
+  SmallVector<std::pair<Region *, Region *>> regions = {
+      {&getBody(), &other.getBody()}};
+  while (!regions.empty()) {
+    auto [lhs, rhs] = regions.pop_back_val();
+    if (lhs->getBlocks().size() != rhs->getBlocks().size())
+      return false;
+    for (auto [lb, rb] : llvm::zip(*lhs, *rhs)) {
+      if (lb.getNumArguments() != rb.getNumArguments())
+        return false;
+      blocks[&lb] = &rb;
+      for (auto [la, ra] : llvm::zip(lb.getArguments(), rb.getArguments())) {
+        if (la.getType() != ra.getType())
+          return false;
+        values[la] = ra;
+      }
+    }
+    for (auto [lb, rb] : llvm::zip(*lhs, *rhs)) {
+      if (lb.getOperations().size() != rb.getOperations().size())
+        return false;
+      for (auto [l, r] : llvm::zip(lb, rb)) {
+        if (l.getName() != r.getName() ||
+            l.getRawDictionaryAttrs() != r.getRawDictionaryAttrs() ||
+            l.getNumOperands() != r.getNumOperands() ||
+            l.getNumResults() != r.getNumResults() ||
+            l.getNumRegions() != r.getNumRegions() ||
+            l.getNumSuccessors() != r.getNumSuccessors() ||
+            !l.getName().compareOpProperties(l.getPropertiesStorage(),
+                                             r.getPropertiesStorage()))
+          return false;
+        for (auto [lv, rv] : llvm::zip(l.getOperands(), r.getOperands())) {
+          auto it = values.find(lv);
+          if (it == values.end() || it->second != rv)
+            return false;
+        }
+        for (auto [ls, rs] : llvm::zip(l.getSuccessors(), r.getSuccessors()))
+          if (blocks.lookup(ls) != rs)
+            return false;
+        for (auto [lv, rv] : llvm::zip(l.getResults(), r.getResults())) {
+          if (lv.getType() != rv.getType())
+            return false;
+          values[lv] = rv;
+        }
+        for (auto [lr, rr] : llvm::zip(l.getRegions(), r.getRegions()))
+          regions.push_back({&lr, &rr});
+      }
+    }
+  }
+  return true;
+}
+
+llvm::hash_code GroupOp::hashKernel() {
+  llvm::hash_code hash = llvm::hash_combine(
+      getKind(), getRuleAttr(), llvm::hash_combine_range(getResultTypes()));
+  for (NamedAttribute attr : kernelAttributes(*this))
+    hash = llvm::hash_combine(hash, attr.getName(), attr.getValue());
+  for (Type type : getBodyBlock().getArgumentTypes())
+    hash = llvm::hash_combine(hash, type);
+  getBody().walk([&](Operation *op) {
+    hash = llvm::hash_combine(hash, op->getName(), op->getRawDictionaryAttrs(),
+                              op->hashProperties(), op->getNumOperands(),
+                              llvm::hash_combine_range(op->getResultTypes()));
+  });
+  return hash;
+}
+
+SmallVector<unsigned> mlir::fuse::findSameKernels(ArrayRef<GroupOp> groups) {
+  SmallVector<unsigned> first(groups.size());
+  std::unordered_map<size_t, SmallVector<unsigned, 1>> byHash;
+  for (auto [i, g] : llvm::enumerate(groups)) {
+    GroupOp group = g;
+    first[i] = i;
+    SmallVector<unsigned, 1> &candidates =
+        byHash[static_cast<size_t>(group.hashKernel())];
+    for (unsigned c : candidates)
+      if (GroupOp(groups[c]).isSameKernel(group)) {
+        first[i] = c;
+        break;
+      }
+    if (first[i] == i)
+      candidates.push_back(i);
+  }
+  return first;
 }
 
 void GroupOp::print(OpAsmPrinter &p) {

@@ -12,6 +12,8 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
 
+#include <numeric>
+
 namespace mlir::fuse {
 #define GEN_PASS_DEF_FUSEOUTLINEGROUPS
 #include "fuse/Dialect/Fuse/Transforms/Passes.h.inc"
@@ -23,6 +25,8 @@ using namespace mlir::fuse;
 namespace {
 struct OutlineGroupsPass
     : public fuse::impl::FuseOutlineGroupsBase<OutlineGroupsPass> {
+  using FuseOutlineGroupsBase::FuseOutlineGroupsBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
@@ -34,11 +38,30 @@ struct OutlineGroupsPass
         groups.push_back(group);
         return WalkResult::skip();
       });
+      // Each group's first group that is the same kernel: its function
+      // serves both.
+      SmallVector<unsigned> first(groups.size());
+      if (shareKernels)
+        first = findSameKernels(groups);
+      else
+        std::iota(first.begin(), first.end(), 0);
+      SmallVector<func::FuncOp> callees(groups.size());
+      llvm::DenseMap<unsigned, SmallVector<int64_t>> sharedIds;
       for (auto [index, group] : llvm::enumerate(groups)) {
         int64_t id = index;
         if (auto attr =
                 FuseDialect::IdAttrHelper(group->getContext()).getAttr(group))
           id = attr.getInt();
+        sharedIds[first[index]].push_back(id);
+        if (first[index] != index) {
+          func::FuncOp callee = callees[first[index]];
+          OpBuilder at(group);
+          auto call = func::CallOp::create(at, group.getLoc(), callee,
+                                           group.getInputs());
+          group.replaceAllUsesWith(call.getResults());
+          group.erase();
+          continue;
+        }
         OpBuilder builder(module.getBodyRegion());
         builder.setInsertionPointAfter(fn);
         auto type = builder.getFunctionType(group.getInputs().getTypes(),
@@ -69,6 +92,7 @@ struct OutlineGroupsPass
           FuseDialect::NoVectorizeAttrHelper(builder.getContext())
               .setAttr(callee, builder.getUnitAttr());
         symbols.insert(callee); // renames on a clash
+        callees[index] = callee;
         callee.getBody().takeBody(group.getBody());
         Block &body = callee.getBody().front();
         auto yield = cast<YieldOp>(body.getTerminator());
@@ -81,6 +105,12 @@ struct OutlineGroupsPass
         group.replaceAllUsesWith(call.getResults());
         group.erase();
       }
+      // The ids of the groups a shared function serves.
+      for (auto &[index, ids] : sharedIds)
+        if (ids.size() > 1)
+          FuseDialect::GroupsAttrHelper(&getContext())
+              .setAttr(callees[index],
+                       DenseI64ArrayAttr::get(&getContext(), ids));
     }
   }
 };

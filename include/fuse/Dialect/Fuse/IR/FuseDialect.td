@@ -46,6 +46,9 @@ def Fuse_Dialect : Dialect {
     // kind and rule.
     "::mlir::StringAttr":$kind,
     "::mlir::StringAttr":$rule,
+    // On a function made from several groups that are the same kernel
+    // (fuse-outline-groups): their ids.
+    "::mlir::DenseI64ArrayAttr":$groups,
     // On a function: keep its buffers out of fuse-plan-buffers' arena.
     "::mlir::UnitAttr":$no_plan,
     // On a function: its contractions (and its groups') lower to loops on

@@ -50,6 +50,11 @@ std::optional<ArrayRef<int64_t>> getCommonResultShape(GroupOp group);
 GroupOp findMergeableSibling(GroupOp first,
                              llvm::function_ref<bool(GroupOp)> accept);
 
+/// For each of `groups`, the index of the first of them that is the same
+/// kernel (GroupOp::isSameKernel): its own index where no earlier one is.
+/// Groups are compared only with earlier groups of equal hashKernel().
+SmallVector<unsigned> findSameKernels(ArrayRef<GroupOp> groups);
+
 } // namespace fuse
 } // namespace mlir
 

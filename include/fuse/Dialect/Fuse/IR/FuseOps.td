@@ -84,6 +84,16 @@ def Fuse_GroupOp : Fuse_Op<"group", [
     /// `tensor.empty` and the terminator. A nested group contributes its own
     /// compute ops.
     ::llvm::SmallVector<::mlir::Operation *> getComputeOps();
+    /// Whether `other` is the same kernel as this group: the same kind,
+    /// rule, result types and attributes (`fuse.id` aside), and a body that
+    /// computes the same (the same ops, attributes, types and use-def
+    /// structure; locations aside). Two such groups may share one compiled
+    /// kernel. Conservative: a difference it cannot see through (a body
+    /// whose values are used before they are defined) counts as different.
+    bool isSameKernel(GroupOp other);
+    /// A hash of what `isSameKernel` compares: equal for groups that are
+    /// the same kernel.
+    ::llvm::hash_code hashKernel();
   }];
 }
 

@@ -92,7 +92,20 @@ def FuseOutlineGroups : Pass<"fuse-outline-groups", "::mlir::ModuleOp"> {
       return %r : tensor<4xf32>
     }
     ```
+
+    Groups of one function that are the same kernel (the same body, types,
+    kind, rule and schedule; `GroupOp::isSameKernel`: the repeated layers of
+    a transformer, the blocks of a ResNet stage) share one function, named
+    after the first of them, which lists their ids in `fuse.groups`; each
+    group is a call of it. Everything after outlining (bufferization,
+    vectorization, LLVM, `ptxas`) then works on each distinct kernel once,
+    and a compiled model holds it once. `share-kernels=false` outlines every
+    group on its own (a profile that times each group apart).
   }];
+  let options = [
+    Option<"shareKernels", "share-kernels", "bool", /*default=*/"true",
+           "Groups that are the same kernel call one function">
+  ];
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 
