@@ -46,7 +46,11 @@ void mlir::fuse::buildFusionPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createFuseMergeSiblingContractions());
   // TOSA → linalg on tensors; a no-op on linalg input.
   TosaToLinalgOptions tosaOptions;
-  tosa::addTosaToLinalgPasses(pm, tosaOptions);
+  if (options.validateTosa)
+    tosa::addTosaToLinalgPasses(pm, tosaOptions);
+  else
+    tosa::addTosaToLinalgPasses(pm, tosaOptions, TosaToLinalgNamedOptions(),
+                                std::nullopt);
   pm.addNestedPass<func::FuncOp>(createTosaToTensorPass());
   pm.addNestedPass<func::FuncOp>(createTosaToArithPass());
   // Elementwise arith/math on tensors become linalg.generic: every compute

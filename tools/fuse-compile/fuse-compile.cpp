@@ -596,6 +596,9 @@ int compile() {
   std::string fusion = "target=" + quoted(gpu ? target : fusionTarget);
   if (!gpu)
     fusion += " cpu-target=" + quoted(cpuTarget);
+  // fuse's importer makes valid TOSA; the check is for TOSA from elsewhere.
+  if (onnx)
+    fusion += " validate-tosa=false";
   if (!reportPath.empty())
     fusion += " report=" + quoted(reportPath);
   if (!graphPath.empty())

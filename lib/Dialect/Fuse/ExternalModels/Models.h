@@ -35,6 +35,9 @@ struct FusibleModel
   std::optional<int64_t> getBytesWritten(Operation *op) const {
     return Classify(op).bytesWritten;
   }
+  OpClassification getClassification(Operation *op) const {
+    return Classify(op);
+  }
 };
 
 /// Attaches FusibleModel<Classify> to every registered op of `dialect` for

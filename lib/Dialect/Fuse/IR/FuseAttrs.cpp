@@ -492,7 +492,7 @@ bool TargetAttr::supportsElementType(Type elementType,
     needed = 100;
     what = "fp4/fp6";
   }
-  if (getComputeCapability() >= needed)
+  if (needed == 0 || getComputeCapability() >= needed)
     return true;
   if (reason) {
     llvm::raw_string_ostream os(*reason);

@@ -82,8 +82,7 @@ OpClassification mlir::fuse::classifyOp(Operation *op) {
   auto fusible = dyn_cast<FusibleOpInterface>(op);
   if (!fusible)
     return {};
-  return {fusible.getFusionCategory(), fusible.getEstimatedFlops(),
-          fusible.getBytesRead(), fusible.getBytesWritten()};
+  return fusible.getClassification();
 }
 
 bool mlir::fuse::isComputeOp(Operation *op) {
@@ -95,22 +94,20 @@ bool mlir::fuse::isComputeOp(Operation *op) {
   // Initializers: ops that only write scalars into fresh tensors
   // (linalg.fill of a value into tensor.empty, tensor.splat). The kernel that
   // uses them materializes them; they do no arithmetic of their own.
-  if (op->getNumResults() > 0 &&
-      llvm::all_of(op->getResultTypes(),
-                   [](Type t) { return isa<RankedTensorType>(t); }) &&
-      llvm::all_of(op->getOperands(), [](Value v) {
-        return !isa<ShapedType>(v.getType()) ||
-               isa_and_nonnull<tensor::EmptyOp>(v.getDefiningOp());
-      })) {
-    if (auto fusible = dyn_cast<FusibleOpInterface>(op))
-      if (fusible.getEstimatedFlops() == 0)
-        return false;
-  }
-  // Views: reshapes and casts that neither compute nor move bytes.
-  if (auto fusible = dyn_cast<FusibleOpInterface>(op))
-    if (fusible.getEstimatedFlops() == 0 && fusible.getBytesRead() == 0 &&
-        fusible.getBytesWritten() == 0)
+  if (auto fusible = dyn_cast<FusibleOpInterface>(op)) {
+    OpClassification c = fusible.getClassification();
+    if (c.flops == 0 && op->getNumResults() > 0 &&
+        llvm::all_of(op->getResultTypes(),
+                     [](Type t) { return isa<RankedTensorType>(t); }) &&
+        llvm::all_of(op->getOperands(), [](Value v) {
+          return !isa<ShapedType>(v.getType()) ||
+                 isa_and_nonnull<tensor::EmptyOp>(v.getDefiningOp());
+        }))
       return false;
+    // Views: reshapes and casts that neither compute nor move bytes.
+    if (c.flops == 0 && c.bytesRead == 0 && c.bytesWritten == 0)
+      return false;
+  }
   // Pure index arithmetic (shape computations) is not kernel work.
   if (op->getNumResults() > 0 &&
       llvm::all_of(op->getResultTypes(),

@@ -16,6 +16,17 @@
 
 #include <optional>
 
+namespace mlir::fuse {
+/// The cost of one op as the fusion engine sees it.
+struct OpClassification {
+  OpCategory category = OpCategory::opaque;
+  std::optional<int64_t> flops;
+  std::optional<int64_t> bytesRead;
+  std::optional<int64_t> bytesWritten;
+};
+
+} // namespace mlir::fuse
+
 #include "fuse/Dialect/Fuse/IR/FuseInterfaces.h.inc"
 
 namespace mlir::fuse {
@@ -40,14 +51,6 @@ std::optional<int64_t> getNumElements(Type type);
 /// Whether `map` reads a broadcast operand: each result is a loop dimension
 /// (in increasing order) or the constant 0, and it is not the identity.
 bool isBroadcastMap(AffineMap map);
-
-/// The cost of one op as the fusion engine sees it.
-struct OpClassification {
-  OpCategory category = OpCategory::opaque;
-  std::optional<int64_t> flops;
-  std::optional<int64_t> bytesRead;
-  std::optional<int64_t> bytesWritten;
-};
 
 /// Classifies `op` through FusibleOpInterface; an op without the interface is
 /// opaque with unknown costs.

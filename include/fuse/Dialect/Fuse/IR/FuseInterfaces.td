@@ -51,6 +51,19 @@ def Fuse_FusibleOpInterface : OpInterface<"FusibleOpInterface"> {
         kernel of its own, or std::nullopt for dynamic shapes.}],
       /*retTy=*/"std::optional<int64_t>",
       /*methodName=*/"getBytesWritten">,
+    InterfaceMethod<
+      /*desc=*/[{Returns the category and the three costs at once (what
+        `classifyOp` returns): an implementation that derives them together
+        classifies the op once, not four times. By default, the four
+        methods above.}],
+      /*retTy=*/"::mlir::fuse::OpClassification",
+      /*methodName=*/"getClassification",
+      /*args=*/(ins),
+      /*methodBody=*/"",
+      /*defaultImplementation=*/[{
+        return {$_op.getFusionCategory(), $_op.getEstimatedFlops(),
+                $_op.getBytesRead(), $_op.getBytesWritten()};
+      }]>,
   ];
 }
 
