@@ -38,6 +38,16 @@ createResultsToOutParamsPass(bool publicFunctions = false) {
   return bufferization::createBufferResultsToOutParamsPass(options);
 }
 
+/// Upstream's buffer-deallocation-pipeline (ownership-based deallocation,
+/// simplification, lowering), with deallocs that free distinct allocations
+/// unconditionally split into memref.dealloc ops first: the simplification
+/// checks every pair of a dealloc's buffers.
+void addBufferDeallocationPasses(OpPassManager &pm);
+
+/// Registers the split step on its own (fuse-split-trivial-deallocs), for
+/// tests; fuse-to-cpu registers it.
+void registerSplitTrivialDeallocsPass();
+
 } // namespace mlir::fuse::detail
 
 #endif // FUSE_LIB_PIPELINES_BUFFERIZE_H

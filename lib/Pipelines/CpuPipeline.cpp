@@ -79,7 +79,7 @@ void mlir::fuse::buildCpuPipeline(OpPassManager &pm,
   pm.addPass(bufferization::createDropEquivalentBufferResultsPass());
   pm.addPass(detail::createResultsToOutParamsPass(
       /*publicFunctions=*/options.entryAbi));
-  bufferization::buildBufferDeallocationPipeline(pm);
+  detail::addBufferDeallocationPasses(pm);
   pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -155,6 +155,7 @@ void mlir::fuse::buildCpuPipeline(OpPassManager &pm,
 }
 
 void mlir::fuse::registerCpuPipeline() {
+  detail::registerSplitTrivialDeallocsPass();
   PassPipelineRegistration<CpuPipelineOptions>(
       "fuse-to-cpu",
       "Fused (or unfused) IR to the LLVM dialect for CPU execution under "

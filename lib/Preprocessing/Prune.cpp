@@ -605,7 +605,13 @@ struct PrunePass : public fuse::impl::FusePruneBase<PrunePass> {
   }
 
   void runOnOperation() override {
-    if (failed(applyPatternsGreedily(getOperation(), *patterns)))
+    // Dead ops go as the driver meets them (and when their last user goes);
+    // the whole-region simplification after every round (unreachable
+    // blocks, dead block arguments) finds nothing more in a model's
+    // one-block functions and was half of this pass on large graphs.
+    GreedyRewriteConfig config;
+    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+    if (failed(applyPatternsGreedily(getOperation(), *patterns, config)))
       getOperation()->emitWarning()
           << "fuse-prune did not converge; the IR is valid but may not be "
              "fully pruned";
