@@ -306,15 +306,22 @@ static std::optional<FusionRefusal> checkHardware(const FusionCheckInput &in) {
   const FusionPolicy &policy = in.policy;
   ArrayRef<unsigned> merged = in.merged;
   for (unsigned m : merged) {
-    Operation *op = graph.node(m).op;
-    for (Type type :
-         llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes())) {
-      std::string reason;
-      if (!policy.target.supportsElementType(type, &reason))
-        return FusionRefusal{
-            check::kHardware,
-            llvm::formatv("'{0}': {1}", describeOp(op), reason)};
+    const Node &node = graph.node(m);
+    // A node's verdict is the same in every merge: asked once.
+    if (!node.unsupported) {
+      node.unsupported.emplace();
+      for (Type type : llvm::concat<Type>(node.op->getOperandTypes(),
+                                          node.op->getResultTypes())) {
+        std::string reason;
+        if (!policy.target.supportsElementType(type, &reason)) {
+          *node.unsupported =
+              llvm::formatv("'{0}': {1}", describeOp(node.op), reason);
+          break;
+        }
+      }
     }
+    if (!node.unsupported->empty())
+      return FusionRefusal{check::kHardware, *node.unsupported};
   }
   return std::nullopt;
 }

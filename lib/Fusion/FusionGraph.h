@@ -58,6 +58,9 @@ struct Node {
   SmallVector<int64_t> shape;
   bool hasStaticShape = false;
   std::optional<ReductionInfo> reduction;
+  /// The hardware check's verdict on this op for the plan's target, once
+  /// asked (checkHardware): why the target cannot run it, or empty.
+  mutable std::optional<std::string> unsupported;
 
   bool isContraction() const { return cls.category == OpCategory::contraction; }
   bool isReduction() const { return cls.category == OpCategory::reduction; }
