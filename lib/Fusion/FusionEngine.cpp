@@ -156,8 +156,7 @@ bool FusionState::tryMerge(unsigned a, ArrayRef<unsigned> others,
                    rule.has(FusionRule::NamesGroup) ? &rule : nullptr);
   ga.kinds |= gb.kinds | (1u << static_cast<unsigned>(rule.kind));
   ga.steps.append(gb.steps.begin(), gb.steps.end());
-  ga.steps.push_back(
-      (rule.name + ": " + describeOp(graph.node(candidate).op)).str());
+  ga.steps.push_back({&rule, candidate});
   ga.lastRule = &rule;
   ga.lastCandidate = candidate;
   ga.merges.append(gb.merges.begin(), gb.merges.end());
@@ -204,7 +203,9 @@ FusionPlan FusionState::run() {
     for (unsigned m : state.members)
       group.ops.push_back(graph.node(m).op);
     group.anchor = graph.node(state.anchor).op;
-    group.steps = state.steps;
+    for (auto [rule, candidate] : state.steps)
+      group.steps.push_back(
+          (rule->name + ": " + describeOp(graph.node(candidate).op)).str());
     if (state.lastRule) {
       group.lastRule = state.lastRule->name.str();
       group.lastCandidate = graph.node(state.lastCandidate).op;

@@ -36,7 +36,9 @@ struct GroupState {
   const FusionRule *namingRule = nullptr;
   /// The kinds of the rules that took part (bit i: FusionKind value i).
   unsigned kinds = 0;
-  SmallVector<std::string> steps;
+  /// The merges of this group and of every group it took in: rule and
+  /// candidate node (the plan's steps, written once when it is made).
+  SmallVector<std::pair<const FusionRule *, unsigned>> steps;
   /// The last merge into this group.
   const FusionRule *lastRule = nullptr;
   unsigned lastCandidate = 0;
