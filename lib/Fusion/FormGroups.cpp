@@ -112,15 +112,16 @@ FusionPlan planLowerable(FunctionOpInterface fn, Block &block,
           int64_t firstId = tried[same[index]];
           if (firstId < 0)
             continue;
-          // Copies first: inserting may move the map's entries.
-          if (auto it = splits.find(firstId); it != splits.end()) {
-            ContractionSplit split = it->second;
-            splits[id.getInt()] = split;
-          }
-          if (auto it = schedules.find(firstId); it != schedules.end()) {
-            GroupSchedule schedule = it->second;
-            schedules[id.getInt()] = schedule;
-          }
+          // The first group's entry, copied first: inserting may move the
+          // map's entries.
+          auto copyEntry = [&](auto &map) {
+            if (auto it = map.find(firstId); it != map.end()) {
+              auto value = it->second;
+              map[id.getInt()] = std::move(value);
+            }
+          };
+          copyEntry(splits);
+          copyEntry(schedules);
           if (auto it = failures.find(firstId); it != failures.end()) {
             // Its diagnostic names the group it is about.
             std::string message = it->second;

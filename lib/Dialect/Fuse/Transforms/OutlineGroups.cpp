@@ -46,7 +46,8 @@ struct OutlineGroupsPass
       else
         std::iota(first.begin(), first.end(), 0);
       SmallVector<func::FuncOp> callees(groups.size());
-      llvm::DenseMap<unsigned, SmallVector<int64_t>> sharedIds;
+      // Per function made: the ids of the groups it serves.
+      SmallVector<SmallVector<int64_t>> sharedIds(groups.size());
       for (auto [index, group] : llvm::enumerate(groups)) {
         int64_t id = index;
         if (auto attr =
@@ -105,8 +106,7 @@ struct OutlineGroupsPass
         group.replaceAllUsesWith(call.getResults());
         group.erase();
       }
-      // The ids of the groups a shared function serves.
-      for (auto &[index, ids] : sharedIds)
+      for (auto [index, ids] : llvm::enumerate(sharedIds))
         if (ids.size() > 1)
           FuseDialect::GroupsAttrHelper(&getContext())
               .setAttr(callees[index],
