@@ -187,9 +187,11 @@ FusionPlan planLowerable(FunctionOpInterface fn, Block &block,
       }
       // A group whose whole rows keep its contraction off the tensor cores,
       // or leave it tensor-core tiles of a few whole rows, is split where
-      // the two kernels are predicted faster: the first merge that took in
-      // a reduction of its rows is taken back (check 'cost'), and the next
-      // round plans without it.
+      // the two kernels are predicted faster: the merge that joined the
+      // contraction's side with a side holding a reduction of its rows is
+      // taken back (check 'cost'), and the next round plans without it.
+      // (Not a merge inside either side: taking back one that formed the
+      // row epilogue, a LayerNorm's own, would split the epilogue instead.)
       if (failures.empty() && policy.splitRowEpilogues)
         for (auto &[id, split] : splits) {
           auto it = schedules.find(id);
@@ -200,9 +202,8 @@ FusionPlan planLowerable(FunctionOpInterface fn, Block &block,
           if (split.contractionUs + split.restUs >= fused)
             continue;
           const PlannedGroup &group = plan.groups[id];
-          for (auto &[rule, candidate] : group.merges) {
-            if (classifyOp(candidate).category != OpCategory::reduction)
-              continue;
+          if (group.reductionJoin) {
+            auto &[rule, candidate] = group.merges[*group.reductionJoin];
             policy.loweringVetoes[candidate].push_back(
                 {rule,
                  llvm::formatv(
@@ -218,7 +219,6 @@ FusionPlan planLowerable(FunctionOpInterface fn, Block &block,
                      .str(),
                  std::string(check::kCost)});
             vetoed = true;
-            break;
           }
         }
     }

@@ -66,6 +66,8 @@ FusionState::FusionState(Block &block, const FusionPolicy &policy)
     GroupState group;
     group.members.push_back(id);
     group.anchor = id;
+    group.hasContraction = graph.node(id).isContraction();
+    group.hasReduction = graph.node(id).isReduction();
     groupIds.push_back(groups.size());
     groups.push_back(std::move(group));
   }
@@ -122,6 +124,8 @@ bool FusionState::tryMerge(unsigned a, ArrayRef<unsigned> others,
     gb.namingRule = namingRuleOf(gb.namingRule, g.namingRule);
     gb.kinds |= g.kinds;
     gb.steps.append(g.steps.begin(), g.steps.end());
+    gb.hasContraction |= g.hasContraction;
+    gb.hasReduction |= g.hasReduction;
     const Node &anchor = graph.node(g.anchor);
     if (anchor.isContraction() &&
         anchor.cls.flops.value_or(0) >
@@ -155,12 +159,18 @@ bool FusionState::tryMerge(unsigned a, ArrayRef<unsigned> others,
       namingRuleOf(namingRuleOf(ga.namingRule, gb.namingRule),
                    rule.has(FusionRule::NamesGroup) ? &rule : nullptr);
   ga.kinds |= gb.kinds | (1u << static_cast<unsigned>(rule.kind));
+  // Whether this merge is the one that brings a contraction and a
+  // reduction together: each side holds one of them and not both.
+  bool joinsReduction = (ga.hasContraction && !ga.hasReduction &&
+                         gb.hasReduction && !gb.hasContraction) ||
+                        (gb.hasContraction && !gb.hasReduction &&
+                         ga.hasReduction && !ga.hasContraction);
   ga.steps.append(gb.steps.begin(), gb.steps.end());
-  ga.steps.push_back({&rule, candidate});
+  ga.steps.push_back({&rule, candidate, joinsReduction});
+  ga.hasContraction |= gb.hasContraction;
+  ga.hasReduction |= gb.hasReduction;
   ga.lastRule = &rule;
   ga.lastCandidate = candidate;
-  ga.merges.append(gb.merges.begin(), gb.merges.end());
-  ga.merges.push_back({&rule, candidate});
   for (unsigned o : others) {
     for (unsigned m : groups[o].members)
       groupIds[m] = a;
@@ -203,15 +213,17 @@ FusionPlan FusionState::run() {
     for (unsigned m : state.members)
       group.ops.push_back(graph.node(m).op);
     group.anchor = graph.node(state.anchor).op;
-    for (auto [rule, candidate] : state.steps)
-      group.steps.push_back(
-          (rule->name + ": " + describeOp(graph.node(candidate).op)).str());
+    for (const GroupState::Step &step : state.steps) {
+      Operation *op = graph.node(step.candidate).op;
+      if (step.joinsReduction && !group.reductionJoin)
+        group.reductionJoin = group.merges.size();
+      group.steps.push_back((step.rule->name + ": " + describeOp(op)).str());
+      group.merges.push_back({step.rule->name.str(), op});
+    }
     if (state.lastRule) {
       group.lastRule = state.lastRule->name.str();
       group.lastCandidate = graph.node(state.lastCandidate).op;
     }
-    for (auto [rule, candidate] : state.merges)
-      group.merges.push_back({rule->name.str(), graph.node(candidate).op});
     group.bytes = graph.getBytes(state.members);
     int64_t separate = 0;
     for (unsigned m : state.members)

@@ -36,14 +36,23 @@ struct GroupState {
   const FusionRule *namingRule = nullptr;
   /// The kinds of the rules that took part (bit i: FusionKind value i).
   unsigned kinds = 0;
-  /// The merges of this group and of every group it took in: rule and
-  /// candidate node (the plan's steps, written once when it is made).
-  SmallVector<std::pair<const FusionRule *, unsigned>> steps;
+  /// One merge: its rule, its candidate node, and whether it joined a
+  /// group holding a contraction with one holding a reduction (neither
+  /// side holding both).
+  struct Step {
+    const FusionRule *rule;
+    unsigned candidate;
+    bool joinsReduction;
+  };
+  /// The merges of this group and of every group it took in, in order
+  /// (this group's, then each taken-in group's, then the merge that took
+  /// them in). The plan's steps and merges.
+  SmallVector<Step> steps;
+  /// Whether a member is a contraction, a reduction.
+  bool hasContraction = false, hasReduction = false;
   /// The last merge into this group.
   const FusionRule *lastRule = nullptr;
   unsigned lastCandidate = 0;
-  /// Every merge into this group, in order: its rule and candidate node.
-  SmallVector<std::pair<const FusionRule *, unsigned>> merges;
   bool alive = true;
 
   bool tookPart(FusionKind kind) const {

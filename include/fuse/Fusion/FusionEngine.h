@@ -33,7 +33,9 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringSet.h"
 
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace mlir::fuse {
 
@@ -91,8 +93,14 @@ struct PlannedGroup {
   /// The last merge: its rule and the op it took in (null for single ops).
   std::string lastRule;
   Operation *lastCandidate = nullptr;
-  /// Every merge, in order: its rule and the op it took in.
+  /// Every merge, those of the groups it took in included, in the order
+  /// of `steps`: its rule and the op it took in.
   std::vector<std::pair<std::string, Operation *>> merges;
+  /// The index in `merges` of the first merge that joined a group holding
+  /// a contraction with one holding a reduction (neither side holding
+  /// both): the merge that splitting a contraction from its row epilogue
+  /// takes back. None where no merge did.
+  std::optional<unsigned> reductionJoin;
   /// Bytes of global memory the group reads and writes as one kernel.
   int64_t bytes = 0;
   /// Bytes its ops would move as separate kernels, minus `bytes`.
@@ -115,7 +123,7 @@ struct FusionRejection {
 
 /// What the engine decided for one block.
 struct FusionPlan {
-  SmallVector<PlannedGroup> groups;
+  std::vector<PlannedGroup> groups;
   SmallVector<FusionRejection> rejections;
   /// Every compute op its own kernel, and after fusion.
   int64_t kernelsBefore = 0, kernelsAfter = 0;

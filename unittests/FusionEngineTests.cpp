@@ -1,0 +1,180 @@
+//===- FusionEngineTests.cpp - the engine's record of a group's merges ----===//
+//
+// Part of fuse, an MLIR-based operator-fusion compiler.
+//
+// The engine records every merge of a group, those of the groups it took in
+// included, and which merge joined a contraction with a reduction (the one
+// fuse-form-groups takes back to split a contraction from its row
+// epilogue). These tests drive FusionState's merges by hand in both
+// directions, so the record does not depend on the order the rules happen
+// to merge in.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../lib/Fusion/FusionState.h"
+#include "fuse/Dialect/Fuse/IR/FuseDialect.h"
+#include "fuse/Dialect/Fuse/IR/FuseExternalModels.h"
+#include "fuse/Fusion/FusionEngine.h"
+#include "fuse/Fusion/FusionRule.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "gtest/gtest.h"
+
+using namespace mlir;
+using namespace mlir::fuse;
+using namespace mlir::fuse::detail;
+
+namespace {
+
+// A matmul, then a LayerNorm-like row epilogue of its output: two row sums
+// (of the output, and of the centred squares) around an elementwise op.
+constexpr const char *kInput = R"mlir(
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @f(%a: tensor<8x16xf32>, %b: tensor<16x32xf32>,
+             %acc: tensor<8x32xf32>, %rows: tensor<8xf32>) -> tensor<8xf32> {
+  %c = linalg.matmul ins(%a, %b : tensor<8x16xf32>, tensor<16x32xf32>)
+                     outs(%acc : tensor<8x32xf32>) -> tensor<8x32xf32>
+  %sum = linalg.reduce ins(%c : tensor<8x32xf32>) outs(%rows : tensor<8xf32>)
+      dimensions = [1]
+      (%in: f32, %init: f32) {
+        %s = arith.addf %in, %init : f32
+        linalg.yield %s : f32
+      }
+  %centred = linalg.generic {indexing_maps = [#id, #row, #id],
+                             iterator_types = ["parallel", "parallel"]}
+      ins(%c, %sum : tensor<8x32xf32>, tensor<8xf32>) outs(%acc : tensor<8x32xf32>) {
+    ^bb0(%x: f32, %m: f32, %o: f32):
+      %d = arith.subf %x, %m : f32
+      %sq = arith.mulf %d, %d : f32
+      linalg.yield %sq : f32
+  } -> tensor<8x32xf32>
+  %var = linalg.reduce ins(%centred : tensor<8x32xf32>) outs(%rows : tensor<8xf32>)
+      dimensions = [1]
+      (%in: f32, %init: f32) {
+        %s = arith.addf %in, %init : f32
+        linalg.yield %s : f32
+      }
+  return %var : tensor<8xf32>
+}
+)mlir";
+
+class FusionEngineTest : public ::testing::Test {
+protected:
+  FusionEngineTest() {
+    DialectRegistry registry;
+    registerFusibleOpInterfaceExternalModels(registry);
+    context.appendDialectRegistry(registry);
+    context.loadDialect<FuseDialect, arith::ArithDialect, func::FuncDialect,
+                        linalg::LinalgDialect, tensor::TensorDialect>();
+    module = parseSourceString<ModuleOp>(kInput, &context);
+    policy.target = TargetAttr::getPreset(&context, "h200");
+  }
+
+  Block &body() {
+    return cast<func::FuncOp>(module->getBody()->front()).getBody().front();
+  }
+
+  /// The graph node of the op named `name` (the `index`-th of that name).
+  static unsigned nodeOf(const FusionState &state, StringRef name,
+                         unsigned index = 0) {
+    const FusionGraph &graph = state.getGraph();
+    for (unsigned n = 0; n < graph.size(); ++n)
+      if (graph.node(n).op->getName().getStringRef() == name && index-- == 0)
+        return n;
+    ADD_FAILURE() << "no node " << name.str();
+    return 0;
+  }
+
+  MLIRContext context;
+  OwningOpRef<ModuleOp> module;
+  FusionPolicy policy;
+};
+
+// The row epilogue is formed first (its own merges take in a reduction),
+// then it takes in the contraction: the join is the last merge, not the
+// epilogue's own.
+TEST_F(FusionEngineTest, RowGroupTakesInContraction) {
+  ASSERT_TRUE(module);
+  FusionState state(body(), policy);
+  const FusionRule *rows = lookupFusionRule("row_reduction");
+  const FusionRule *join = lookupFusionRule("contraction_row_epilogue");
+  ASSERT_TRUE(rows && join);
+  unsigned matmul = nodeOf(state, "linalg.matmul");
+  unsigned sum = nodeOf(state, "linalg.reduce", 0);
+  unsigned centred = nodeOf(state, "linalg.generic");
+  unsigned var = nodeOf(state, "linalg.reduce", 1);
+  ASSERT_TRUE(state.tryMerge(state.groupOf(centred), state.groupOf(var),
+                             *rows, var));
+  ASSERT_TRUE(state.tryMerge(state.groupOf(centred), state.groupOf(sum),
+                             *rows, sum));
+  ASSERT_TRUE(state.tryMerge(state.groupOf(centred), state.groupOf(matmul),
+                             *join, matmul));
+  FusionPlan plan = state.run();
+  ASSERT_EQ(plan.groups.size(), 1u);
+  const PlannedGroup &group = plan.groups.front();
+  ASSERT_EQ(group.merges.size(), 3u);
+  ASSERT_EQ(group.steps.size(), 3u);
+  ASSERT_TRUE(group.reductionJoin.has_value());
+  EXPECT_EQ(*group.reductionJoin, 2u);
+  EXPECT_EQ(group.merges[2].first, "contraction_row_epilogue");
+  EXPECT_EQ(group.merges[2].second, state.node(matmul).op);
+}
+
+// The contraction's group takes in the formed row epilogue: the epilogue's
+// own merges are recorded too (before the join), and the join is the merge
+// that took the epilogue in.
+TEST_F(FusionEngineTest, ContractionTakesInRowGroup) {
+  ASSERT_TRUE(module);
+  FusionState state(body(), policy);
+  const FusionRule *rows = lookupFusionRule("row_reduction");
+  const FusionRule *join = lookupFusionRule("contraction_row_epilogue");
+  ASSERT_TRUE(rows && join);
+  unsigned matmul = nodeOf(state, "linalg.matmul");
+  unsigned sum = nodeOf(state, "linalg.reduce", 0);
+  unsigned centred = nodeOf(state, "linalg.generic");
+  unsigned var = nodeOf(state, "linalg.reduce", 1);
+  ASSERT_TRUE(state.tryMerge(state.groupOf(sum), state.groupOf(centred),
+                             *rows, centred));
+  ASSERT_TRUE(
+      state.tryMerge(state.groupOf(sum), state.groupOf(var), *rows, var));
+  ASSERT_TRUE(state.tryMerge(state.groupOf(matmul), state.groupOf(sum),
+                             *join, sum));
+  FusionPlan plan = state.run();
+  ASSERT_EQ(plan.groups.size(), 1u);
+  const PlannedGroup &group = plan.groups.front();
+  ASSERT_EQ(group.merges.size(), 3u);
+  EXPECT_EQ(group.merges[0].second, state.node(centred).op);
+  EXPECT_EQ(group.merges[1].second, state.node(var).op);
+  ASSERT_TRUE(group.reductionJoin.has_value());
+  EXPECT_EQ(*group.reductionJoin, 2u);
+  EXPECT_EQ(group.merges[2].second, state.node(sum).op);
+}
+
+// Merges that never put a contraction beside a reduction record no join:
+// with contraction_row_epilogue off, the matmul stays alone.
+TEST_F(FusionEngineTest, NoJoinWithoutContraction) {
+  ASSERT_TRUE(module);
+  policy.disabledRules.insert("contraction_row_epilogue");
+  FusionState state(body(), policy);
+  const FusionRule *rows = lookupFusionRule("row_reduction");
+  ASSERT_TRUE(rows);
+  unsigned sum = nodeOf(state, "linalg.reduce", 0);
+  unsigned centred = nodeOf(state, "linalg.generic");
+  ASSERT_TRUE(state.tryMerge(state.groupOf(sum), state.groupOf(centred),
+                             *rows, centred));
+  FusionPlan plan = state.run();
+  size_t merges = 0;
+  for (const PlannedGroup &group : plan.groups) {
+    merges += group.merges.size();
+    EXPECT_FALSE(group.reductionJoin.has_value());
+  }
+  EXPECT_GE(merges, 1u);
+}
+
+} // namespace
