@@ -109,10 +109,10 @@ TEST_F(FusionEngineTest, RowGroupTakesInContraction) {
   unsigned sum = nodeOf(state, "linalg.reduce", 0);
   unsigned centred = nodeOf(state, "linalg.generic");
   unsigned var = nodeOf(state, "linalg.reduce", 1);
-  ASSERT_TRUE(state.tryMerge(state.groupOf(centred), state.groupOf(var),
-                             *rows, var));
-  ASSERT_TRUE(state.tryMerge(state.groupOf(centred), state.groupOf(sum),
-                             *rows, sum));
+  ASSERT_TRUE(
+      state.tryMerge(state.groupOf(centred), state.groupOf(var), *rows, var));
+  ASSERT_TRUE(
+      state.tryMerge(state.groupOf(centred), state.groupOf(sum), *rows, sum));
   ASSERT_TRUE(state.tryMerge(state.groupOf(centred), state.groupOf(matmul),
                              *join, matmul));
   FusionPlan plan = state.run();
@@ -139,12 +139,12 @@ TEST_F(FusionEngineTest, ContractionTakesInRowGroup) {
   unsigned sum = nodeOf(state, "linalg.reduce", 0);
   unsigned centred = nodeOf(state, "linalg.generic");
   unsigned var = nodeOf(state, "linalg.reduce", 1);
-  ASSERT_TRUE(state.tryMerge(state.groupOf(sum), state.groupOf(centred),
-                             *rows, centred));
+  ASSERT_TRUE(state.tryMerge(state.groupOf(sum), state.groupOf(centred), *rows,
+                             centred));
   ASSERT_TRUE(
       state.tryMerge(state.groupOf(sum), state.groupOf(var), *rows, var));
-  ASSERT_TRUE(state.tryMerge(state.groupOf(matmul), state.groupOf(sum),
-                             *join, sum));
+  ASSERT_TRUE(
+      state.tryMerge(state.groupOf(matmul), state.groupOf(sum), *join, sum));
   FusionPlan plan = state.run();
   ASSERT_EQ(plan.groups.size(), 1u);
   const PlannedGroup &group = plan.groups.front();
@@ -166,8 +166,8 @@ TEST_F(FusionEngineTest, NoJoinWithoutContraction) {
   ASSERT_TRUE(rows);
   unsigned sum = nodeOf(state, "linalg.reduce", 0);
   unsigned centred = nodeOf(state, "linalg.generic");
-  ASSERT_TRUE(state.tryMerge(state.groupOf(sum), state.groupOf(centred),
-                             *rows, centred));
+  ASSERT_TRUE(state.tryMerge(state.groupOf(sum), state.groupOf(centred), *rows,
+                             centred));
   FusionPlan plan = state.run();
   size_t merges = 0;
   for (const PlannedGroup &group : plan.groups) {

@@ -546,6 +546,11 @@ LogicalResult Importer::bindInputs(const onnx::GraphProto &graph,
 
 FailureOr<RankedTensorType> Importer::inputType(const onnx::ValueInfoProto &v) {
   const onnx::TypeProto &type = v.type();
+  if (type.has_sequence_type())
+    return error() << "graph input '" << v.name()
+                   << "' is a sequence: run-time values are tensors (a "
+                      "sequence may only be made and used inside the model)",
+           failure();
   if (!type.has_tensor_type())
     return error() << "graph input '" << v.name() << "' is not a tensor",
            failure();
@@ -3449,6 +3454,10 @@ const llvm::StringMap<Importer::Handler> &Importer::handlers() {
       return i.define(0, *i.input(0));
     };
     t["Cast"] = [](Importer &i) { return i.importCast(); };
+    for (StringRef op : {"SequenceEmpty", "SequenceConstruct", "SequenceInsert",
+                         "SequenceErase", "SequenceAt", "SequenceLength",
+                         "ConcatFromSequence", "SplitToSequence"})
+      t[op] = [](Importer &i) { return i.importSequenceOp(); };
     t["InstanceNormalization"] = [](Importer &i) {
       return i.importInstanceNorm();
     };
@@ -3590,11 +3599,18 @@ LogicalResult Importer::importWidened(Type ft,
 
 LogicalResult Importer::importNode() {
   loc = NameLoc::get(b.getStringAttr(nodeName()), fileLoc);
+  if (isSequenceOp(node->op_type()))
+    return importSequenceOp();
   for (int k = 0; k < numInputs(); ++k)
-    if (hasInput(k) && !input(k))
+    if (hasInput(k) && !input(k)) {
+      if (sequences.count(node->input(k)))
+        return error() << "input '" << node->input(k)
+                       << "' is a sequence; this op takes tensors",
+               failure();
       return error() << "input '" << node->input(k)
                      << "' is not defined before this node",
              failure();
+    }
   // Required inputs (present and named), per op and opset.
   StringRef opType = node->op_type();
   int required = 1;
@@ -3917,6 +3933,12 @@ OwningOpRef<ModuleOp> Importer::run(StringRef bytes) {
   SmallVector<Value> results;
   for (const onnx::ValueInfoProto &out : graph.output()) {
     auto it = env.find(out.name());
+    if (it == env.end() && sequences.count(out.name())) {
+      error() << "graph output '" << out.name()
+              << "' is a sequence: run-time values are tensors (a "
+                 "sequence lives only while the model is imported)";
+      return nullptr;
+    }
     if (it == env.end()) {
       error() << "graph output '" << out.name() << "' is never defined";
       return nullptr;

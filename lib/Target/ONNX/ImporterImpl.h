@@ -364,6 +364,27 @@ private:
   LogicalResult importEinsum();
   /// Pow of a float base by an integer run-time exponent (converted).
   LogicalResult importPowIntegerExponent();
+
+  // --- sequences (Sequences.cpp): lists of tensors while importing -------
+  static bool isSequenceOp(StringRef opType);
+  /// A sequence op: the list edited, read or made (SplitToSequence), or
+  /// its tensors concatenated (ConcatFromSequence).
+  LogicalResult importSequenceOp();
+  LogicalResult importSplitToSequence();
+  /// The sequence input k names, or an error.
+  FailureOr<std::vector<std::string> *> sequenceInput(int k);
+  /// Output 0 as the sequence of the tensors named `items`.
+  LogicalResult defineSequence(std::vector<std::string> items);
+  /// The import-time position of input k in a sequence of `length`
+  /// tensors, normalized (`end`: the length itself is allowed, as an
+  /// insertion's).
+  FailureOr<int64_t> sequencePosition(int k, int64_t length, bool end);
+  /// `e` in the environment under a name no ONNX value has.
+  std::string sequenceTemp(Entry e);
+  /// `e` with ONNX shape `shape` (a unit axis added or removed).
+  Entry withShape(Entry e, ArrayRef<int64_t> shape);
+  /// Imports `synthetic` (a node the importer made) in place of `node`.
+  LogicalResult importAsNode(const onnx::NodeProto &synthetic);
   /// The axis attribute of the node, normalized for `rank`.
   FailureOr<int64_t> axisAttr(int64_t rank, int64_t dflt = 0);
   Value scalar(float v, int64_t rank) {
@@ -594,6 +615,9 @@ private:
   int64_t nodeIndex = 0;
   int64_t opset = 0;
   llvm::StringMap<Entry> env;
+  /// The sequences defined so far: the names of their tensors in `env`.
+  llvm::StringMap<std::vector<std::string>> sequences;
+  int64_t sequenceTemps = 0;
   llvm::StringSet<> usedNames;
   /// The float type of the node being imported: that of its run-time
   /// float inputs (f32, f16 or bf16); run-time float values and float

@@ -240,6 +240,81 @@ def topk_error(kind):
     return make
 
 
+def sequence_ops(opset=13):
+    """Sequences resolved at import time: SplitToSequence (parts of 2 along
+    the last axis; the last part takes what is left), an insertion at the
+    front and an erasure, SequenceAt with a negative position, the length,
+    ConcatFromSequence along an axis and stacked on a new one, and
+    SplitToSequence without sizes, keepdims=0 (rows, the axis dropped),
+    read back by SequenceAt and added to a run-time tensor. At opset 11
+    (Split takes its sizes as an attribute) or 13 (as an input)."""
+    x = rng.standard_normal((2, 3, 5)).astype(np.float32)
+    y = rng.standard_normal((2, 3, 1)).astype(np.float32)
+    r = rng.standard_normal((3, 5)).astype(np.float32)
+    nodes = [helper.make_node("SplitToSequence", ["x", "two"], ["parts"], axis=-1),
+             helper.make_node("SequenceInsert", ["parts", "y", "zero"], ["ins"]),
+             helper.make_node("SequenceErase", ["ins", "one"], ["era"]),
+             helper.make_node("SequenceAt", ["era", "minus1"], ["last"]),
+             helper.make_node("SequenceLength", ["era"], ["len"]),
+             helper.make_node("ConcatFromSequence", ["era"], ["cat"], axis=2),
+             helper.make_node("SequenceConstruct", ["x", "x"], ["pair"]),
+             helper.make_node("ConcatFromSequence", ["pair"], ["stack"], axis=-1, new_axis=1),
+             helper.make_node("SplitToSequence", ["x"], ["rows"], axis=0, keepdims=0),
+             helper.make_node("SequenceAt", ["rows", "one"], ["row1"]),
+             helper.make_node("Add", ["row1", "r"], ["sum"]),
+             helper.make_node("SequenceEmpty", [], ["empty"]),
+             helper.make_node("SequenceInsert", ["empty", "r"], ["single"]),
+             helper.make_node("ConcatFromSequence", ["single"], ["only"], axis=0)]
+    inits = [init(name, np.array(v, dtype=np.int64))
+             for name, v in [("two", 2), ("zero", 0), ("one", 1), ("minus1", -1)]]
+    # parts: [0:2], [2:4], [4:5]; y inserted first; erase position 1 ([0:2]).
+    seq = [y, x[:, :, 2:4], x[:, :, 4:5]]
+    outs = [seq[-1], np.array(len(seq), dtype=np.int64), np.concatenate(seq, axis=2),
+            np.stack([x, x], axis=-1), x[1] + r, r]
+    return (model(nodes, [vi("x", [2, 3, 5]), vi("y", [2, 3, 1]), vi("r", [3, 5])],
+                  [vi("last", [2, 3, 1]), vi("len", [], TensorProto.INT64), vi("cat", [2, 3, 4]),
+                   vi("stack", [2, 3, 5, 2]), vi("sum", [3, 5]), vi("only", [3, 5])], inits, opset),
+            ([x, y, r], outs))
+
+
+def sequence_error(kind):
+    """Sequence misuse fuse refuses, by name."""
+    def make():
+        x = vi("x", [2, 3])
+        pos = TensorProto.INT64
+        inits = []
+        inputs = [x]
+        outputs = [vi("out", [2, 3])]
+        if kind == "position":
+            nodes = [helper.make_node("SequenceConstruct", ["x", "x"], ["s"]),
+                     helper.make_node("SequenceAt", ["s", "p"], ["out"], name="at")]
+            inits = [init("p", np.array(2, dtype=np.int64))]
+        elif kind == "runtime_position":
+            nodes = [helper.make_node("SequenceConstruct", ["x", "x"], ["s"]),
+                     helper.make_node("SequenceAt", ["s", "p"], ["out"], name="at")]
+            inputs = [x, vi("p", [], pos)]
+        elif kind == "output":
+            nodes = [helper.make_node("SequenceConstruct", ["x"], ["out"], name="make")]
+            outputs = [helper.make_tensor_sequence_value_info("out", TensorProto.FLOAT, [2, 3])]
+        elif kind == "tensor_op":
+            nodes = [helper.make_node("SequenceConstruct", ["x"], ["s"]),
+                     helper.make_node("Relu", ["s"], ["out"], name="relu")]
+        elif kind == "not_sequence":
+            nodes = [helper.make_node("SequenceLength", ["x"], ["out"], name="len")]
+            outputs = [vi("out", [], pos)]
+        elif kind == "erase_empty":
+            nodes = [helper.make_node("SequenceEmpty", [], ["s"]),
+                     helper.make_node("SequenceErase", ["s"], ["e"], name="erase"),
+                     helper.make_node("SequenceLength", ["e"], ["out"])]
+            outputs = [vi("out", [], pos)]
+        elif kind == "split_sizes":
+            nodes = [helper.make_node("SplitToSequence", ["x", "sz"], ["s"], axis=1, name="split"),
+                     helper.make_node("SequenceAt", ["s", "z"], ["out"])]
+            inits = [init("sz", np.array([1, 1], dtype=np.int64)), init("z", np.array(0, dtype=np.int64))]
+        return model(nodes, inputs, outputs, inits), None
+    return make
+
+
 def scatternd_ops():
     """ScatterND: a cache update (known indices [[0, 3], [1, 5]] write two
     rows of a [2, 8, 4] FLOAT tensor), run-time INT64 indices with a negative
@@ -1441,6 +1516,11 @@ def main():
         "grouped_conv": grouped_conv,
         "resize_ops": resize_ops,
         "topk_ops": topk_ops,
+        "sequence_ops": sequence_ops,
+        "sequence_ops_opset11": lambda: sequence_ops(11),
+        **{f"sequence_{k}": sequence_error(k) for k in
+           ["position", "runtime_position", "output", "tensor_op", "not_sequence",
+            "erase_empty", "split_sizes"]},
         "scatternd_ops": scatternd_ops,
         **{f"scatternd_{k}": scatternd_error(k) for k in ["updates_shape", "k_rank", "reduction_max"]},
         **{f"topk_{k}": topk_error(k) for k in ["k_zero", "k_large", "bool"]},
