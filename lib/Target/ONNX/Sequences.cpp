@@ -24,11 +24,10 @@ using namespace mlir::fuse::onnx_import;
 using namespace mlir::fuse::onnx_import::detail;
 
 bool Importer::isSequenceOp(StringRef opType) {
-  return llvm::is_contained({"SequenceEmpty", "SequenceConstruct",
-                             "SequenceInsert", "SequenceErase", "SequenceAt",
-                             "SequenceLength", "ConcatFromSequence",
-                             "SplitToSequence"},
-                            opType);
+  return llvm::is_contained(
+      {"SequenceEmpty", "SequenceConstruct", "SequenceInsert", "SequenceErase",
+       "SequenceAt", "SequenceLength", "ConcatFromSequence", "SplitToSequence"},
+      opType);
 }
 
 FailureOr<std::vector<std::string> *> Importer::sequenceInput(int k) {
@@ -38,8 +37,8 @@ FailureOr<std::vector<std::string> *> Importer::sequenceInput(int k) {
   if (it != sequences.end())
     return &it->second;
   if (env.count(node->input(k)))
-    return error() << "input '" << node->input(k)
-                   << "' is a tensor; input " << k << " must be a sequence",
+    return error() << "input '" << node->input(k) << "' is a tensor; input "
+                   << k << " must be a sequence",
            failure();
   return error() << "input '" << node->input(k)
                  << "' is not defined before this node",
@@ -54,8 +53,7 @@ LogicalResult Importer::defineSequence(std::vector<std::string> items) {
   return success();
 }
 
-FailureOr<int64_t> Importer::sequencePosition(int k, int64_t length,
-                                              bool end) {
+FailureOr<int64_t> Importer::sequencePosition(int k, int64_t length, bool end) {
   FailureOr<const HostTensor *> t = constInput(k, "the position");
   if (failed(t))
     return failure();
@@ -75,8 +73,8 @@ FailureOr<int64_t> Importer::sequencePosition(int k, int64_t length,
 }
 
 std::string Importer::sequenceTemp(Entry e) {
-  std::string name = node->output(0) + '\0' + "seq" +
-                     std::to_string(sequenceTemps++);
+  std::string name =
+      node->output(0) + '\0' + "seq" + std::to_string(sequenceTemps++);
   env[name] = std::move(e);
   return name;
 }
@@ -176,7 +174,8 @@ LogicalResult Importer::importSequenceOp() {
   if (length == 0)
     return error() << "the sequence is empty: nothing to concatenate",
            failure();
-  FailureOr<int64_t> axis = intAttr("axis", std::numeric_limits<int64_t>::min());
+  FailureOr<int64_t> axis =
+      intAttr("axis", std::numeric_limits<int64_t>::min());
   FailureOr<int64_t> newAxis = intAttr("new_axis", 0);
   if (failed(axis) || failed(newAxis))
     return failure();
