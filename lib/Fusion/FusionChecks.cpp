@@ -179,10 +179,13 @@ static std::optional<FusionRefusal> checkMemory(const FusionCheckInput &in) {
     }
   }
   // A reduction that is broadcast back keeps whole rows on chip: the values
-  // read after the reduction that were available before it.
+  // read after the reduction that were available before it (not in a
+  // kernel that streams them: the attention schedule's online softmax,
+  // whose tile buffers the lowering check measures).
+  bool streams = in.rule && in.rule->has(FusionRule::StreamsOperands);
   for (unsigned r : merged) {
     const Node &red = graph.node(r);
-    if (!red.isReduction() || !red.reduction)
+    if (streams || !red.isReduction() || !red.reduction)
       continue;
     int64_t full = red.reduction->rows * red.reduction->cols;
     llvm::SetVector<Value> live;
@@ -272,7 +275,9 @@ static std::optional<FusionRefusal> checkIntensity(const FusionCheckInput &in) {
   ArrayRef<unsigned> merged = in.merged;
   // Roofline: a contraction is compute-bound when its FLOPs per byte reach
   // the ridge point peak / bandwidth. Two of them in one kernel fight for
-  // registers and spill.
+  // registers and spill; not in a kernel that streams their operands.
+  if (in.rule && in.rule->has(FusionRule::StreamsOperands))
+    return std::nullopt;
   SmallVector<std::pair<unsigned, double>> bound;
   double ridge = 0;
   for (unsigned m : merged) {

@@ -43,6 +43,12 @@ struct FusionRule {
     /// Provides the barrier a reduction broadcast back over its rows needs
     /// (a row's statistic before its normalization).
     RowBarrier = 1u << 2,
+    /// Its kernel keeps what passes between its contractions on chip and
+    /// streams their operands (the attention schedule's online softmax),
+    /// so the roofline check of two compute-bound contractions in one
+    /// kernel does not apply: the lowering check and the schedule's cost
+    /// decide.
+    StreamsOperands = 1u << 3,
   };
 
   /// The rule's name, as reports, remarks and disable-rules use it.

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuse/Codegen/Tiling/LowerGroups.h"
+#include "StreamAttention.h"
 #include "fuse/Codegen/CostModel/CpuSchedule.h"
 #include "fuse/Codegen/CostModel/KernelCost.h"
 #include "fuse/Codegen/CostModel/MmaContraction.h"
@@ -1072,6 +1073,19 @@ LogicalResult lowerGroup(RewriterBase &rewriter, GroupOp group,
 
 /// Calls `fn` on the tile loop (the outermost scf.forall) of a lowered
 /// `group`.
+/// How many times `op` runs in its tile: the product of the trip counts of
+/// the scf.for loops around it inside its tile loop (a streamed
+/// reduction's chunks); 1 outside any.
+int64_t tripsInTile(Operation *op) {
+  int64_t trips = 1;
+  for (Operation *parent = op->getParentOp();
+       parent && !isa<scf::ForallOp>(parent); parent = parent->getParentOp())
+    if (auto loop = dyn_cast<scf::ForOp>(parent))
+      if (std::optional<APInt> count = loop.getStaticTripCount())
+        trips *= std::max<int64_t>(count->getSExtValue(), 1);
+  return trips;
+}
+
 void forEachTileLoop(GroupOp group,
                      llvm::function_ref<void(scf::ForallOp)> fn) {
   group.walk([&](scf::ForallOp loop) {
@@ -1178,11 +1192,13 @@ bool measureAttentionPhases(GroupOp group, KernelShape &shape) {
       int64_t points = pointsOf(op);
       if (points == 0)
         continue;
+      // Ops in a streamed loop run once per chunk.
+      int64_t trips = tripsInTile(op);
       if (auto init =
               op.getDpsInitOperand(0)->get().getDefiningOp<linalg::LinalgOp>())
         if (init->hasOneUse() && elementwiseOver(init, points)) {
-          shape.foldedPoints += pointsOf(init);
-          ++shape.foldedPhases;
+          shape.foldedPoints += pointsOf(init) * tripsInTile(init);
+          shape.foldedPhases += tripsInTile(init);
         }
       llvm::SmallPtrSet<Value, 8> held;
       for (Value result : op->getResults())
@@ -1194,10 +1210,11 @@ bool measureAttentionPhases(GroupOp group, KernelShape &shape) {
             reads = true;
             elementwise &= next.getMatchingIndexingMap(&operand).isIdentity();
           }
-        if (!reads || !elementwise || !elementwiseOver(next, points))
+        if (!reads || !elementwise || !elementwiseOver(next, points) ||
+            next->getBlock() != op->getBlock())
           break;
-        shape.foldedPoints += pointsOf(next);
-        ++shape.foldedPhases;
+        shape.foldedPoints += pointsOf(next) * trips;
+        shape.foldedPhases += trips;
         for (Value result : next->getResults())
           held.insert(result);
       }
@@ -1208,10 +1225,12 @@ bool measureAttentionPhases(GroupOp group, KernelShape &shape) {
         ok = false;
         return;
       }
-      int64_t points = 1;
+      // Each chunk of a streamed loop is a phase of its own.
+      int64_t trips = tripsInTile(op);
+      int64_t points = trips;
       for (int64_t size : sizes)
         points *= size;
-      ++shape.phaseCount;
+      shape.phaseCount += trips;
       if (op.getNumReductionLoops() > 0 &&
           linalg::isaContractionOpInterface(op))
         if (std::optional<MmaContraction> c = matchMmaContraction(op)) {
@@ -1221,12 +1240,12 @@ bool measureAttentionPhases(GroupOp group, KernelShape &shape) {
           phase.k = c->kPoints;
           phase.batch = c->batchPoints;
           phase.staged = fromInput(c->a->get()) || fromInput(c->b->get());
-          shape.contractionPhases.push_back(phase);
+          shape.contractionPhases.append(trips, phase);
           return;
         }
       if (onlyMovesElements(op) && fromInput(op.getDpsInputOperand(0)->get())) {
         shape.copyPoints += points;
-        ++shape.copyPhases;
+        shape.copyPhases += trips;
         return;
       }
       shape.phasePoints += points;
@@ -1269,6 +1288,25 @@ bestAttentionSchedule(RewriterBase &rewriter, GroupOp group,
           tiles.push_back(tile);
         }
     }
+    // Each tile also with the keys and values streamed (Lowering.md,
+    // "Streamed attention"): a tile on the root's reduction loop, a chunk
+    // of 32, 64 or 128 keys that divides it.
+    SmallVector<utils::IteratorType> iterators = root.getLoopIteratorTypes();
+    for (auto [d, iterator] : llvm::enumerate(iterators)) {
+      if (iterator != utils::IteratorType::reduction || d >= extents.size() ||
+          ShapedType::isDynamic(extents[d]))
+        continue;
+      size_t rowTiles = tiles.size();
+      for (size_t t = 0; t < rowTiles; ++t)
+        for (int64_t chunk : {32, 64, 128})
+          if (extents[d] > chunk && extents[d] % chunk == 0) {
+            SmallVector<int64_t> tile(tiles[t]);
+            tile.resize(std::max<size_t>(tile.size(), d + 1), 0);
+            tile[d] = chunk;
+            tiles.push_back(tile);
+          }
+      break;
+    }
   }
   bool tensorCores =
       options.tensorCores != "never" && tf32MmaMacsPerSM(target.getArch()) > 0;
@@ -1307,12 +1345,20 @@ bestAttentionSchedule(RewriterBase &rewriter, GroupOp group,
           // Each product a whole number of warps with at most 16
           // accumulator tiles each; staged operands take block tiles.
           shape.stagingBytes = 0;
+          // A streamed contraction's chunks (equal phases in a row) reuse
+          // one set of staging buffers.
+          const ContractionPhase *previous = nullptr;
           for (const ContractionPhase &p : shape.contractionPhases) {
             MmaWarpGrid grid =
                 chooseMmaWarps(llvm::divideCeil(p.m, 16),
                                llvm::divideCeil(p.n, 8), threads / 32);
             fits &= grid.tilesM * grid.tilesN <= 16;
-            if (p.staged)
+            bool repeat = previous && previous->m == p.m &&
+                          previous->n == p.n && previous->k == p.k &&
+                          previous->batch == p.batch &&
+                          previous->staged == p.staged;
+            previous = &p;
+            if (p.staged && !repeat)
               shape.stagingBytes += mmaStagingBytes(p.m, p.n, p.k, true, false,
                                                     2, mmaKFor(options));
           }
@@ -1338,8 +1384,9 @@ bestAttentionSchedule(RewriterBase &rewriter, GroupOp group,
            << " (attention): the tile buffers of its smallest tile take "
            << smallestBytes << " B of shared memory, more than the "
            << target.getSharedMemPerBlock() << " B a block has on target '"
-           << target.getName() << "' (the keys and values of a head are "
-           << "held whole)";
+           << target.getName() << "' (with the keys and values streamed in "
+           << "the smallest chunk that divides them, or held whole where "
+           << "none does)";
   return best;
 }
 
@@ -1723,6 +1770,15 @@ LogicalResult lowerGroup(RewriterBase &rewriter, GroupOp group,
     return success(); // forwards inputs only: nothing to compute
   std::string rootNames = analyzed->names;
   Block &body = group.getBodyBlock();
+  // An attention config's tile on the root's reduction loop (the keys):
+  // the chunk it is streamed in (0: whole).
+  int64_t streamChunk = 0;
+  if (config.getSchedule() == "attention")
+    if (auto root = dyn_cast<TilingInterface>(roots.front()))
+      for (auto [d, iterator] : llvm::enumerate(root.getLoopIteratorTypes()))
+        if (iterator == utils::IteratorType::reduction &&
+            d < config.getTile().size() && config.getTile()[d] > 0)
+          streamChunk = config.getTile()[d];
   materializeConstantInits(rewriter, body);
   llvm::DenseSet<Value> yielded(group.getYield().getValues().begin(),
                                 group.getYield().getValues().end());
@@ -1918,6 +1974,17 @@ LogicalResult lowerGroup(RewriterBase &rewriter, GroupOp group,
     GreedyRewriteConfig config;
     config.setScope(&group.getBody());
     (void)applyPatternsGreedily(group.getBody(), std::move(patterns), config);
+    DominanceInfo dominance;
+    eliminateCommonSubExpressions(rewriter, dominance, group);
+    (void)runRegionDCE(rewriter, group->getRegions());
+  }
+  // Attention with a tile on the root's reduction loop: the keys and
+  // values streamed in chunks of it.
+  if (config.getSchedule() == "attention" && streamChunk > 0) {
+    if (failed(
+            fuse::detail::streamReductions(rewriter, loop, streamChunk, name)))
+      return failure();
+    (void)fuse::detail::mergeOnlineSoftmax(rewriter, loop);
     DominanceInfo dominance;
     eliminateCommonSubExpressions(rewriter, dominance, group);
     (void)runRegionDCE(rewriter, group->getRegions());
@@ -2328,8 +2395,9 @@ void mlir::fuse::measureTiledGroup(GroupOp group, KernelShape &shape) {
     llvm::SetVector<Value> whole;
     loop.walk([&](Operation *op) {
       if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
+        // A slice read in a streamed loop is read once per chunk.
         if (inputs.contains(slice.getSource()))
-          shape.tileInputBytes += bytesOf(slice.getType());
+          shape.tileInputBytes += bytesOf(slice.getType()) * tripsInTile(op);
         // A tile of a fresh tensor (a fused producer's init): a tile-local
         // buffer.
         else if (slice.getSource().getDefiningOp<tensor::EmptyOp>())

@@ -149,8 +149,9 @@ const FusionRule mlir::fuse::detail::kAttentionRule = {
     "them (Q's scaling), elementwise ops on P·V's result alone (a 16-bit "
     "model's conversion) and the transpose after them join too",
     /*constraints=*/
-    "rows of the score matrix fit shared memory (32-row tiles); at most one "
-    "of the two matmuls compute-bound; at most max-reductions-per-group "
-    "reductions",
-    /*traits=*/FusionRule::NamesGroup | FusionRule::RowBarrier,
+    "the kernel's tile buffers fit shared memory, with the keys and values "
+    "held whole or streamed in chunks (online softmax); at most "
+    "max-reductions-per-group reductions",
+    /*traits=*/FusionRule::NamesGroup | FusionRule::RowBarrier |
+        FusionRule::StreamsOperands,
     /*propose=*/propose};

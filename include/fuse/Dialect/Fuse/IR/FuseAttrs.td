@@ -308,7 +308,7 @@ def Fuse_LoweringConfigAttr : AttrDef<Fuse_Dialect, "LoweringConfig"> {
     | field | meaning |
     |---|---|
     | `schedule` | the group's class: `elementwise`, `reduction` (row statistics, pooling), `contraction` (matmul, batch matmul), `convolution`, `depthwise` or `attention` |
-    | `tile` | the tile of the group's root, one size per loop of the root (0: the loop stays whole; reduction loops are never tiled); one tile is one thread block |
+    | `tile` | the tile of the group's root, one size per loop of the root (0: the loop stays whole; reduction loops are not tiled, except the keys of an `attention` tile: a size there streams the keys and values in chunks of it through an online softmax, docs/Lowering.md "Streamed attention"); one tile is one thread block |
     | `threads` | threads per block; a kernel whose ops all have fewer parallel points launches fewer (a multiple of 32) |
     | `instruction` | how a thread computes: `simt` (scalar instructions, a multiply-add one `fma`) or `mma_sync` (the group's contraction on tensor cores, warp-level `mma.sync.m16n8k8` with TF32 operands, sm_80 or newer; schedules `contraction`, `convolution` and `attention` (both of its products) only, whole warps) |
     | `precision` | `fp32`: fp32 accuracy (on tensor cores each operand split into a TF32 value and its TF32 remainder, three products); `tf32` (with `mma_sync` only): one product of the operands rounded to TF32, about 1e-3 relative; `bf16`, `fp16` (with `mma_sync` only): one `mma.sync.m16n8k16` of the operands rounded to bfloat16 or IEEE half (to nearest even; fp16 overflows past 65504), twice the multiply-adds per instruction, about 1e-2 (bf16) and 1e-3 (fp16) relative; accumulators f32 always |
