@@ -38,7 +38,7 @@
 // LOOP: arith.maximumf %out, %in
 // LOOP: linalg.batch_matmul ins(%{{.*}} : tensor<1x8x32xf32>, tensor<1x32x64xf32>)
 // LOOP: scf.yield
-// LOOP-NOT: scf.for
+// LOOP-NOT: scf.for %
 // LOOP: arith.mulf
 // LOOP: tensor.parallel_insert_slice
 // LOOP-LABEL: func @attention_divided(
@@ -49,8 +49,20 @@
 // LOOP-NEXT: math.exp
 // LOOP: linalg.batch_matmul
 // LOOP: scf.yield
-// LOOP-NOT: scf.for
+// LOOP-NOT: scf.for %
 // LOOP: arith.divf
+// LOOP: tensor.parallel_insert_slice
+
+// A softmax without its maximum (exp(x) / sum): no online form to merge
+// into; the sum's and the product's loops stay apart, each computing its
+// chunk of QK^T, and give the same values.
+// LOOP-LABEL: func @attention_plain_exp(
+// LOOP: scf.for %{{.*}} iter_args(%{{[a-z0-9_]+}} = %{{[a-z0-9_]+}}) -> (tensor<1x8xf32>)
+// LOOP: linalg.batch_matmul
+// LOOP: scf.for %{{.*}} iter_args(%{{[a-z0-9_]+}} = %{{[a-z0-9_]+}}) -> (tensor<1x8x64xf32>)
+// LOOP: linalg.batch_matmul
+// LOOP: linalg.batch_matmul
+// LOOP-NOT: scf.for %
 // LOOP: tensor.parallel_insert_slice
 
 // Fused and unfused agree through the emulated GPU schedule on the CPU:
@@ -61,6 +73,7 @@
 // RUN: %check_equivalence %s --function attention --target t4 --lower-groups --distribute-threads config | FileCheck %s --check-prefix=EQUIV
 // RUN: %check_equivalence %s --function attention_divided --lower-groups --tile-sizes 1,16,0,64 --distribute-threads config --tensor-cores always | FileCheck %s --check-prefix=EQUIV
 // RUN: %check_equivalence %s --function attention_divided --lower-groups --tile-sizes 1,16,0,64 | FileCheck %s --check-prefix=EQUIV
+// RUN: %check_equivalence %s --function attention_plain_exp --lower-groups --tile-sizes 1,8,0,32 --distribute-threads config | FileCheck %s --check-prefix=EQUIV
 // EQUIV-NOT: FAIL
 // EQUIV: PASS
 
@@ -138,6 +151,41 @@ func.func @attention_divided(%q: tensor<2x256x64xf32>, %kt: tensor<2x64x256xf32>
   ^bb0(%x: f32, %m: f32, %o: f32):
     %d = arith.subf %x, %m : f32
     %ex = math.exp %d : f32
+    linalg.yield %ex : f32
+  } -> tensor<2x256x256xf32>
+  %zrows = linalg.fill ins(%zero : f32) outs(%rows0 : tensor<2x256xf32>) -> tensor<2x256xf32>
+  %sum = linalg.generic {indexing_maps = [#qkmap, #rowmap], iterator_types = ["parallel", "parallel", "reduction"]} ins(%e : tensor<2x256x256xf32>) outs(%zrows : tensor<2x256xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %a = arith.addf %x, %acc : f32
+    linalg.yield %a : f32
+  } -> tensor<2x256xf32>
+  %p = linalg.generic {indexing_maps = [#qkmap, #rowmap, #qkmap], iterator_types = ["parallel", "parallel", "parallel"]} ins(%e, %sum : tensor<2x256x256xf32>, tensor<2x256xf32>) outs(%scores0 : tensor<2x256x256xf32>) {
+  ^bb0(%x: f32, %l: f32, %o: f32):
+    %w = arith.divf %x, %l : f32
+    linalg.yield %w : f32
+  } -> tensor<2x256x256xf32>
+  %out0 = tensor.empty() : tensor<2x256x64xf32>
+  %outz = linalg.fill ins(%zero : f32) outs(%out0 : tensor<2x256x64xf32>) -> tensor<2x256x64xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<2x256x256xf32>, tensor<2x256x64xf32>) outs(%outz : tensor<2x256x64xf32>) -> tensor<2x256x64xf32>
+  return %o : tensor<2x256x64xf32>
+}
+
+func.func @attention_plain_exp(%q: tensor<2x256x64xf32>, %kt: tensor<2x64x256xf32>, %v: tensor<2x256x64xf32>) -> tensor<2x256x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %low = arith.constant 0xFF800000 : f32
+  %scores0 = tensor.empty() : tensor<2x256x256xf32>
+  %scoresz = linalg.fill ins(%zero : f32) outs(%scores0 : tensor<2x256x256xf32>) -> tensor<2x256x256xf32>
+  %s0 = linalg.batch_matmul ins(%q, %kt : tensor<2x256x64xf32>, tensor<2x64x256xf32>) outs(%scoresz : tensor<2x256x256xf32>) -> tensor<2x256x256xf32>
+  %eighth = arith.constant 0.125 : f32
+  %s = linalg.generic {indexing_maps = [#qkmap, #qkmap], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s0 : tensor<2x256x256xf32>) outs(%scores0 : tensor<2x256x256xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.mulf %x, %eighth : f32
+    linalg.yield %y : f32
+  } -> tensor<2x256x256xf32>
+  %rows0 = tensor.empty() : tensor<2x256xf32>
+  %e = linalg.generic {indexing_maps = [#qkmap, #qkmap], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<2x256x256xf32>) outs(%scores0 : tensor<2x256x256xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %ex = math.exp %x : f32
     linalg.yield %ex : f32
   } -> tensor<2x256x256xf32>
   %zrows = linalg.fill ins(%zero : f32) outs(%rows0 : tensor<2x256xf32>) -> tensor<2x256xf32>

@@ -45,32 +45,38 @@ using namespace mlir::fuse;
 /// streamed last first, so each earlier op's chunks are the only copies
 /// of what it reads; the whole-row tile buffers are gone.
 LogicalResult fuse::detail::streamReductions(RewriterBase &rewriter,
-                                       scf::ForallOp forall, int64_t chunk,
-                                       StringRef name) {
+                                             scf::ForallOp forall,
+                                             int64_t chunk, StringRef name) {
   Block *tile = forall.getBody();
-  SmallVector<std::pair<linalg::LinalgOp, unsigned>> candidates;
-  for (Operation &op : tile->without_terminator()) {
-    auto linalgOp = dyn_cast<linalg::LinalgOp>(&op);
-    if (!linalgOp || linalgOp.getNumReductionLoops() != 1 ||
-        !isa<TilingInterface>(&op))
-      continue;
-    SmallVector<unsigned> reductions;
-    linalgOp.getReductionDims(reductions);
-    int64_t extent = linalgOp.getStaticLoopRanges()[reductions.front()];
-    if (ShapedType::isDynamic(extent) || extent <= chunk || extent % chunk)
-      continue;
-    candidates.push_back({linalgOp, reductions.front()});
-  }
-  if (candidates.empty())
+  // The tile's ops with one reduction loop longer than the chunk and a
+  // multiple of it, in order (dead ones swept first).
+  auto candidates = [&] {
+    (void)runRegionDCE(rewriter, forall->getRegions());
+    SmallVector<std::pair<linalg::LinalgOp, unsigned>> found;
+    for (Operation &op : tile->without_terminator()) {
+      auto linalgOp = dyn_cast<linalg::LinalgOp>(&op);
+      if (!linalgOp || linalgOp.getNumReductionLoops() != 1 ||
+          !isa<TilingInterface>(&op))
+        continue;
+      SmallVector<unsigned> reductions;
+      linalgOp.getReductionDims(reductions);
+      int64_t extent = linalgOp.getStaticLoopRanges()[reductions.front()];
+      if (ShapedType::isDynamic(extent) || extent <= chunk || extent % chunk)
+        continue;
+      found.push_back({linalgOp, reductions.front()});
+    }
+    return found;
+  };
+  if (candidates().empty())
     return forall.emitError()
            << "fuse-lower-groups: " << name << ": its tile has no reduction "
            << "longer than the streamed chunk " << chunk
            << " and a multiple of it";
-  for (auto [op, dim] : llvm::reverse(candidates)) {
-    if (op->use_empty())
-      continue; // a producer the later ops' chunks took in
-    SmallVector<OpFoldResult> sizes(op.getNumLoops(),
-                                    rewriter.getIndexAttr(0));
+  // The last one each time: the earlier ones' results that only it read
+  // are then dead (its chunks recompute them) and swept.
+  for (auto found = candidates(); !found.empty(); found = candidates()) {
+    auto [op, dim] = found.back();
+    SmallVector<OpFoldResult> sizes(op.getNumLoops(), rewriter.getIndexAttr(0));
     sizes[dim] = rewriter.getIndexAttr(chunk);
     scf::SCFTilingOptions tiling;
     tiling.setTileSizes(sizes);
@@ -99,9 +105,9 @@ LogicalResult fuse::detail::streamReductions(RewriterBase &rewriter,
         scf::tileConsumerAndFuseProducersUsingSCF(
             rewriter, cast<TilingInterface>(op.getOperation()), options);
     if (failed(tiled))
-      return forall.emitError()
-             << "fuse-lower-groups: " << name << ": streaming the reduction of '"
-             << opName << "' in chunks of " << chunk << " failed";
+      return forall.emitError() << "fuse-lower-groups: " << name
+                                << ": streaming the reduction of '" << opName
+                                << "' in chunks of " << chunk << " failed";
     for (auto [original, replacement] : tiled->replacements)
       rewriter.replaceAllUsesWith(original, replacement);
     // The empty tiles of the fused producers are chunks made in the loop,
@@ -123,8 +129,6 @@ LogicalResult fuse::detail::streamReductions(RewriterBase &rewriter,
           slice, emptySizes, slice.getType().getElementType());
     }
   }
-  // (Dead code is swept only now: the candidates are still listed.)
-  (void)runRegionDCE(rewriter, forall->getRegions());
   return success();
 }
 
@@ -167,8 +171,7 @@ Operation *yieldedOp(linalg::LinalgOp op) {
 
 /// Whether `op`'s payload is `T(input, init)` in either order (a plain
 /// reduction: a sum with T = addf, a maximum with maximumf or maxnumf).
-template <typename... T>
-bool reducesBy(linalg::LinalgOp op) {
+template <typename... T> bool reducesBy(linalg::LinalgOp op) {
   Operation *y = yieldedOp(op);
   if (!y || !isa<T...>(y) || op.getNumDpsInputs() != 1)
     return false;
@@ -248,8 +251,7 @@ std::optional<unsigned> rowKeyLoop(linalg::LinalgOp op, OpOperand *row) {
 /// it, or `op` computes exp(x - m). Returns the op whose result is the
 /// exp, or null.
 Operation *expOfDifference(linalg::LinalgOp op, OpOperand *row) {
-  if (!isElementwise(op) || op.getNumDpsInputs() != 2 ||
-      !rowKeyLoop(op, row))
+  if (!isElementwise(op) || op.getNumDpsInputs() != 2 || !rowKeyLoop(op, row))
     return nullptr;
   Block *body = op.getBlock();
   Value m = body->getArgument(row->getOperandNumber());
@@ -313,8 +315,7 @@ Value replayWithUnitKey(OpBuilder &b, Location loc, Value value,
       continue;
     }
     auto expand = cast<tensor::ExpandShapeOp>(op);
-    SmallVector<ReassociationIndices> groups =
-        expand.getReassociationIndices();
+    SmallVector<ReassociationIndices> groups = expand.getReassociationIndices();
     auto resultShape = expand.getResultType().getShape();
     SmallVector<int64_t> shape(resultShape);
     // The key dimension becomes the one non-unit dimension of its group.
@@ -354,8 +355,7 @@ bool keepsUnitKey(ArrayRef<Operation *> chain, unsigned kv) {
       continue;
     }
     auto expand = cast<tensor::ExpandShapeOp>(op);
-    SmallVector<ReassociationIndices> groups =
-        expand.getReassociationIndices();
+    SmallVector<ReassociationIndices> groups = expand.getReassociationIndices();
     auto resultShape = expand.getResultType().getShape();
     std::optional<unsigned> at;
     int nonUnit = 0;
@@ -374,11 +374,10 @@ bool keepsUnitKey(ArrayRef<Operation *> chain, unsigned kv) {
 /// out (`rowMap`), into `acc`'s own tensor; `payloadFrom` gives the
 /// payload (its block: acc's element, row's element, the output), with
 /// the inputs in the order `rowFirst` says.
-Value overAccumulator(OpBuilder &b, Location loc, Value acc, Value row,
-                      AffineMap rowMap, bool rowFirst,
-                      llvm::function_ref<void(OpBuilder &, Location,
-                                              ValueRange)>
-                          payload) {
+Value overAccumulator(
+    OpBuilder &b, Location loc, Value acc, Value row, AffineMap rowMap,
+    bool rowFirst,
+    llvm::function_ref<void(OpBuilder &, Location, ValueRange)> payload) {
   auto accType = cast<RankedTensorType>(acc.getType());
   MLIRContext *ctx = b.getContext();
   AffineMap id = AffineMap::getMultiDimIdentityMap(accType.getRank(), ctx);
@@ -401,7 +400,8 @@ Value overAccumulator(OpBuilder &b, Location loc, Value acc, Value row,
 
 } // namespace
 
-bool fuse::detail::mergeOnlineSoftmax(RewriterBase &rewriter, scf::ForallOp forall) {
+bool fuse::detail::mergeOnlineSoftmax(RewriterBase &rewriter,
+                                      scf::ForallOp forall) {
   SmallVector<scf::ForOp> loops;
   for (Operation &op : forall.getBody()->without_terminator())
     if (auto loop = dyn_cast<scf::ForOp>(&op))
@@ -443,7 +443,8 @@ bool fuse::detail::mergeOnlineSoftmax(RewriterBase &rewriter, scf::ForallOp fora
         continue;
       }
       auto op = dyn_cast<linalg::LinalgOp>(user);
-      if (!op || !(op->getParentOp() == sumLoop || op->getParentOp() == pvLoop) ||
+      if (!op ||
+          !(op->getParentOp() == sumLoop || op->getParentOp() == pvLoop) ||
           !expOfDifference(op, &use))
         return false;
       differences.push_back({op, &use});
@@ -503,8 +504,8 @@ bool fuse::detail::mergeOnlineSoftmax(RewriterBase &rewriter, scf::ForallOp fora
     bool times = isa_and_nonnull<arith::MulFOp>(y) &&
                  ((y->getOperand(0) == e && y->getOperand(1) == r) ||
                   (y->getOperand(0) == r && y->getOperand(1) == e));
-    bool divided = isa_and_nonnull<arith::DivFOp>(y) &&
-                   y->getOperand(0) == e && y->getOperand(1) == r;
+    bool divided = isa_and_nonnull<arith::DivFOp>(y) && y->getOperand(0) == e &&
+                   y->getOperand(1) == r;
     if (!times && !divided)
       return false;
   }
@@ -537,8 +538,7 @@ bool fuse::detail::mergeOnlineSoftmax(RewriterBase &rewriter, scf::ForallOp fora
       return false;
     rowExprs.push_back(getAffineDimExpr(*at, ctx));
   }
-  AffineMap rowMap =
-      AffineMap::get(accMap.getNumResults(), 0, rowExprs, ctx);
+  AffineMap rowMap = AffineMap::get(accMap.getNumResults(), 0, rowExprs, ctx);
   bool rowFirst = rowInput->getOperandNumber() < expInput->getOperandNumber();
   // Every difference is over the same key loop as the normalization.
   for (auto &[op, use] : differences)
@@ -561,8 +561,9 @@ bool fuse::detail::mergeOnlineSoftmax(RewriterBase &rewriter, scf::ForallOp fora
   // weights' dims are the product's operand dims); otherwise the row
   // values, held with a unit key dimension, go through the same reshapes
   // as the weights.
-  bool compose = toProduct.empty() &&
-                 llvm::all_of(viewChains, [](auto &e) { return e.second.empty(); });
+  bool compose = toProduct.empty() && llvm::all_of(viewChains, [](auto &e) {
+                   return e.second.empty();
+                 });
   auto toAccumulator = [&](AffineMap eMap) -> std::optional<AffineMap> {
     SmallVector<AffineExpr> exprs;
     for (AffineExpr e : eMap.getResults()) {
@@ -598,7 +599,6 @@ bool fuse::detail::mergeOnlineSoftmax(RewriterBase &rewriter, scf::ForallOp fora
     return false;
   }
 
-
   // One loop, where the product's loop was; what used the three loops'
   // results before it moves after it.
   Location loc = pvLoop.getLoc();
@@ -608,8 +608,8 @@ bool fuse::detail::mergeOnlineSoftmax(RewriterBase &rewriter, scf::ForallOp fora
   // normalizer.
   SmallVector<Operation *> moved;
   llvm::SmallPtrSet<Operation *, 16> dependent = {maxLoop, sumLoop};
-  for (Operation *op = maxLoop->getNextNode(); op && op != pvLoop.getOperation();
-       op = op->getNextNode()) {
+  for (Operation *op = maxLoop->getNextNode();
+       op && op != pvLoop.getOperation(); op = op->getNextNode()) {
     if (op == sumLoop.getOperation())
       continue;
     if (llvm::any_of(op->getOperands(), [&](Value v) {
@@ -625,9 +625,8 @@ bool fuse::detail::mergeOnlineSoftmax(RewriterBase &rewriter, scf::ForallOp fora
       for (OpOperand &use : op->getOpOperands()) {
         if (!dependent.contains(use.get().getDefiningOp()))
           continue;
-        bool difference = llvm::any_of(differences, [&](auto &d) {
-          return d.second == &use;
-        });
+        bool difference = llvm::any_of(
+            differences, [&](auto &d) { return d.second == &use; });
         if (!difference && &use != rowInput)
           readsMoved = true;
       }
@@ -683,9 +682,8 @@ bool fuse::detail::mergeOnlineSoftmax(RewriterBase &rewriter, scf::ForallOp fora
                 [&](OpBuilder &nb, Location nl, ValueRange a) {
                   Value d = arith::SubFOp::create(nb, nl, a[0],
                                                   maxOf(nb, nl, a[0], a[1]));
-                  linalg::YieldOp::create(nb, nl,
-                                          math::ExpOp::create(nb, nl, d)
-                                              .getResult());
+                  linalg::YieldOp::create(
+                      nb, nl, math::ExpOp::create(nb, nl, d).getResult());
                 })
                 .getResult(0);
         // The running maximum, in place.

@@ -1,4 +1,5 @@
-//===- StreamAttention.h - keys and values streamed through a tile -*- C++ -*-===//
+//===- StreamAttention.h - keys and values streamed through a tile -*- C++
+//-*-===//
 //
 // Part of fuse, an MLIR-based operator-fusion compiler.
 //
