@@ -1,5 +1,4 @@
-//===- StreamAttention.h - keys and values streamed through a tile -*- C++
-//-*-===//
+//===- StreamAttention.h - keys and values streamed -------------*- C++ -*-===//
 //
 // Part of fuse, an MLIR-based operator-fusion compiler.
 //
