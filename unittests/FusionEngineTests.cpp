@@ -91,9 +91,20 @@ protected:
     return 0;
   }
 
+  /// The graph nodes of kInput's four ops.
+  struct Nodes {
+    unsigned matmul, sum, centred, var;
+  };
+  static Nodes nodesOf(const FusionState &state) {
+    return {nodeOf(state, "linalg.matmul"), nodeOf(state, "linalg.reduce", 0),
+            nodeOf(state, "linalg.generic"), nodeOf(state, "linalg.reduce", 1)};
+  }
+
   MLIRContext context;
   OwningOpRef<ModuleOp> module;
   FusionPolicy policy;
+  const FusionRule *rows = lookupFusionRule("row_reduction");
+  const FusionRule *join = lookupFusionRule("contraction_row_epilogue");
 };
 
 // The row epilogue is formed first (its own merges take in a reduction),
@@ -102,13 +113,8 @@ protected:
 TEST_F(FusionEngineTest, RowGroupTakesInContraction) {
   ASSERT_TRUE(module);
   FusionState state(body(), policy);
-  const FusionRule *rows = lookupFusionRule("row_reduction");
-  const FusionRule *join = lookupFusionRule("contraction_row_epilogue");
   ASSERT_TRUE(rows && join);
-  unsigned matmul = nodeOf(state, "linalg.matmul");
-  unsigned sum = nodeOf(state, "linalg.reduce", 0);
-  unsigned centred = nodeOf(state, "linalg.generic");
-  unsigned var = nodeOf(state, "linalg.reduce", 1);
+  auto [matmul, sum, centred, var] = nodesOf(state);
   ASSERT_TRUE(
       state.tryMerge(state.groupOf(centred), state.groupOf(var), *rows, var));
   ASSERT_TRUE(
@@ -132,13 +138,8 @@ TEST_F(FusionEngineTest, RowGroupTakesInContraction) {
 TEST_F(FusionEngineTest, ContractionTakesInRowGroup) {
   ASSERT_TRUE(module);
   FusionState state(body(), policy);
-  const FusionRule *rows = lookupFusionRule("row_reduction");
-  const FusionRule *join = lookupFusionRule("contraction_row_epilogue");
   ASSERT_TRUE(rows && join);
-  unsigned matmul = nodeOf(state, "linalg.matmul");
-  unsigned sum = nodeOf(state, "linalg.reduce", 0);
-  unsigned centred = nodeOf(state, "linalg.generic");
-  unsigned var = nodeOf(state, "linalg.reduce", 1);
+  auto [matmul, sum, centred, var] = nodesOf(state);
   ASSERT_TRUE(state.tryMerge(state.groupOf(sum), state.groupOf(centred), *rows,
                              centred));
   ASSERT_TRUE(
@@ -162,10 +163,9 @@ TEST_F(FusionEngineTest, NoJoinWithoutContraction) {
   ASSERT_TRUE(module);
   policy.disabledRules.insert("contraction_row_epilogue");
   FusionState state(body(), policy);
-  const FusionRule *rows = lookupFusionRule("row_reduction");
   ASSERT_TRUE(rows);
-  unsigned sum = nodeOf(state, "linalg.reduce", 0);
-  unsigned centred = nodeOf(state, "linalg.generic");
+  Nodes nodes = nodesOf(state);
+  unsigned sum = nodes.sum, centred = nodes.centred;
   ASSERT_TRUE(state.tryMerge(state.groupOf(sum), state.groupOf(centred), *rows,
                              centred));
   FusionPlan plan = state.run();

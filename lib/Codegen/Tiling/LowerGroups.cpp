@@ -1939,21 +1939,7 @@ LogicalResult lowerGroup(RewriterBase &rewriter, GroupOp group,
   // allocated outside the loop, in host code, and handed to the kernel
   // (with one tile, once the offsets fold to constants, nothing else moves
   // it in). The loop's own outputs are block arguments, not touched.
-  SmallVector<tensor::ExtractSliceOp> emptySlices;
-  loop.getBody()->walk([&](tensor::ExtractSliceOp slice) {
-    if (auto empty = slice.getSource().getDefiningOp<tensor::EmptyOp>();
-        empty && !loop->isAncestor(empty))
-      emptySlices.push_back(slice);
-  });
-  for (tensor::ExtractSliceOp slice : emptySlices) {
-    rewriter.setInsertionPoint(slice);
-    SmallVector<OpFoldResult> sizes;
-    for (auto [d, size] : llvm::enumerate(slice.getMixedSizes()))
-      if (!slice.getDroppedDims().test(d))
-        sizes.push_back(size);
-    rewriter.replaceOpWithNewOp<tensor::EmptyOp>(
-        slice, sizes, slice.getType().getElementType());
-  }
+  fuse::detail::makeEmptyTilesLocal(rewriter, loop);
 
   // Slices tiling made and did not use keep the untiled ops alive: sweep
   // dead code inside and outside the loop. What is left besides the loop

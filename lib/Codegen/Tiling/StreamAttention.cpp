@@ -112,24 +112,28 @@ LogicalResult fuse::detail::streamReductions(RewriterBase &rewriter,
       rewriter.replaceAllUsesWith(original, replacement);
     // The empty tiles of the fused producers are chunks made in the loop,
     // not slices of whole-row buffers made before it.
-    auto loop = cast<scf::ForOp>(tiled->loops.front().getOperation());
-    SmallVector<tensor::ExtractSliceOp> emptySlices;
-    loop.getBody()->walk([&](tensor::ExtractSliceOp slice) {
-      if (auto empty = slice.getSource().getDefiningOp<tensor::EmptyOp>();
-          empty && !loop->isAncestor(empty))
-        emptySlices.push_back(slice);
-    });
-    for (tensor::ExtractSliceOp slice : emptySlices) {
-      rewriter.setInsertionPoint(slice);
-      SmallVector<OpFoldResult> emptySizes;
-      for (auto [d, size] : llvm::enumerate(slice.getMixedSizes()))
-        if (!slice.getDroppedDims().test(d))
-          emptySizes.push_back(size);
-      rewriter.replaceOpWithNewOp<tensor::EmptyOp>(
-          slice, emptySizes, slice.getType().getElementType());
-    }
+    makeEmptyTilesLocal(rewriter, tiled->loops.front().getOperation());
   }
   return success();
+}
+
+void fuse::detail::makeEmptyTilesLocal(RewriterBase &rewriter,
+                                       Operation *loop) {
+  SmallVector<tensor::ExtractSliceOp> emptySlices;
+  loop->getRegion(0).walk([&](tensor::ExtractSliceOp slice) {
+    if (auto empty = slice.getSource().getDefiningOp<tensor::EmptyOp>();
+        empty && !loop->isAncestor(empty))
+      emptySlices.push_back(slice);
+  });
+  for (tensor::ExtractSliceOp slice : emptySlices) {
+    rewriter.setInsertionPoint(slice);
+    SmallVector<OpFoldResult> sizes;
+    for (auto [d, size] : llvm::enumerate(slice.getMixedSizes()))
+      if (!slice.getDroppedDims().test(d))
+        sizes.push_back(size);
+    rewriter.replaceOpWithNewOp<tensor::EmptyOp>(
+        slice, sizes, slice.getType().getElementType());
+  }
 }
 
 //===----------------------------------------------------------------------===//

@@ -16,6 +16,12 @@
 
 namespace mlir::fuse::detail {
 
+/// Replaces each slice, inside `loop`, of a tensor.empty made outside it
+/// (the init of a producer fused into the loop) by an empty tensor of the
+/// slice's shape made in the loop: a buffer local to one iteration, not a
+/// slice of a whole buffer allocated before the loop.
+void makeEmptyTilesLocal(RewriterBase &rewriter, Operation *loop);
+
 /// Runs each linalg op of the tile `forall` with one reduction loop longer
 /// than `chunk` (a multiple of it) as a loop over chunks of its reduction,
 /// the producers of each chunk fused in; `name` names the group in errors.
