@@ -418,6 +418,8 @@ def check_groups(args, rules):
                 cmd += ["--stages", str(args.stages)]
             if args.split_k:
                 cmd += ["--split-k", str(args.split_k)]
+            if args.key_chunk:
+                cmd += ["--key-chunk", str(args.key_chunk)]
             if args.distribute_threads:
                 cmd += ["--distribute-threads", str(args.distribute_threads)]
             if args.relayout_weights:
@@ -462,6 +464,10 @@ def main():
                         help="with --lower-groups: the blocks every tensor-core kernel splits its "
                              "reduction over where its group allows (split-K; 1: never; default: "
                              "the cost model's choice)")
+    parser.add_argument("--key-chunk", type=int,
+                        help="with --lower-groups: the keys per chunk every attention tile streams "
+                             "its keys and values in (an online softmax; -1: never; default: the "
+                             "cost model's choice)")
     parser.add_argument("--tile-sizes",
                         help="with --lower-groups: every group's tile sizes (fuse-lower-groups' "
                              "tile-sizes, comma-separated), instead of its config's")
@@ -492,14 +498,17 @@ def main():
     blobs = {}
     name, arg_types, result_types, unfused = compile_variant(args.fuse_opt, args.input, unfused_opts, "unfused",
                                                              args.function, blobs=blobs)
-    if (args.tensor_cores or args.precision or args.stages or args.split_k or args.tile_sizes) \
-            and not args.lower_groups:
-        fail("--tensor-cores, --precision, --stages, --split-k and --tile-sizes need --lower-groups "
-             "(they configure the tiles)")
+    if (args.tensor_cores or args.precision or args.stages or args.split_k or args.tile_sizes
+            or args.key_chunk) and not args.lower_groups:
+        fail("--tensor-cores, --precision, --stages, --split-k, --key-chunk and --tile-sizes need "
+             "--lower-groups (they configure the tiles)")
     lower = args.lower_groups
     if lower and (args.tensor_cores or args.precision or args.stages or args.split_k):
         lower = {"tensor-cores": args.tensor_cores or "auto", "precision": args.precision or "fp32",
                  "stages": args.stages or 0, "split-k": args.split_k or 0}
+    if lower and args.key_chunk:
+        lower = dict(lower) if isinstance(lower, dict) else {}
+        lower["key-chunk"] = args.key_chunk
     if lower and args.tile_sizes:
         if not re.fullmatch(r"\d+(,\d+)*", args.tile_sizes):
             fail(f"--tile-sizes must be comma-separated sizes, got '{args.tile_sizes}'")
@@ -538,6 +547,8 @@ def main():
         lowered_note += ", filters re-laid out"
     if args.tile_sizes:
         lowered_note += f", tile sizes {args.tile_sizes}"
+    if args.key_chunk:
+        lowered_note += f", key chunk {args.key_chunk}"
     print(f"{os.path.basename(args.input)} @{name}: fused ({fused_opts}{lowered_note}) vs unfused, seed {args.seed}, "
           f"rtol {args.rtol:g}, atol {args.atol:g}{tolerance_note}")
     memory = read_memory(lowered, f"{name}__fused")

@@ -41,7 +41,7 @@ protected:
   Arg configArg(StringRef schedule, ArrayRef<int64_t> tile, int64_t threads) {
     Arg arg("lowering_config", "");
     arg.attr = LoweringConfigAttr::get(&context, schedule, tile, threads, "fma",
-                                       "fp32", 0, 0, CpuScheduleAttr());
+                                       "fp32", 0, 0, 0, CpuScheduleAttr());
     return arg;
   }
   /// A `dataflow` argument of `nodes`.

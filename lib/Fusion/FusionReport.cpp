@@ -237,6 +237,9 @@ writeGroup(llvm::json::OStream &json,
       // counts tiles).
       if (config.getSplitSlices() > 1)
         json.attribute("split_k", config.getSplitSlices());
+      // Streamed attention: keys per chunk.
+      if (config.getKeyChunk())
+        json.attribute("key_chunk", config.getKeyChunk());
       // The CPU schedule, where one was chosen (a cpu-target).
       if (CpuScheduleAttr cpu = config.getCpu())
         json.attributeObject("cpu", [&] {

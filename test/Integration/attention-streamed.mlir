@@ -1,6 +1,5 @@
-// Streamed attention (Lowering.md, "Streamed attention"): with a tile on
-// the root's reduction loop (the keys), the attention tile streams K and
-// V in chunks through one loop with a running maximum (the online
+// Streamed attention (Lowering.md, "Streamed attention"): with a
+// `key_chunk` in its config, the attention tile streams K and V in chunks through one loop with a running maximum (the online
 // softmax): per chunk, QK^T of the chunk, its scale and mask, the chunk's
 // maximum c, a = exp(m - max(m, c)), m = max(m, c), the sum rescaled by a
 // plus the chunk's exp(x - m), the accumulators rescaled by a plus the
@@ -16,15 +15,16 @@
 // RUN: fuse-opt %s --fuse-fusion-pipeline="target=t4" | FileCheck %s --check-prefix=T4
 // T4-LABEL: func @attention(
 // T4: fuse.group composite rule "attention"
-// T4-SAME: schedule = "attention", tile = [1, 8, 0, 64]
+// T4-SAME: schedule = "attention", tile = [1, 8, 0, 0], threads = 64, instruction = "simt", precision = "fp32", key_chunk = 64>
 // RUN: fuse-opt %s --fuse-fusion-pipeline="target=t4 report=-" -o /dev/null | FileCheck %s --check-prefix=T4REPORT
 // T4REPORT: "rule": "attention"
 // T4REPORT: "tile_shared_bytes": 20544,
+// T4REPORT: "key_chunk": 64
 
 // The loop: one scf.for over the 256 keys in chunks of 32 carrying the
 // running maximum, the sum and the accumulators; K's chunk copied in it;
 // the three reductions' loops are gone.
-// RUN: fuse-opt %s --fuse-fusion-pipeline="target=h200" | fuse-opt --fuse-lower-groups="tile-sizes=1,8,0,32" | FileCheck %s --check-prefix=LOOP
+// RUN: fuse-opt %s --fuse-fusion-pipeline="target=h200" | fuse-opt --fuse-lower-groups="tile-sizes=1,8,0,0 key-chunk=32" | FileCheck %s --check-prefix=LOOP
 // LOOP-LABEL: func @attention(
 // LOOP: scf.forall
 // LOOP: scf.for %{{.*}} = %{{.*}} to %c256 step %c32 iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (tensor<1x1x8xf32>, tensor<1x1x8xf32>, tensor<1x8x64xf32>)
@@ -68,18 +68,18 @@
 // Fused and unfused agree through the emulated GPU schedule on the CPU:
 // tensor cores at fp32 (1e-5) and SIMT, chunks of 32 and the T4's own
 // config; the divided form likewise.
-// RUN: %check_equivalence %s --function attention --lower-groups --tile-sizes 1,8,0,32 --distribute-threads config --tensor-cores always | FileCheck %s --check-prefix=EQUIV
-// RUN: %check_equivalence %s --function attention --lower-groups --tile-sizes 1,8,0,32 --distribute-threads config --tensor-cores never | FileCheck %s --check-prefix=EQUIV
+// RUN: %check_equivalence %s --function attention --lower-groups --tile-sizes 1,8,0,0 --key-chunk 32 --distribute-threads config --tensor-cores always | FileCheck %s --check-prefix=EQUIV
+// RUN: %check_equivalence %s --function attention --lower-groups --tile-sizes 1,8,0,0 --key-chunk 32 --distribute-threads config --tensor-cores never | FileCheck %s --check-prefix=EQUIV
 // RUN: %check_equivalence %s --function attention --target t4 --lower-groups --distribute-threads config | FileCheck %s --check-prefix=EQUIV
-// RUN: %check_equivalence %s --function attention_divided --lower-groups --tile-sizes 1,16,0,64 --distribute-threads config --tensor-cores always | FileCheck %s --check-prefix=EQUIV
-// RUN: %check_equivalence %s --function attention_divided --lower-groups --tile-sizes 1,16,0,64 | FileCheck %s --check-prefix=EQUIV
-// RUN: %check_equivalence %s --function attention_plain_exp --lower-groups --tile-sizes 1,8,0,32 --distribute-threads config | FileCheck %s --check-prefix=EQUIV
+// RUN: %check_equivalence %s --function attention_divided --lower-groups --tile-sizes 1,16,0,0 --key-chunk 64 --distribute-threads config --tensor-cores always | FileCheck %s --check-prefix=EQUIV
+// RUN: %check_equivalence %s --function attention_divided --lower-groups --tile-sizes 1,16,0,0 --key-chunk 64 | FileCheck %s --check-prefix=EQUIV
+// RUN: %check_equivalence %s --function attention_plain_exp --lower-groups --tile-sizes 1,8,0,0 --key-chunk 32 --distribute-threads config | FileCheck %s --check-prefix=EQUIV
 // EQUIV-NOT: FAIL
 // EQUIV: PASS
 
 // The streamed kernel on tensor cores: mma.sync, no spill, 19.6 KB of
 // shared memory (the whole-K/V tile of BERT-base's attention takes 71.7).
-// RUN: fuse-opt %s --fuse-fusion-pipeline="target=h200" | fuse-opt --fuse-configure-groups="tile-sizes=1,8,0,32 tensor-cores=always" | fuse-opt --fuse-to-nvptx -o %t.mlir
+// RUN: fuse-opt %s --fuse-fusion-pipeline="target=h200" | fuse-opt --fuse-configure-groups="tile-sizes=1,8,0,0 key-chunk=32 tensor-cores=always" | fuse-opt --fuse-to-nvptx -o %t.mlir
 // RUN: rm -rf %t.ptx && %ptx_stats %t.mlir --out %t.ptx | FileCheck %s --check-prefix=STATS
 // STATS: attention__group0_kernel sm_90 {{[0-9]+}} 0/0 0 19648
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx/attention__group0_kernel.ptx
@@ -88,8 +88,10 @@
 // PTX: ret;
 
 // A chunk that divides no reduction of the tile is an error naming it.
-// RUN: fuse-opt %s --fuse-fusion-pipeline="target=h200" | not fuse-opt --fuse-lower-groups="tile-sizes=1,8,0,48" -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHUNK
-// CHUNK: error: fuse-lower-groups: group 0: its tile has no reduction longer than the streamed chunk 48 and a multiple of it
+// RUN: fuse-opt %s --fuse-fusion-pipeline="target=h200" | not fuse-opt --fuse-lower-groups="reconfigure=true key-chunk=48" -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHUNK
+// CHUNK: error: fuse-lower-groups: group 0 (attention): key-chunk 48 must divide its 256 keys and be fewer
+// RUN: not fuse-opt %s --fuse-lower-groups="key-chunk=-2" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADCHUNK
+// BADCHUNK: option 'key-chunk' must be a positive chunk, 0 (the cost model chooses) or -1 (never streamed), got -2
 #qkmap = affine_map<(h, i, j) -> (h, i, j)>
 #rowmap = affine_map<(h, i, j) -> (h, i)>
 func.func @attention(%q: tensor<1x256x128xf32>, %k: tensor<1x256x128xf32>, %v: tensor<1x256x128xf32>, %mask: tensor<1x1x1x256xf32>) -> tensor<1x256x2x64xf32> {

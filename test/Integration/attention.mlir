@@ -47,7 +47,7 @@
 // no TF32 tensor cores), 18.9 us predicted.
 // RUN: fuse-opt %s --fuse-fusion-pipeline="target=t4" | FileCheck %s --check-prefix=T4
 // T4: fuse.group composite rule "attention"
-// T4-SAME: #fuse.lowering_config<schedule = "attention", tile = [1, 8, 0, 64], threads = 64, instruction = "simt", precision = "fp32">
+// T4-SAME: #fuse.lowering_config<schedule = "attention", tile = [1, 8, 0, 0], threads = 64, instruction = "simt", precision = "fp32", key_chunk = 64>
 // Fused and unfused agree through the emulated GPU schedule on the CPU:
 // tensor cores at fp32 (1e-5), SIMT, and tf32 (its one product per
 // multiply-add: about 1e-3 of the largest output).

@@ -102,7 +102,7 @@
 // SPLIT4: PASS
 // TF32: tensor cores always, precision tf32
 // TF32: max rel err 0.000{{[1-9][0-9]*}} {{.*}}: FAIL
-// NEEDS: --tensor-cores, --precision, --stages, --split-k and --tile-sizes need --lower-groups
+// NEEDS: --tensor-cores, --precision, --stages, --split-k, --key-chunk and --tile-sizes need --lower-groups
 // STAGES2: tensor cores always, precision fp32, 2 stages
 // STAGES2-NOT: FAIL
 // STAGES2: PASS

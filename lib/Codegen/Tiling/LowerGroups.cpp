@@ -1099,8 +1099,8 @@ void forEachTileLoop(GroupOp group,
 /// diagnostics are not the user's. Returns `fn`'s answer (false when the
 /// copy did not lower).
 bool onLoweredCopy(RewriterBase &rewriter, GroupOp group,
-                   ArrayRef<int64_t> tile,
-                   llvm::function_ref<bool(GroupOp)> fn) {
+                   ArrayRef<int64_t> tile, llvm::function_ref<bool(GroupOp)> fn,
+                   int64_t keyChunk = 0) {
   MLIRContext *ctx = group->getContext();
   ScopedDiagnosticHandler quiet(ctx, [](Diagnostic &) { return success(); });
   OpBuilder::InsertionGuard guard(rewriter);
@@ -1108,7 +1108,7 @@ bool onLoweredCopy(RewriterBase &rewriter, GroupOp group,
   auto copy = cast<GroupOp>(rewriter.clone(*group));
   auto config =
       LoweringConfigAttr::get(ctx, scheduleOf(group), tile, 128, "simt", "fp32",
-                              0, 0, CpuScheduleAttr());
+                              0, 0, keyChunk, CpuScheduleAttr());
   bool answer = succeeded(lowerGroup(rewriter, copy, config)) && fn(copy);
   rewriter.eraseOp(copy);
   return answer;
@@ -1288,25 +1288,32 @@ bestAttentionSchedule(RewriterBase &rewriter, GroupOp group,
           tiles.push_back(tile);
         }
     }
-    // Each tile also with the keys and values streamed (Lowering.md,
-    // "Streamed attention"): a tile on the root's reduction loop, a chunk
-    // of 32, 64 or 128 keys that divides it.
-    SmallVector<utils::IteratorType> iterators = root.getLoopIteratorTypes();
-    for (auto [d, iterator] : llvm::enumerate(iterators)) {
-      if (iterator != utils::IteratorType::reduction || d >= extents.size() ||
-          ShapedType::isDynamic(extents[d]))
-        continue;
-      size_t rowTiles = tiles.size();
-      for (size_t t = 0; t < rowTiles; ++t)
-        for (int64_t chunk : {32, 64, 128})
-          if (extents[d] > chunk && extents[d] % chunk == 0) {
-            SmallVector<int64_t> tile(tiles[t]);
-            tile.resize(std::max<size_t>(tile.size(), d + 1), 0);
-            tile[d] = chunk;
-            tiles.push_back(tile);
-          }
-      break;
-    }
+  }
+  // Each tile with K and V whole and streamed (Lowering.md, "Streamed
+  // attention") in chunks of 32, 64 or 128 of its keys that divide them
+  // (the reduction of its last product), or in the options' chunk only.
+  int64_t keys = 0;
+  group.getBodyBlock().walk([&](linalg::LinalgOp op) {
+    SmallVector<unsigned> reductions;
+    op.getReductionDims(reductions);
+    if (reductions.size() == 1 && linalg::isaContractionOpInterface(op))
+      keys = op.getStaticLoopRanges()[reductions.front()];
+  });
+  SmallVector<int64_t> chunks;
+  if (options.keyChunk > 0) {
+    if (ShapedType::isDynamic(keys) || keys <= options.keyChunk ||
+        keys % options.keyChunk != 0)
+      return group->emitError()
+             << "fuse-lower-groups: " << groupName(group)
+             << " (attention): key-chunk " << options.keyChunk
+             << " must divide its " << keys << " keys and be fewer";
+    chunks = {options.keyChunk};
+  } else {
+    chunks = {0};
+    if (options.keyChunk == 0 && !ShapedType::isDynamic(keys))
+      for (int64_t chunk : {32, 64, 128})
+        if (keys > chunk && keys % chunk == 0)
+          chunks.push_back(chunk);
   }
   bool tensorCores =
       options.tensorCores != "never" && tf32MmaMacsPerSM(target.getArch()) > 0;
@@ -1323,61 +1330,66 @@ bestAttentionSchedule(RewriterBase &rewriter, GroupOp group,
   double bestUs = 0;
   bool measuredAny = false;
   int64_t smallestBytes = std::numeric_limits<int64_t>::max();
-  for (const SmallVector<int64_t> &tile : tiles) {
-    KernelShape measured = kernelShapeOf(group, root, tile);
-    if (!onLoweredCopy(rewriter, group, tile, [&](GroupOp copy) {
-          measured.blocks = std::max<int64_t>(launchedBlocks(copy), 1);
-          measureTiledGroup(copy, measured);
-          return measureAttentionPhases(copy, measured);
-        }))
-      continue;
-    measuredAny = true;
-    for (StringRef instruction : instructions)
-      for (int64_t threads : threadCounts) {
-        KernelShape shape = measured;
-        shape.threads = threads;
-        shape.instruction = instruction;
-        shape.products =
-            instruction == "mma_sync" ? mmaProductsFor(options) : 1;
-        shape.mmaK = instruction == "mma_sync" ? mmaKFor(options) : 8;
-        bool fits = true;
-        if (instruction == "mma_sync") {
-          // Each product a whole number of warps with at most 16
-          // accumulator tiles each; staged operands take block tiles.
-          shape.stagingBytes = 0;
-          // A streamed contraction's chunks (equal phases in a row) reuse
-          // one set of staging buffers.
-          const ContractionPhase *previous = nullptr;
-          for (const ContractionPhase &p : shape.contractionPhases) {
-            MmaWarpGrid grid =
-                chooseMmaWarps(llvm::divideCeil(p.m, 16),
-                               llvm::divideCeil(p.n, 8), threads / 32);
-            fits &= grid.tilesM * grid.tilesN <= 16;
-            bool repeat = previous && previous->m == p.m &&
-                          previous->n == p.n && previous->k == p.k &&
-                          previous->batch == p.batch &&
-                          previous->staged == p.staged;
-            previous = &p;
-            if (p.staged && !repeat)
-              shape.stagingBytes += mmaStagingBytes(p.m, p.n, p.k, true, false,
-                                                    2, mmaKFor(options));
+  for (const SmallVector<int64_t> &tile : tiles)
+    for (int64_t chunk : chunks) {
+      KernelShape measured = kernelShapeOf(group, root, tile);
+      measured.keyChunk = chunk;
+      if (!onLoweredCopy(
+              rewriter, group, tile,
+              [&](GroupOp copy) {
+                measured.blocks = std::max<int64_t>(launchedBlocks(copy), 1);
+                measureTiledGroup(copy, measured);
+                return measureAttentionPhases(copy, measured);
+              },
+              chunk))
+        continue;
+      measuredAny = true;
+      for (StringRef instruction : instructions)
+        for (int64_t threads : threadCounts) {
+          KernelShape shape = measured;
+          shape.threads = threads;
+          shape.instruction = instruction;
+          shape.products =
+              instruction == "mma_sync" ? mmaProductsFor(options) : 1;
+          shape.mmaK = instruction == "mma_sync" ? mmaKFor(options) : 8;
+          bool fits = true;
+          if (instruction == "mma_sync") {
+            // Each product a whole number of warps with at most 16
+            // accumulator tiles each; staged operands take block tiles.
+            shape.stagingBytes = 0;
+            // A streamed contraction's chunks (equal phases in a row) reuse
+            // one set of staging buffers.
+            const ContractionPhase *previous = nullptr;
+            for (const ContractionPhase &p : shape.contractionPhases) {
+              MmaWarpGrid grid =
+                  chooseMmaWarps(llvm::divideCeil(p.m, 16),
+                                 llvm::divideCeil(p.n, 8), threads / 32);
+              fits &= grid.tilesM * grid.tilesN <= 16;
+              bool repeat = previous && previous->m == p.m &&
+                            previous->n == p.n && previous->k == p.k &&
+                            previous->batch == p.batch &&
+                            previous->staged == p.staged;
+              previous = &p;
+              if (p.staged && !repeat)
+                shape.stagingBytes += mmaStagingBytes(
+                    p.m, p.n, p.k, true, false, 2, mmaKFor(options));
+            }
+          }
+          if (shape.tileSharedBytes + shape.stagingBytes >
+              target.getSharedMemPerBlock()) {
+            smallestBytes = std::min(smallestBytes, shape.tileSharedBytes +
+                                                        shape.stagingBytes);
+            fits = false;
+          }
+          if (!fits)
+            continue;
+          double us = predictKernelCost(shape, target).us;
+          if (!best || us < bestUs) {
+            best = {tile, shape};
+            bestUs = us;
           }
         }
-        if (shape.tileSharedBytes + shape.stagingBytes >
-            target.getSharedMemPerBlock()) {
-          smallestBytes = std::min(smallestBytes,
-                                   shape.tileSharedBytes + shape.stagingBytes);
-          fits = false;
-        }
-        if (!fits)
-          continue;
-        double us = predictKernelCost(shape, target).us;
-        if (!best || us < bestUs) {
-          best = {tile, shape};
-          bestUs = us;
-        }
-      }
-  }
+    }
   if (!best && measuredAny)
     return group->emitError()
            << "fuse-lower-groups: " << groupName(group)
@@ -1636,7 +1648,7 @@ FailureOr<LoweringConfigAttr> configure(RewriterBase &rewriter, GroupOp group,
       instruction == "mma_sync" && shape.splitK > 1 ? shape.splitK : 0;
   return LoweringConfigAttr::get(group->getContext(), shape.schedule, tile,
                                  threads, instruction, precision, stages,
-                                 splitK, CpuScheduleAttr());
+                                 splitK, shape.keyChunk, CpuScheduleAttr());
 }
 
 /// The static lower bounds, upper bounds and steps of `forall`'s loops.
@@ -1770,15 +1782,9 @@ LogicalResult lowerGroup(RewriterBase &rewriter, GroupOp group,
     return success(); // forwards inputs only: nothing to compute
   std::string rootNames = analyzed->names;
   Block &body = group.getBodyBlock();
-  // An attention config's tile on the root's reduction loop (the keys):
-  // the chunk it is streamed in (0: whole).
-  int64_t streamChunk = 0;
-  if (config.getSchedule() == "attention")
-    if (auto root = dyn_cast<TilingInterface>(roots.front()))
-      for (auto [d, iterator] : llvm::enumerate(root.getLoopIteratorTypes()))
-        if (iterator == utils::IteratorType::reduction &&
-            d < config.getTile().size() && config.getTile()[d] > 0)
-          streamChunk = config.getTile()[d];
+  // An attention tile's keys are streamed in chunks of this many (0:
+  // whole).
+  int64_t streamChunk = config.getKeyChunk();
   materializeConstantInits(rewriter, body);
   llvm::DenseSet<Value> yielded(group.getYield().getValues().begin(),
                                 group.getYield().getValues().end());
@@ -1964,8 +1970,8 @@ LogicalResult lowerGroup(RewriterBase &rewriter, GroupOp group,
     eliminateCommonSubExpressions(rewriter, dominance, group);
     (void)runRegionDCE(rewriter, group->getRegions());
   }
-  // Attention with a tile on the root's reduction loop: the keys and
-  // values streamed in chunks of it.
+  // Attention with a key chunk: the keys and values streamed in chunks of
+  // it.
   if (config.getSchedule() == "attention" && streamChunk > 0) {
     if (failed(
             fuse::detail::streamReductions(rewriter, loop, streamChunk, name)))
@@ -2037,7 +2043,7 @@ LogicalResult parseTilingOptions(MLIRContext *context, StringRef pass,
                                  ArrayRef<int64_t> tileSizes,
                                  StringRef precision, StringRef tensorCores,
                                  int64_t stages, int64_t splitK,
-                                 TargetAttr &requested) {
+                                 int64_t keyChunk, TargetAttr &requested) {
   FailureOr<TargetAttr> parsed = parseTargetOption(context, target, pass);
   if (failed(parsed))
     return failure();
@@ -2050,6 +2056,11 @@ LogicalResult parseTilingOptions(MLIRContext *context, StringRef pass,
   if (llvm::any_of(tileSizes, [](int64_t size) { return size < 0; }))
     return emitOptionError(context, pass)
            << "option 'tile-sizes' must not be negative";
+  if (keyChunk < -1)
+    return emitOptionError(context, pass)
+           << "option 'key-chunk' must be a positive chunk, 0 (the cost "
+              "model chooses) or -1 (never streamed), got "
+           << keyChunk;
   return checkGroupConfigOptions(context, pass, precision, tensorCores, stages,
                                  splitK);
 }
@@ -2104,7 +2115,7 @@ struct ConfigureGroupsPass
     requestedCpuTarget = *cpu;
     return parseTilingOptions(context, getArgument(), target, threads,
                               tileSizes, precision, tensorCores, stages, splitK,
-                              requestedTarget);
+                              keyChunk, requestedTarget);
   }
 
   void runOnOperation() override {
@@ -2119,6 +2130,7 @@ struct ConfigureGroupsPass
     options.precision = precision;
     options.stages = stages;
     options.splitK = splitK;
+    options.keyChunk = keyChunk;
     options.cpuTarget = requestedCpuTarget;
     FuseDialect::LoweringConfigAttrHelper helper(&getContext());
     // The fused IR records the CPU its schedules are for.
@@ -2177,7 +2189,7 @@ struct LowerGroupsPass
   LogicalResult initialize(MLIRContext *context) override {
     return parseTilingOptions(context, getArgument(), target, threads,
                               tileSizes, precision, tensorCores, stages, splitK,
-                              requestedTarget);
+                              keyChunk, requestedTarget);
   }
 
   void runOnOperation() override {
@@ -2191,6 +2203,7 @@ struct LowerGroupsPass
     options.precision = precision;
     options.stages = stages;
     options.splitK = splitK;
+    options.keyChunk = keyChunk;
     bool failedAny = false;
     FailureOr<TargetAttr> resolved =
         resolveTarget(getOperation(), requestedTarget, getArgument());
@@ -2244,10 +2257,10 @@ mlir::fuse::configureFusionGroup(GroupOp group, TargetAttr target,
 
 LoweringConfigAttr mlir::fuse::withCpuSchedule(LoweringConfigAttr config,
                                                CpuScheduleAttr cpu) {
-  return LoweringConfigAttr::get(config.getContext(), config.getSchedule(),
-                                 config.getTile(), config.getThreads(),
-                                 config.getInstruction(), config.getPrecision(),
-                                 config.getStages(), config.getSplitK(), cpu);
+  return LoweringConfigAttr::get(
+      config.getContext(), config.getSchedule(), config.getTile(),
+      config.getThreads(), config.getInstruction(), config.getPrecision(),
+      config.getStages(), config.getSplitK(), config.getKeyChunk(), cpu);
 }
 
 LogicalResult mlir::fuse::lowerFusionGroup(RewriterBase &rewriter,

@@ -97,8 +97,18 @@ func.func @f() attributes {c = #fuse.lowering_config<schedule = "contraction", t
 
 // -----
 
-// expected-error @+1 {{unknown #fuse.lowering_config field 'unroll'; the optional fields are 'stages', 'split_k' and 'cpu'}}
+// expected-error @+1 {{unknown #fuse.lowering_config field 'unroll'; the optional fields are 'stages', 'split_k', 'key_chunk' and 'cpu'}}
 func.func @f() attributes {c = #fuse.lowering_config<schedule = "contraction", tile = [64, 32], threads = 64, instruction = "mma_sync", precision = "fp32", unroll = 2>}
+
+// -----
+
+// expected-error @+1 {{#fuse.lowering_config: 'key_chunk' needs schedule = "attention" (only the attention tile streams its keys), got 'contraction'}}
+func.func @f() attributes {c = #fuse.lowering_config<schedule = "contraction", tile = [64, 32], threads = 64, instruction = "mma_sync", precision = "fp32", key_chunk = 64>}
+
+// -----
+
+// expected-error @+1 {{#fuse.lowering_config: 'key_chunk' must be positive, got -32}}
+func.func @f() attributes {c = #fuse.lowering_config<schedule = "attention", tile = [1, 8, 0, 0], threads = 64, instruction = "simt", precision = "fp32", key_chunk = -32>}
 
 // -----
 

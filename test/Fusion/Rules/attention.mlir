@@ -84,7 +84,7 @@ func.func @attention(%arg0: tensor<2x64x32xf32>, %arg1: tensor<2x64x32xf32>, %ar
 // applies to the attention rule; the lowering check measures the tile.
 // CHECK-LABEL: func @long_attention
 // CHECK: fuse.group composite rule "attention"
-// CHECK-SAME: tile = [1, 64, 0, 64]
+// CHECK-SAME: tile = [1, 64, 0, 0], threads = 64, instruction = "mma_sync", precision = "fp32", key_chunk = 64>
 // CHECK-NOT: fuse.group
 // CHECK: return
 // MISSED-NOT: Function=long_attention | {{.*}}Remark="attention refused

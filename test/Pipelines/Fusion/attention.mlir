@@ -67,8 +67,9 @@ func.func @attention(%q: tensor<2x64x32xf32>, %k: tensor<2x64x32xf32>, %v: tenso
 // REPORT-NEXT: 1,
 // REPORT-NEXT: 64,
 // REPORT-NEXT: 0,
-// REPORT-NEXT: 64
+// REPORT-NEXT: 0
 // REPORT: "instruction": "mma_sync",
+// REPORT: "key_chunk": 64
 // REPORT-NOT: "check": "arithmetic_intensity"
 // T4: "name": "long_attention"
 // T4: "rule": "attention",
@@ -77,7 +78,8 @@ func.func @attention(%q: tensor<2x64x32xf32>, %k: tensor<2x64x32xf32>, %v: tenso
 // T4-NEXT: 1,
 // T4-NEXT: 32,
 // T4-NEXT: 0,
-// T4-NEXT: 64
+// T4-NEXT: 0
+// T4: "key_chunk": 64
 // T4-NOT: "check": "memory"
 func.func @long_attention(%q: tensor<12x2048x64xf32>, %k: tensor<12x2048x64xf32>, %v: tensor<12x2048x64xf32>, %mask: tensor<1x1x2048xf32>) -> tensor<12x2048x64xf32> {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>

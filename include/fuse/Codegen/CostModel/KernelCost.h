@@ -77,6 +77,9 @@ struct KernelShape {
   /// the elementwise ops right after it: fuse-distribute-threads'
   /// epilogue-in-registers).
   int64_t foldedPoints = 0, foldedPhases = 0;
+  /// Keys per streamed chunk of an attention tile (the config's
+  /// `key_chunk`; 0: K and V whole).
+  int64_t keyChunk = 0;
 };
 
 struct KernelCost {

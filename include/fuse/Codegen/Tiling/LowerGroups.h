@@ -49,6 +49,11 @@ struct GroupConfigOptions {
   /// cost model predicts fastest, tried where the tiles do not fill the
   /// SMs; 1: never.
   int64_t splitK = 0;
+  /// Keys per chunk an attention tile streams its keys and values in (the
+  /// config's `key_chunk`, Lowering.md "Streamed attention"); 0: the
+  /// configuration chooses (K and V whole, or chunks of 32, 64 or 128
+  /// keys); -1: never streamed.
+  int64_t keyChunk = 0;
   /// The CPU the group's CPU schedule (the config's `cpu` field) is chosen
   /// for; null: none is chosen.
   CpuTargetAttr cpuTarget;

@@ -82,6 +82,11 @@ def FuseConfigureGroups : Pass<"fuse-configure-groups"> {
            "Blocks per tile a tensor-core kernel splits its reduction over "
            "(split-K, 2 to 16, where the group allows it); 0: the cost "
            "model's choice where the tiles do not fill the SMs; 1: never">,
+    Option<"keyChunk", "key-chunk", "int64_t", /*default=*/"0",
+           "Keys per chunk an attention tile streams its keys and values "
+           "in, through an online softmax (it must divide them); 0: the "
+           "cost model's choice of K and V whole or chunks of 32, 64 or "
+           "128 keys; -1: never streamed">,
     Option<"reconfigure", "reconfigure", "bool", /*default=*/"false",
            "Choose anew for groups that already have a config (one whose "
            "new config does not tile all of its ops into one loop keeps "
@@ -166,6 +171,11 @@ def FuseLowerGroups : Pass<"fuse-lower-groups"> {
            "Blocks per tile a tensor-core kernel splits its reduction over "
            "(split-K, 2 to 16, where the group allows it); 0: the cost "
            "model's choice where the tiles do not fill the SMs; 1: never">,
+    Option<"keyChunk", "key-chunk", "int64_t", /*default=*/"0",
+           "Keys per chunk an attention tile streams its keys and values "
+           "in, through an online softmax (it must divide them); 0: the "
+           "cost model's choice of K and V whole or chunks of 32, 64 or "
+           "128 keys; -1: never streamed">,
     Option<"reconfigure", "reconfigure", "bool", /*default=*/"false",
            "Choose every group's lowering config anew (with `threads`), "
            "even one it already has; a group whose new config does not "

@@ -563,7 +563,7 @@ Attribute LoweringConfigAttr::parse(AsmParser &parser, Type) {
       field("precision") || parser.parseString(&precision))
     return {};
   // The optional fields, in any order, each at most once.
-  int64_t stages = 0, splitK = 0;
+  int64_t stages = 0, splitK = 0, keyChunk = 0;
   CpuScheduleAttr cpu;
   llvm::StringSet<> seen;
   while (succeeded(parser.parseOptionalComma())) {
@@ -571,10 +571,11 @@ Attribute LoweringConfigAttr::parse(AsmParser &parser, Type) {
     StringRef key;
     if (parser.parseKeyword(&key))
       return {};
-    if (key != "stages" && key != "split_k" && key != "cpu") {
-      parser.emitError(keyLoc)
-          << "unknown #fuse.lowering_config field '" << key
-          << "'; the optional fields are 'stages', 'split_k' and 'cpu'";
+    if (key != "stages" && key != "split_k" && key != "key_chunk" &&
+        key != "cpu") {
+      parser.emitError(keyLoc) << "unknown #fuse.lowering_config field '" << key
+                               << "'; the optional fields are 'stages', "
+                                  "'split_k', 'key_chunk' and 'cpu'";
       return {};
     }
     if (!seen.insert(key).second) {
@@ -596,7 +597,9 @@ Attribute LoweringConfigAttr::parse(AsmParser &parser, Type) {
                                  << attr;
         return {};
       }
-    } else if (parser.parseInteger(key == "stages" ? stages : splitK)) {
+    } else if (parser.parseInteger(key == "stages"    ? stages
+                                   : key == "split_k" ? splitK
+                                                      : keyChunk)) {
       return {};
     }
   }
@@ -604,7 +607,7 @@ Attribute LoweringConfigAttr::parse(AsmParser &parser, Type) {
     return {};
   return getChecked([&] { return parser.emitError(startLoc); },
                     parser.getContext(), schedule, tile, threads, instruction,
-                    precision, stages, splitK, cpu);
+                    precision, stages, splitK, keyChunk, cpu);
 }
 
 void LoweringConfigAttr::print(AsmPrinter &printer) const {
@@ -616,15 +619,19 @@ void LoweringConfigAttr::print(AsmPrinter &printer) const {
     printer << ", stages = " << getStages();
   if (getSplitK())
     printer << ", split_k = " << getSplitK();
+  if (getKeyChunk())
+    printer << ", key_chunk = " << getKeyChunk();
   if (getCpu())
     printer << ", cpu = " << Attribute(getCpu());
   printer << '>';
 }
 
-LogicalResult LoweringConfigAttr::verify(
-    function_ref<InFlightDiagnostic()> emitError, StringRef schedule,
-    ArrayRef<int64_t> tile, int64_t threads, StringRef instruction,
-    StringRef precision, int64_t stages, int64_t splitK, CpuScheduleAttr) {
+LogicalResult
+LoweringConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                           StringRef schedule, ArrayRef<int64_t> tile,
+                           int64_t threads, StringRef instruction,
+                           StringRef precision, int64_t stages, int64_t splitK,
+                           int64_t keyChunk, CpuScheduleAttr) {
   auto oneOf = [&](StringRef field, StringRef value,
                    ArrayRef<StringRef> accepted) -> LogicalResult {
     if (llvm::is_contained(accepted, value))
@@ -681,6 +688,15 @@ LogicalResult LoweringConfigAttr::verify(
     return emitError() << "#fuse.lowering_config: 'split_k' must be in "
                           "[2, "
                        << kMaxSplitK << "], got " << splitK;
+  if (keyChunk != 0 && schedule != "attention")
+    return emitError() << "#fuse.lowering_config: 'key_chunk' needs "
+                          "schedule = \"attention\" (only the attention "
+                          "tile streams its keys), got '"
+                       << schedule << "'";
+  if (keyChunk < 0)
+    return emitError() << "#fuse.lowering_config: 'key_chunk' must be "
+                          "positive, got "
+                       << keyChunk;
   return success();
 }
 

@@ -308,12 +308,13 @@ def Fuse_LoweringConfigAttr : AttrDef<Fuse_Dialect, "LoweringConfig"> {
     | field | meaning |
     |---|---|
     | `schedule` | the group's class: `elementwise`, `reduction` (row statistics, pooling), `contraction` (matmul, batch matmul), `convolution`, `depthwise` or `attention` |
-    | `tile` | the tile of the group's root, one size per loop of the root (0: the loop stays whole; reduction loops are not tiled, except the keys of an `attention` tile: a size there streams the keys and values in chunks of it through an online softmax, docs/Lowering.md "Streamed attention"); one tile is one thread block |
+    | `tile` | the tile of the group's root, one size per loop of the root (0: the loop stays whole; reduction loops are never tiled); one tile is one thread block |
     | `threads` | threads per block; a kernel whose ops all have fewer parallel points launches fewer (a multiple of 32) |
     | `instruction` | how a thread computes: `simt` (scalar instructions, a multiply-add one `fma`) or `mma_sync` (the group's contraction on tensor cores, warp-level `mma.sync.m16n8k8` with TF32 operands, sm_80 or newer; schedules `contraction`, `convolution` and `attention` (both of its products) only, whole warps) |
     | `precision` | `fp32`: fp32 accuracy (on tensor cores each operand split into a TF32 value and its TF32 remainder, three products); `tf32` (with `mma_sync` only): one product of the operands rounded to TF32, about 1e-3 relative; `bf16`, `fp16` (with `mma_sync` only): one `mma.sync.m16n8k16` of the operands rounded to bfloat16 or IEEE half (to nearest even; fp16 overflows past 65504), twice the multiply-adds per instruction, about 1e-2 (bf16) and 1e-3 (fp16) relative; accumulators f32 always |
     | `stages` | (`mma_sync` only, optional) the K chunks of the block tiles in shared memory at once, 2 to 4: while the warps compute one, `cp.async` copies of the next `stages - 1` are in flight; absent: 2 |
     | `split_k` | (`mma_sync` only, optional) the reduction split over this many blocks per tile, 2 to 16 (split-K, for contractions with fewer tiles than SMs): each block reduces its slice of K chunks into partial accumulators, the last of a tile's blocks to finish sums the partials in slice order and runs the epilogue; absent: 1 |
+    | `key_chunk` | (`attention` only, optional) the keys (and values) streamed through the block in chunks of this many, through one loop with an online softmax (docs/Lowering.md "Streamed attention"); absent: a head's K and V held whole |
     | `cpu` | (optional) the group's CPU schedule, a `#fuse.cpu_schedule` (chosen where a `cpu-target` is given); absent: `fuse-cpu-vectorize` derives it from its own CPU target |
 
     The optional fields follow the others, in any order.
@@ -332,6 +333,8 @@ def Fuse_LoweringConfigAttr : AttrDef<Fuse_Dialect, "LoweringConfig"> {
                            "K chunks in shared memory (0: the default)">:$stages,
     DefaultValuedParameter<"int64_t", "0",
                            "blocks per tile splitting K (0: one)">:$splitK,
+    DefaultValuedParameter<"int64_t", "0",
+                           "keys per streamed chunk (0: whole)">:$keyChunk,
     DefaultValuedParameter<"::mlir::fuse::CpuScheduleAttr",
                            "::mlir::fuse::CpuScheduleAttr()",
                            "the CPU schedule (null: none)">:$cpu
