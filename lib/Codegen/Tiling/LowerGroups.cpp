@@ -1071,8 +1071,6 @@ int64_t fastestBlockSize(KernelShape shape, int64_t fallback,
 LogicalResult lowerGroup(RewriterBase &rewriter, GroupOp group,
                          LoweringConfigAttr config);
 
-/// Calls `fn` on the tile loop (the outermost scf.forall) of a lowered
-/// `group`.
 /// How many times `op` runs in its tile: the product of the trip counts of
 /// the scf.for loops around it inside its tile loop (a streamed
 /// reduction's chunks); 1 outside any.
@@ -1086,6 +1084,8 @@ int64_t tripsInTile(Operation *op) {
   return trips;
 }
 
+/// Calls `fn` on the tile loop (the outermost scf.forall) of a lowered
+/// `group`.
 void forEachTileLoop(GroupOp group,
                      llvm::function_ref<void(scf::ForallOp)> fn) {
   group.walk([&](scf::ForallOp loop) {
@@ -1396,9 +1396,12 @@ bestAttentionSchedule(RewriterBase &rewriter, GroupOp group,
            << " (attention): the tile buffers of its smallest tile take "
            << smallestBytes << " B of shared memory, more than the "
            << target.getSharedMemPerBlock() << " B a block has on target '"
-           << target.getName() << "' (with the keys and values streamed in "
-           << "the smallest chunk that divides them, or held whole where "
-           << "none does)";
+           << target.getName() << "' ("
+           << (llvm::any_of(chunks, [](int64_t c) { return c > 0; })
+                   ? "with the keys and values streamed in the smallest "
+                     "chunk that divides them, or held whole where none does"
+                   : "the keys and values of a head held whole")
+           << ")";
   return best;
 }
 
@@ -1782,9 +1785,6 @@ LogicalResult lowerGroup(RewriterBase &rewriter, GroupOp group,
     return success(); // forwards inputs only: nothing to compute
   std::string rootNames = analyzed->names;
   Block &body = group.getBodyBlock();
-  // An attention tile's keys are streamed in chunks of this many (0:
-  // whole).
-  int64_t streamChunk = config.getKeyChunk();
   materializeConstantInits(rewriter, body);
   llvm::DenseSet<Value> yielded(group.getYield().getValues().begin(),
                                 group.getYield().getValues().end());
@@ -1972,9 +1972,8 @@ LogicalResult lowerGroup(RewriterBase &rewriter, GroupOp group,
   }
   // Attention with a key chunk: the keys and values streamed in chunks of
   // it.
-  if (config.getSchedule() == "attention" && streamChunk > 0) {
-    if (failed(
-            fuse::detail::streamReductions(rewriter, loop, streamChunk, name)))
+  if (int64_t chunk = config.getKeyChunk()) {
+    if (failed(fuse::detail::streamReductions(rewriter, loop, chunk, name)))
       return failure();
     (void)fuse::detail::mergeOnlineSoftmax(rewriter, loop);
     DominanceInfo dominance;

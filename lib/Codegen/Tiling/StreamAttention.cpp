@@ -67,14 +67,15 @@ LogicalResult fuse::detail::streamReductions(RewriterBase &rewriter,
     }
     return found;
   };
-  if (candidates().empty())
+  auto found = candidates();
+  if (found.empty())
     return forall.emitError()
            << "fuse-lower-groups: " << name << ": its tile has no reduction "
            << "longer than the streamed chunk " << chunk
            << " and a multiple of it";
   // The last one each time: the earlier ones' results that only it read
   // are then dead (its chunks recompute them) and swept.
-  for (auto found = candidates(); !found.empty(); found = candidates()) {
+  for (; !found.empty(); found = candidates()) {
     auto [op, dim] = found.back();
     SmallVector<OpFoldResult> sizes(op.getNumLoops(), rewriter.getIndexAttr(0));
     sizes[dim] = rewriter.getIndexAttr(chunk);
@@ -297,80 +298,65 @@ bool reshapeChain(Value from, Value to, SmallVectorImpl<Operation *> &chain) {
   return true;
 }
 
-/// `value` through the reshapes `chain` (whose first source has the key
-/// dimension at `kv` of extent `chunk`), with that dimension of extent 1;
-/// null where a reshape merges the key dimension with another.
-Value replayWithUnitKey(OpBuilder &b, Location loc, Value value,
-                        ArrayRef<Operation *> chain, unsigned kv) {
+/// Where the key dimension (at `kv` of the first source of the reshapes
+/// `chain`) is in each reshape's result; none where a reshape merges it
+/// with a dimension that is not a unit one (a row value held with a unit
+/// key dimension could not follow).
+std::optional<SmallVector<unsigned>> keyThrough(ArrayRef<Operation *> chain,
+                                                unsigned kv) {
+  SmallVector<unsigned> positions;
   for (Operation *op : chain) {
     if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op)) {
       SmallVector<ReassociationIndices> groups =
           collapse.getReassociationIndices();
+      auto srcShape = collapse.getSrcType().getShape();
       std::optional<unsigned> at;
       for (auto [g, group] : llvm::enumerate(groups))
         if (llvm::is_contained(group, int64_t(kv)))
           at = g;
-      auto srcShape = collapse.getSrcType().getShape();
       for (int64_t d : groups[*at])
         if (d != int64_t(kv) && srcShape[d] != 1)
-          return nullptr;
-      value = tensor::CollapseShapeOp::create(b, loc, value, groups);
+          return std::nullopt;
       kv = *at;
-      continue;
+    } else {
+      // The key dimension becomes the one non-unit dimension of its group.
+      auto expand = cast<tensor::ExpandShapeOp>(op);
+      auto resultShape = expand.getResultType().getShape();
+      std::optional<unsigned> at;
+      int nonUnit = 0;
+      for (int64_t d : expand.getReassociationIndices()[kv])
+        if (resultShape[d] != 1)
+          at = d, ++nonUnit;
+      if (nonUnit != 1)
+        return std::nullopt;
+      kv = *at;
     }
-    auto expand = cast<tensor::ExpandShapeOp>(op);
-    SmallVector<ReassociationIndices> groups = expand.getReassociationIndices();
-    auto resultShape = expand.getResultType().getShape();
-    SmallVector<int64_t> shape(resultShape);
-    // The key dimension becomes the one non-unit dimension of its group.
-    std::optional<unsigned> at;
-    for (int64_t d : groups[kv])
-      if (resultShape[d] != 1)
-        at = at ? std::optional<unsigned>() : std::optional<unsigned>(d);
-    if (!at)
-      return nullptr;
-    shape[*at] = 1;
-    auto type = RankedTensorType::get(
-        shape, cast<RankedTensorType>(value.getType()).getElementType());
-    value = tensor::ExpandShapeOp::create(b, loc, type, value, groups);
-    kv = *at;
+    positions.push_back(kv);
   }
-  return value;
+  return positions;
 }
 
-/// Whether replayWithUnitKey can take a row value through `chain`: no
-/// reshape merges the key dimension (at `kv` of the first source) with a
-/// dimension that is not a unit one.
-bool keepsUnitKey(ArrayRef<Operation *> chain, unsigned kv) {
-  for (Operation *op : chain) {
+/// `value`, a row value held with a unit key dimension, through the
+/// reshapes `chain`, the key dimension (at `positions`, keyThrough's) of
+/// extent 1 throughout.
+Value replayWithUnitKey(OpBuilder &b, Location loc, Value value,
+                        ArrayRef<Operation *> chain,
+                        ArrayRef<unsigned> positions) {
+  for (auto [op, kv] : llvm::zip_equal(chain, positions)) {
     if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op)) {
-      SmallVector<ReassociationIndices> groups =
-          collapse.getReassociationIndices();
-      auto srcShape = collapse.getSrcType().getShape();
-      for (auto [g, group] : llvm::enumerate(groups)) {
-        if (!llvm::is_contained(group, int64_t(kv)))
-          continue;
-        for (int64_t d : group)
-          if (d != int64_t(kv) && srcShape[d] != 1)
-            return false;
-        kv = g;
-        break;
-      }
+      value = tensor::CollapseShapeOp::create(
+          b, loc, value, collapse.getReassociationIndices());
       continue;
     }
     auto expand = cast<tensor::ExpandShapeOp>(op);
-    SmallVector<ReassociationIndices> groups = expand.getReassociationIndices();
-    auto resultShape = expand.getResultType().getShape();
-    std::optional<unsigned> at;
-    int nonUnit = 0;
-    for (int64_t d : groups[kv])
-      if (resultShape[d] != 1)
-        at = d, ++nonUnit;
-    if (nonUnit != 1)
-      return false;
-    kv = *at;
+    SmallVector<int64_t> shape(expand.getResultType().getShape());
+    shape[kv] = 1;
+    auto type = RankedTensorType::get(
+        shape, cast<RankedTensorType>(value.getType()).getElementType());
+    value = tensor::ExpandShapeOp::create(b, loc, type, value,
+                                          expand.getReassociationIndices());
   }
-  return true;
+  return value;
 }
 
 /// An elementwise generic over the dims of `acc` computing
@@ -589,6 +575,8 @@ bool fuse::detail::mergeOnlineSoftmax(RewriterBase &rewriter,
     return AffineMap::get(accMap.getNumResults(), 0, exprs, ctx);
   };
   AffineMap scaleMap = rowMap, normMap = rowMap;
+  // Where the key dimension is along the weights' reshapes (replayed).
+  SmallVector<unsigned> keyPath;
   if (compose) {
     auto &[firstDifference, firstUse] = differences.front();
     std::optional<AffineMap> s =
@@ -599,8 +587,11 @@ bool fuse::detail::mergeOnlineSoftmax(RewriterBase &rewriter,
       return false;
     scaleMap = *s;
     normMap = *n;
-  } else if (!keepsUnitKey(toProduct, *keyLoop)) {
-    return false;
+  } else {
+    std::optional<SmallVector<unsigned>> path = keyThrough(toProduct, *keyLoop);
+    if (!path)
+      return false;
+    keyPath = std::move(*path);
   }
 
   // One loop, where the product's loop was; what used the three loops'
@@ -666,10 +657,24 @@ bool fuse::detail::mergeOnlineSoftmax(RewriterBase &rewriter,
         Value chunkMax =
             map.lookup(maxLoop.getBody()->getTerminator()->getOperand(0));
         auto rowType = cast<RankedTensorType>(maxType);
-        AffineMap id =
-            AffineMap::getMultiDimIdentityMap(rowType.getRank(), ctx);
-        SmallVector<utils::IteratorType> rowIters(
-            rowType.getRank(), utils::IteratorType::parallel);
+        // An elementwise generic over the row values `inputs`, into `init`.
+        auto overRows =
+            [&](ValueRange inputs, Value init,
+                llvm::function_ref<Value(OpBuilder &, Location, ValueRange)>
+                    payload) {
+              AffineMap id =
+                  AffineMap::getMultiDimIdentityMap(rowType.getRank(), ctx);
+              SmallVector<AffineMap> maps(inputs.size() + 1, id);
+              SmallVector<utils::IteratorType> iterators(
+                  rowType.getRank(), utils::IteratorType::parallel);
+              return linalg::GenericOp::create(
+                         b, l, TypeRange{rowType}, inputs, ValueRange{init},
+                         maps, iterators,
+                         [&](OpBuilder &nb, Location nl, ValueRange a) {
+                           linalg::YieldOp::create(nb, nl, payload(nb, nl, a));
+                         })
+                  .getResult(0);
+            };
         auto maxOf = [&](OpBuilder &nb, Location nl, Value x, Value y) {
           return isa<arith::MaximumFOp>(yieldedOp(maxOp))
                      ? arith::MaximumFOp::create(nb, nl, x, y).getResult()
@@ -680,35 +685,23 @@ bool fuse::detail::mergeOnlineSoftmax(RewriterBase &rewriter,
         Value empty = tensor::EmptyOp::create(b, l, rowType.getShape(),
                                               rowType.getElementType());
         Value scale =
-            linalg::GenericOp::create(
-                b, l, TypeRange{rowType}, ValueRange{m, chunkMax},
-                ValueRange{empty}, ArrayRef<AffineMap>{id, id, id}, rowIters,
-                [&](OpBuilder &nb, Location nl, ValueRange a) {
-                  Value d = arith::SubFOp::create(nb, nl, a[0],
-                                                  maxOf(nb, nl, a[0], a[1]));
-                  linalg::YieldOp::create(
-                      nb, nl, math::ExpOp::create(nb, nl, d).getResult());
-                })
-                .getResult(0);
+            overRows(ValueRange{m, chunkMax}, empty,
+                     [&](OpBuilder &nb, Location nl, ValueRange a) -> Value {
+                       Value d = arith::SubFOp::create(
+                           nb, nl, a[0], maxOf(nb, nl, a[0], a[1]));
+                       return math::ExpOp::create(nb, nl, d);
+                     });
         // The running maximum, in place.
         Value newMax =
-            linalg::GenericOp::create(
-                b, l, TypeRange{rowType}, ValueRange{chunkMax}, ValueRange{m},
-                ArrayRef<AffineMap>{id, id}, rowIters,
-                [&](OpBuilder &nb, Location nl, ValueRange a) {
-                  linalg::YieldOp::create(nb, nl, maxOf(nb, nl, a[1], a[0]));
-                })
-                .getResult(0);
+            overRows(ValueRange{chunkMax}, m,
+                     [&](OpBuilder &nb, Location nl, ValueRange a) -> Value {
+                       return maxOf(nb, nl, a[1], a[0]);
+                     });
         Value scaledSum =
-            linalg::GenericOp::create(
-                b, l, TypeRange{rowType}, ValueRange{sum, scale},
-                ValueRange{sum}, ArrayRef<AffineMap>{id, id, id}, rowIters,
-                [](OpBuilder &nb, Location nl, ValueRange a) {
-                  linalg::YieldOp::create(
-                      nb, nl,
-                      arith::MulFOp::create(nb, nl, a[0], a[1]).getResult());
-                })
-                .getResult(0);
+            overRows(ValueRange{sum, scale}, sum,
+                     [](OpBuilder &nb, Location nl, ValueRange a) -> Value {
+                       return arith::MulFOp::create(nb, nl, a[0], a[1]);
+                     });
         // The maximum's views, of the running maximum.
         map.map(max, newMax);
         for (auto &[view, chain] : viewChains)
@@ -733,7 +726,7 @@ bool fuse::detail::mergeOnlineSoftmax(RewriterBase &rewriter,
           viewOfScale.map(op->getResult(0), scaleRow);
         Value scaleAcc =
             compose ? scaleRow
-                    : replayWithUnitKey(b, l, scaleRow, toProduct, *keyLoop);
+                    : replayWithUnitKey(b, l, scaleRow, toProduct, keyPath);
         Value scaledAcc = overAccumulator(
             b, l, acc, scaleAcc, scaleMap, /*rowFirst=*/false,
             [](OpBuilder &nb, Location nl, ValueRange a) {
@@ -768,7 +761,7 @@ bool fuse::detail::mergeOnlineSoftmax(RewriterBase &rewriter,
   Value rowValue = rowInput->get();
   Value rowAcc =
       compose ? rowValue
-              : replayWithUnitKey(rewriter, loc, rowValue, toProduct, *keyLoop);
+              : replayWithUnitKey(rewriter, loc, rowValue, toProduct, keyPath);
   Value normalized = overAccumulator(
       rewriter, loc, merged.getResult(2), rowAcc, normMap, rowFirst,
       [&](OpBuilder &nb, Location nl, ValueRange a) {
