@@ -650,12 +650,21 @@ bool fuse::detail::mergeOnlineSoftmax(RewriterBase &rewriter,
           if (auto empty = operand.getDefiningOp<tensor::EmptyOp>())
             fresh.map(operand, b.clone(*empty)->getResult(0));
         Value chunkInit = b.clone(*fill, fresh)->getResult(0);
-        map.map(maxLoop.getInductionVar(), iv);
-        map.map(maxLoop.getRegionIterArgs()[0], chunkInit);
-        for (Operation &op : maxLoop.getBody()->without_terminator())
-          b.clone(op, map);
-        Value chunkMax =
-            map.lookup(maxLoop.getBody()->getTerminator()->getOperand(0));
+        // One of the three loops' bodies, for this chunk, accumulating
+        // into `into`; its yielded value. The weights' normalization is
+        // left out (the weights are then the exp it normalized).
+        auto inlineBody = [&](scf::ForOp loop, Value into) {
+          map.map(loop.getInductionVar(), iv);
+          map.map(loop.getRegionIterArgs()[0], into);
+          for (Operation &op : loop.getBody()->without_terminator()) {
+            if (&op == norm.getOperation())
+              map.map(norm->getResult(0), map.lookup(expInput->get()));
+            else
+              b.clone(op, map);
+          }
+          return map.lookup(loop.getBody()->getTerminator()->getOperand(0));
+        };
+        Value chunkMax = inlineBody(maxLoop, chunkInit);
         auto rowType = cast<RankedTensorType>(maxType);
         // An elementwise generic over the row values `inputs`, into `init`.
         auto overRows =
@@ -709,12 +718,7 @@ bool fuse::detail::mergeOnlineSoftmax(RewriterBase &rewriter,
             if (!map.contains(op->getResult(0)))
               b.clone(*op, map);
         // The sum, from the scaled one.
-        map.map(sumLoop.getInductionVar(), iv);
-        map.map(sumLoop.getRegionIterArgs()[0], scaledSum);
-        for (Operation &op : sumLoop.getBody()->without_terminator())
-          b.clone(op, map);
-        Value newSum =
-            map.lookup(sumLoop.getBody()->getTerminator()->getOperand(0));
+        Value newSum = inlineBody(sumLoop, scaledSum);
         // The accumulators scaled, then the product of the unnormalized
         // weights with the chunk of V.
         IRMapping viewOfScale;
@@ -734,17 +738,7 @@ bool fuse::detail::mergeOnlineSoftmax(RewriterBase &rewriter,
                   nb, nl,
                   arith::MulFOp::create(nb, nl, a[0], a[1]).getResult());
             });
-        map.map(pvLoop.getInductionVar(), iv);
-        map.map(pvLoop.getRegionIterArgs()[0], scaledAcc);
-        for (Operation &op : pvLoop.getBody()->without_terminator()) {
-          if (&op == norm.getOperation()) {
-            map.map(norm->getResult(0), map.lookup(expInput->get()));
-            continue;
-          }
-          b.clone(op, map);
-        }
-        Value newAcc =
-            map.lookup(pvLoop.getBody()->getTerminator()->getOperand(0));
+        Value newAcc = inlineBody(pvLoop, scaledAcc);
         scf::YieldOp::create(b, l, ValueRange{newMax, newSum, newAcc});
       });
   // The three loops' results: what read them (views of the maximum, the
