@@ -7,7 +7,9 @@
 // fuse-form-groups takes back to split a contraction from its row
 // epilogue). These tests drive FusionState's merges by hand in both
 // directions, so the record does not depend on the order the rules happen
-// to merge in.
+// to merge in. copyPlannedGroup, the lowering check's trial group, is
+// checked against materializeFusionPlan's group and for leaving the block as
+// it was.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,9 +21,12 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "gtest/gtest.h"
 
@@ -125,7 +130,6 @@ TEST_F(FusionEngineTest, RowGroupTakesInContraction) {
   ASSERT_EQ(plan.groups.size(), 1u);
   const PlannedGroup &group = plan.groups.front();
   ASSERT_EQ(group.merges.size(), 3u);
-  ASSERT_EQ(group.steps.size(), 3u);
   ASSERT_TRUE(group.reductionJoin.has_value());
   EXPECT_EQ(*group.reductionJoin, 2u);
   EXPECT_EQ(group.merges[2].first, "contraction_row_epilogue");
@@ -175,6 +179,100 @@ TEST_F(FusionEngineTest, NoJoinWithoutContraction) {
     EXPECT_FALSE(group.reductionJoin.has_value());
   }
   EXPECT_GE(merges, 1u);
+}
+
+// A chain whose groups hold what materializing clones in: a splat constant
+// and an empty tensor read by members, and a view (tensor.cast) of one
+// member read by the next, so the copy's clone of the view must read the
+// member's copy. One member's result also leaves the block.
+constexpr const char *kCopyInput = R"mlir(
+#id = affine_map<(d0) -> (d0)>
+func.func @g(%x: tensor<32xf32>, %y: tensor<32xf32>)
+    -> (tensor<32xf32>, tensor<32xf32>) {
+  %e = tensor.empty() : tensor<32xf32>
+  %c = arith.constant dense<2.0> : tensor<32xf32>
+  %a = linalg.generic {indexing_maps = [#id, #id, #id],
+                       iterator_types = ["parallel"]}
+      ins(%x, %c : tensor<32xf32>, tensor<32xf32>) outs(%e : tensor<32xf32>) {
+    ^bb0(%p: f32, %q: f32, %o: f32):
+      %s = arith.addf %p, %q : f32
+      linalg.yield %s : f32
+  } -> tensor<32xf32>
+  %v = tensor.cast %a : tensor<32xf32> to tensor<32xf32>
+  %b = linalg.generic {indexing_maps = [#id, #id, #id],
+                       iterator_types = ["parallel"]}
+      ins(%v, %y : tensor<32xf32>, tensor<32xf32>) outs(%e : tensor<32xf32>) {
+    ^bb0(%p: f32, %q: f32, %o: f32):
+      %s = arith.mulf %p, %q : f32
+      linalg.yield %s : f32
+  } -> tensor<32xf32>
+  %d = linalg.generic {indexing_maps = [#id, #id],
+                       iterator_types = ["parallel"]}
+      ins(%b : tensor<32xf32>) outs(%e : tensor<32xf32>) {
+    ^bb0(%p: f32, %o: f32):
+      %s = math.exp %p : f32
+      linalg.yield %s : f32
+  } -> tensor<32xf32>
+  return %d, %a : tensor<32xf32>, tensor<32xf32>
+}
+)mlir";
+
+static std::string print(Operation *op) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  op->print(os);
+  return text;
+}
+
+// Each planned group's copy is the kernel materializing makes of it (the
+// same ops, the view reading the member's copy, the same results), the
+// block verifies with the copy beside it, and erasing the copy leaves the
+// block exactly as it was.
+TEST_F(FusionEngineTest, CopyOfPlannedGroupIsMaterializedGroup) {
+  context.loadDialect<math::MathDialect>();
+  OwningOpRef<ModuleOp> input =
+      parseSourceString<ModuleOp>(kCopyInput, &context);
+  ASSERT_TRUE(input);
+  Block &block =
+      cast<func::FuncOp>(input->getBody()->front()).getBody().front();
+  FusionPlan plan = planFusion(block, policy);
+  // The whole chain is one group, or the test checks less than it says.
+  ASSERT_EQ(plan.groups.size(), 1u);
+  ASSERT_EQ(plan.groups.front().ops.size(), 3u);
+
+  OwningOpRef<ModuleOp> materialized = input->clone();
+  Block &materializedBlock =
+      cast<func::FuncOp>(materialized->getBody()->front()).getBody().front();
+  FusionPlan mapped = plan;
+  IRMapping mapping;
+  for (auto [from, to] : llvm::zip(block, materializedBlock))
+    mapping.map(&from, &to);
+  for (PlannedGroup &group : mapped.groups) {
+    for (Operation *&op : group.ops)
+      op = mapping.lookup(op);
+    group.anchor = mapping.lookup(group.anchor);
+  }
+  ASSERT_TRUE(succeeded(materializeFusionPlan(materializedBlock, mapped)));
+  SmallVector<GroupOp> made(materializedBlock.getOps<GroupOp>());
+  ASSERT_EQ(made.size(), 1u);
+
+  std::string before = print(*input);
+  GroupOp copy = copyPlannedGroup(block, plan.groups.front());
+  EXPECT_TRUE(succeeded(verify(*input)));
+  EXPECT_TRUE(copy.isSameKernel(made.front()));
+  EXPECT_EQ(copy.hashKernel(), made.front().hashKernel());
+  // Two results: %a leaves the block, %d is returned.
+  EXPECT_EQ(copy->getNumResults(), 2u);
+  EXPECT_TRUE(copy->use_empty());
+  // The view inside the copy reads the copy of %a, not the original.
+  for (Operation &op : copy.getBodyBlock())
+    if (auto cast = dyn_cast<tensor::CastOp>(op)) {
+      Operation *def = cast.getSource().getDefiningOp();
+      ASSERT_TRUE(def);
+      EXPECT_EQ(def->getBlock(), &copy.getBodyBlock());
+    }
+  copy->erase();
+  EXPECT_EQ(print(*input), before);
 }
 
 } // namespace

@@ -31,6 +31,7 @@
 #include "llvm/Support/ToolOutputFile.h"
 
 #include <numeric>
+#include <unordered_map>
 
 namespace mlir::fuse {
 #define GEN_PASS_DEF_FUSEFORMGROUPS
@@ -54,21 +55,20 @@ GroupConfigOptions configOptions(const FusionPolicy &policy) {
 }
 
 /// Plans the fusion of `block` (of function `fn`) so that every group can be
-/// lowered to one loop nest: the plan is materialized on a copy of the
-/// function and each group tiled there (fuse-lower-groups' own code). A
-/// group the lowering refuses loses its last merge, which the engine then
-/// refuses with the check "lowering" and the lowering's diagnostic as the
-/// reason; planning repeats until every group lowers. The policy's vetoes
-/// are local to this block.
+/// lowered to one loop nest: each planned group is built as a copy beside
+/// its ops (copyPlannedGroup; the block itself is unchanged) and a copy of
+/// that tiled (fuse-lower-groups' own code). Groups that are the same
+/// kernel (a model's repeated layers) lower alike: the first of them is
+/// tried, the others take its outcome, and only those first ones are kept
+/// while the block is checked, so the check needs memory for the distinct
+/// kernels, not for a second copy of the function. A group the lowering
+/// refuses loses its last merge, which the engine then refuses with the
+/// check "lowering" and the lowering's diagnostic as the reason; planning
+/// repeats until every group lowers. The policy's vetoes are local to this
+/// block.
 FusionPlan planLowerable(FunctionOpInterface fn, Block &block,
                          FusionPolicy policy,
                          llvm::DenseMap<int64_t, GroupSchedule> &schedules) {
-  unsigned blockIndex = 0;
-  for (Block &b : fn.getFunctionBody()) {
-    if (&b == &block)
-      break;
-    ++blockIndex;
-  }
   // Each round removes at least one merge; the cap only bounds the work on
   // a graph where the lowering keeps refusing.
   for (unsigned round = 0;; ++round) {
@@ -76,153 +76,141 @@ FusionPlan planLowerable(FunctionOpInterface fn, Block &block,
     schedules.clear();
     if (round == 64)
       return plan;
-    IRMapping mapping;
-    Operation *copy = fn->clone(mapping);
-    Block &trialBlock = *std::next(
-        cast<FunctionOpInterface>(copy).getFunctionBody().begin(), blockIndex);
-    FusionPlan trial = plan;
-    for (PlannedGroup &group : trial.groups)
-      for (Operation *&op : group.ops)
-        op = mapping.lookup(op);
     bool vetoed = false;
-    // Groups the input already had (fused IR fused again) are not this
-    // plan's: only the ones materialized now are tried.
-    llvm::DenseSet<Operation *> earlier;
-    for (GroupOp group : trialBlock.getOps<GroupOp>())
-      earlier.insert(group);
-    if (succeeded(materializeFusionPlan(trialBlock, trial))) {
-      llvm::DenseMap<int64_t, std::string> failures;
-      llvm::DenseMap<int64_t, ContractionSplit> splits;
-      SmallVector<GroupOp> groups;
-      for (GroupOp group : trialBlock.getOps<GroupOp>())
-        if (!earlier.contains(group))
-          groups.push_back(group);
-      IRRewriter rewriter(fn.getContext());
-      // Groups that are the same kernel (a model's repeated layers) lower
-      // alike: the first of them is tried, the others take its outcome.
-      SmallVector<unsigned> same = findSameKernels(groups);
-      SmallVector<int64_t> tried(groups.size(), -1);
-      for (auto [index, group] : llvm::enumerate(groups)) {
-        auto id = FuseDialect::IdAttrHelper(group->getContext()).getAttr(group);
-        if (id)
-          tried[index] = id.getInt();
-        if (same[index] != index) {
-          if (!id || id.getInt() >= int64_t(plan.groups.size()))
-            continue;
-          int64_t firstId = tried[same[index]];
-          if (firstId < 0)
-            continue;
-          // The first group's entry, copied first: inserting may move the
-          // map's entries.
-          auto copyEntry = [&](auto &map) {
-            if (auto it = map.find(firstId); it != map.end()) {
-              auto value = it->second;
-              map[id.getInt()] = std::move(value);
-            }
-          };
-          copyEntry(splits);
-          copyEntry(schedules);
-          if (auto it = failures.find(firstId); it != failures.end()) {
-            // Its diagnostic names the group it is about.
-            std::string message = it->second;
-            std::string from = "group " + std::to_string(firstId);
-            if (size_t at = message.find(from); at != std::string::npos)
-              message.replace(at, from.size(),
-                              "group " + std::to_string(id.getInt()));
-            failures[id.getInt()] = message;
+    llvm::DenseMap<int64_t, std::string> failures;
+    llvm::DenseMap<int64_t, ContractionSplit> splits;
+    IRRewriter rewriter(fn.getContext());
+    // The distinct kernels tried so far, by hash, with their group ids.
+    std::unordered_map<size_t, SmallVector<std::pair<GroupOp, int64_t>, 1>>
+        tried;
+    SmallVector<GroupOp> kept;
+    for (const PlannedGroup &planned : plan.groups) {
+      if (planned.ops.empty())
+        continue;
+      GroupOp group = copyPlannedGroup(block, planned);
+      int64_t id = planned.id;
+      auto &candidates = tried[static_cast<size_t>(group.hashKernel())];
+      auto same = llvm::find_if(candidates, [&](auto &candidate) {
+        return candidate.first.isSameKernel(group);
+      });
+      if (same != candidates.end()) {
+        int64_t firstId = same->second;
+        // The first group's entry, copied first: inserting may move the
+        // map's entries.
+        auto copyEntry = [&](auto &map) {
+          if (auto it = map.find(firstId); it != map.end()) {
+            auto value = it->second;
+            map[id] = std::move(value);
           }
+        };
+        copyEntry(splits);
+        copyEntry(schedules);
+        if (auto it = failures.find(firstId); it != failures.end()) {
+          // Its diagnostic names the group it is about.
+          std::string message = it->second;
+          std::string from = "group " + std::to_string(firstId);
+          if (size_t at = message.find(from); at != std::string::npos)
+            message.replace(at, from.size(), "group " + std::to_string(id));
+          failures[id] = message;
+        }
+        rewriter.eraseOp(group);
+        continue;
+      }
+      candidates.push_back({group, id});
+      kept.push_back(group);
+      std::string message;
+      {
+        // The lowering's diagnostic becomes the reason; nothing is printed.
+        ScopedDiagnosticHandler capture(fn.getContext(), [&](Diagnostic &diag) {
+          if (message.empty())
+            message = diag.str();
+          return success();
+        });
+        // What the group would cost as its contraction on tensor cores
+        // and the rest apart (GEMM + LayerNorm), before it is tiled.
+        std::optional<ContractionSplit> split = predictContractionSplit(
+            group, policy.target, configOptions(policy));
+        if (split)
+          splits[id] = *split;
+        // Tiled on a copy: the group stays as planned for the comparisons.
+        rewriter.setInsertionPoint(group);
+        auto lowered = cast<GroupOp>(rewriter.clone(*group));
+        KernelShape shape;
+        bool lowers = succeeded(lowerFusionGroup(
+            rewriter, lowered, policy.target, configOptions(policy), &shape));
+        // A loop nest that does not verify (a value used before the loop
+        // that defines it) counts as refused too.
+        bool verifies = lowers && succeeded(verify(lowered));
+        if (verifies) {
+          // The config it was lowered with is the group's.
+          if (LoweringConfigAttr config =
+                  FuseDialect::LoweringConfigAttrHelper(lowered->getContext())
+                      .getAttr(lowered)) {
+            // As fuse-lower-groups leaves it (a producer fused into
+            // several consumers' tiles computed once).
+            shape.blocks = std::max<int64_t>(launchedBlocks(lowered), 1);
+            measureTiledGroup(lowered, shape);
+            schedules[id] = {config, shape};
+          }
+        } else if (lowers) {
+          message = "group " + std::to_string(id) +
+                    ": its tiled loop nest does not verify (" + message + ")";
+        }
+        rewriter.eraseOp(lowered);
+        if (verifies)
           continue;
-        }
-        std::string message;
-        {
-          // The lowering's diagnostic becomes the reason; nothing is printed.
-          ScopedDiagnosticHandler capture(fn.getContext(),
-                                          [&](Diagnostic &diag) {
-                                            if (message.empty())
-                                              message = diag.str();
-                                            return success();
-                                          });
-          if (!id || id.getInt() >= int64_t(plan.groups.size()))
-            continue;
-          KernelShape shape;
-          // What the group would cost as its contraction on tensor cores
-          // and the rest apart (GEMM + LayerNorm), before it is tiled.
-          std::optional<ContractionSplit> split = predictContractionSplit(
-              group, policy.target, configOptions(policy));
-          if (split)
-            splits[id.getInt()] = *split;
-          if (succeeded(lowerFusionGroup(rewriter, group, policy.target,
-                                         configOptions(policy), &shape))) {
-            // A loop nest that does not verify (a value used before the
-            // loop that defines it) counts as refused too.
-            if (succeeded(verify(group))) {
-              // The config it was lowered with is the group's.
-              if (LoweringConfigAttr config =
-                      FuseDialect::LoweringConfigAttrHelper(group->getContext())
-                          .getAttr(group)) {
-                // As fuse-lower-groups leaves it (a producer fused into
-                // several consumers' tiles computed once).
-                shape.blocks = std::max<int64_t>(launchedBlocks(group), 1);
-                measureTiledGroup(group, shape);
-                schedules[id.getInt()] = {config, shape};
-              }
-              continue;
-            }
-            message = "group " + std::to_string(id.getInt()) +
-                      ": its tiled loop nest does not verify (" + message + ")";
-          }
-        }
-        failures[id.getInt()] = message;
       }
-      for (auto &[id, message] : failures) {
-        const PlannedGroup &group = plan.groups[id];
-        if (!group.lastCandidate)
-          continue; // a single op: nothing to take back
-        StringRef reason = message;
-        reason.consume_front("fuse-lower-groups: ");
-        policy.loweringVetoes[group.lastCandidate].push_back(
-            {group.lastRule,
-             ("the group would not lower to one loop nest: " + reason).str()});
-        vetoed = true;
-      }
-      // A group whose whole rows keep its contraction off the tensor cores,
-      // or leave it tensor-core tiles of a few whole rows, is split where
-      // the two kernels are predicted faster: the merge that joined the
-      // contraction's side with a side holding a reduction of its rows is
-      // taken back (check 'cost'), and the next round plans without it.
-      // (Not a merge inside either side: taking back one that formed the
-      // row epilogue, a LayerNorm's own, would split the epilogue instead.)
-      if (failures.empty() && policy.splitRowEpilogues)
-        for (auto &[id, split] : splits) {
-          auto it = schedules.find(id);
-          if (it == schedules.end())
-            continue;
-          bool onTensorCores = it->second.config.getInstruction() == "mma_sync";
-          double fused = predictKernelCost(it->second.shape, policy.target).us;
-          if (split.contractionUs + split.restUs >= fused)
-            continue;
-          const PlannedGroup &group = plan.groups[id];
-          if (group.reductionJoin) {
-            auto &[rule, candidate] = group.merges[*group.reductionJoin];
-            policy.loweringVetoes[candidate].push_back(
-                {rule,
-                 llvm::formatv(
-                     "its rows would {4}: predicted {0:f1} us as one kernel, "
-                     "{1:f1} us as the contraction on tensor cores ({2:f1} "
-                     "us) and the rest apart ({3:f1} us)",
-                     fused, split.contractionUs + split.restUs,
-                     split.contractionUs, split.restUs,
-                     onTensorCores ? "leave the group's contraction "
-                                     "tensor-core tiles of whole rows"
-                                   : "keep the group's contraction off the "
-                                     "tensor cores")
-                     .str(),
-                 std::string(check::kCost)});
-            vetoed = true;
-          }
-        }
+      failures[id] = message;
     }
-    copy->erase();
+    for (GroupOp group : kept)
+      rewriter.eraseOp(group);
+    for (auto &[id, message] : failures) {
+      const PlannedGroup &group = plan.groups[id];
+      if (!group.lastCandidate)
+        continue; // a single op: nothing to take back
+      StringRef reason = message;
+      reason.consume_front("fuse-lower-groups: ");
+      policy.loweringVetoes[group.lastCandidate].push_back(
+          {group.lastRule,
+           ("the group would not lower to one loop nest: " + reason).str()});
+      vetoed = true;
+    }
+    // A group whose whole rows keep its contraction off the tensor cores,
+    // or leave it tensor-core tiles of a few whole rows, is split where
+    // the two kernels are predicted faster: the merge that joined the
+    // contraction's side with a side holding a reduction of its rows is
+    // taken back (check 'cost'), and the next round plans without it.
+    // (Not a merge inside either side: taking back one that formed the
+    // row epilogue, a LayerNorm's own, would split the epilogue instead.)
+    if (failures.empty() && policy.splitRowEpilogues)
+      for (auto &[id, split] : splits) {
+        auto it = schedules.find(id);
+        if (it == schedules.end())
+          continue;
+        bool onTensorCores = it->second.config.getInstruction() == "mma_sync";
+        double fused = predictKernelCost(it->second.shape, policy.target).us;
+        if (split.contractionUs + split.restUs >= fused)
+          continue;
+        const PlannedGroup &group = plan.groups[id];
+        if (group.reductionJoin) {
+          auto &[rule, candidate] = group.merges[*group.reductionJoin];
+          policy.loweringVetoes[candidate].push_back(
+              {rule.str(),
+               llvm::formatv(
+                   "its rows would {4}: predicted {0:f1} us as one kernel, "
+                   "{1:f1} us as the contraction on tensor cores ({2:f1} "
+                   "us) and the rest apart ({3:f1} us)",
+                   fused, split.contractionUs + split.restUs,
+                   split.contractionUs, split.restUs,
+                   onTensorCores ? "leave the group's contraction "
+                                   "tensor-core tiles of whole rows"
+                                 : "keep the group's contraction off the "
+                                   "tensor cores")
+                   .str(),
+               std::string(check::kCost)});
+          vetoed = true;
+        }
+      }
     if (!vetoed)
       return plan;
   }

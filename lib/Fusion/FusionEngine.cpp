@@ -24,6 +24,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 
+#include <new>
 #include <set>
 #include <tuple>
 
@@ -62,6 +63,8 @@ static const FusionRule *namingRuleOf(const FusionRule *x,
 
 FusionState::FusionState(Block &block, const FusionPolicy &policy)
     : graph(block), policy(policy) {
+  groups.reserve(graph.size());
+  groupIds.reserve(graph.size());
   for (unsigned id = 0; id < graph.size(); ++id) {
     GroupState group;
     group.members.push_back(id);
@@ -94,6 +97,14 @@ void FusionState::record(const FusionRule &rule, StringRef checkName,
   rejection.anchor = graph.node(anchor).op;
   rejection.candidate = graph.node(candidate).op;
   rejections.push_back(std::move(rejection));
+}
+
+/// Empties `vector` and frees its heap buffer (clear() keeps the buffer,
+/// and so does assigning an empty SmallVector).
+template <typename T, unsigned N>
+static void releaseStorage(SmallVector<T, N> &vector) {
+  vector.~SmallVector<T, N>();
+  new (&vector) SmallVector<T, N>();
 }
 
 bool FusionState::tryMerge(unsigned a, unsigned b, const FusionRule &rule,
@@ -133,7 +144,7 @@ bool FusionState::tryMerge(unsigned a, ArrayRef<unsigned> others,
       gb.anchor = g.anchor;
   }
   llvm::sort(gb.members);
-  SmallVector<unsigned> merged(ga.members);
+  SmallVector<unsigned> merged(ga.members.begin(), ga.members.end());
   merged.append(gb.members);
   llvm::sort(merged);
   FusionCheckInput input{graph,      policy, &rule,     ga.members,
@@ -175,7 +186,11 @@ bool FusionState::tryMerge(unsigned a, ArrayRef<unsigned> others,
     for (unsigned m : groups[o].members)
       groupIds[m] = a;
     groups[o].alive = false;
-    groups[o].members.clear();
+    // Its storage is freed, not only cleared: a chain grows one op at a
+    // time, each merge moving the group into its next op's, and a million
+    // dead groups would each keep the buffers they had.
+    releaseStorage(groups[o].members);
+    releaseStorage(groups[o].steps);
   }
   return true;
 }
@@ -217,8 +232,7 @@ FusionPlan FusionState::run() {
       Operation *op = graph.node(step.candidate).op;
       if (step.joinsReduction && !group.reductionJoin)
         group.reductionJoin = group.merges.size();
-      group.steps.push_back((step.rule->name + ": " + describeOp(op)).str());
-      group.merges.push_back({step.rule->name.str(), op});
+      group.merges.push_back({step.rule->name, op});
     }
     if (state.lastRule) {
       group.lastRule = state.lastRule->name.str();

@@ -124,19 +124,35 @@ static std::optional<ReductionInfo> getReductionInfo(Operation *op) {
 }
 
 FusionGraph::FusionGraph(Block &block) : block(block) {
+  SmallVector<std::pair<Operation *, OpClassification>> computeOps;
   for (Operation &op : block) {
-    if (isa<GroupOp>(op) || op.hasTrait<OpTrait::IsTerminator>() ||
-        isCloneableIntoGroup(&op) || isWeightConstant(&op) || !isComputeOp(&op))
+    // Not nodes: groups, terminators, constants (cloned in or weights),
+    // views, and what isCloneableIntoGroup clones besides (initializers).
+    // Each op is classified once.
+    if (isa<GroupOp, tensor::EmptyOp, tensor::DimOp>(op) ||
+        op.hasTrait<OpTrait::IsTerminator>() ||
+        op.hasTrait<OpTrait::ConstantLike>() || isViewOp(&op))
+      continue;
+    OpClassification cls = classifyOp(&op);
+    if (!isComputeOp(&op, &cls))
       continue;
     // A loop over tensors (scf.for with tensor iter_args, say) is no kernel:
     // nothing tiles it, so no group may hold it; it stays host code, which
     // the code generators refuse with its own message.
     if (isa<LoopLikeOpInterface>(op) && !isa<TilingInterface>(op))
       continue;
+    computeOps.push_back({&op, cls});
+  }
+  // Sized once: a graph of 10^6 nodes grown by doubling would hold its
+  // nodes twice while it moves them.
+  nodes.reserve(computeOps.size());
+  nodeIds.reserve(computeOps.size());
+  for (auto &[opPtr, cls] : computeOps) {
+    Operation &op = *opPtr;
     Node node;
     node.op = &op;
     node.index = nodes.size();
-    node.cls = classifyOp(&op);
+    node.cls = cls;
     if (op.getNumResults() > 0)
       if (auto type = dyn_cast<ShapedType>(op.getResult(0).getType());
           type && type.hasStaticShape()) {
@@ -144,7 +160,8 @@ FusionGraph::FusionGraph(Block &block) : block(block) {
         node.hasStaticShape = true;
       }
     if (node.isReduction())
-      node.reduction = getReductionInfo(&op);
+      if (std::optional<ReductionInfo> info = getReductionInfo(&op))
+        node.reduction = std::make_unique<ReductionInfo>(std::move(*info));
     nodeIds[&op] = node.index;
     nodes.push_back(std::move(node));
   }

@@ -14,6 +14,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 
+#include <memory>
 #include <optional>
 
 namespace mlir::fuse::detail {
@@ -32,14 +33,16 @@ bool isWeightConstant(Operation *op);
 /// What a reduction reduces: the shape of its (first) input, which of its
 /// dimensions are reduced, and whether those are the innermost ones.
 struct ReductionInfo {
-  SmallVector<int64_t> inputShape;
-  SmallVector<int64_t> reducedDims;
+  SmallVector<int64_t, 4> inputShape;
+  SmallVector<int64_t, 2> reducedDims;
   bool innermost = false;
   int64_t rows = 0, cols = 0;
   int64_t elementBytes = 4;
 };
 
-/// One compute op of the block.
+/// One compute op of the block. A graph holds one per compute op (10^6 for
+/// the largest graphs fuse compiles), so the inline sizes are small: most
+/// ops have one or two operands, users and results.
 struct Node {
   Operation *op = nullptr;
   unsigned index = 0;
@@ -47,17 +50,18 @@ struct Node {
   /// Distinct values the op reads from global memory (through views),
   /// excluding what the kernel materializes itself (empty, fills, constants
   /// small enough to clone).
-  SmallVector<Value> reads;
+  SmallVector<Value, 2> reads;
   /// Nodes this one depends on and nodes that depend on it, sorted.
-  SmallVector<unsigned> producers, consumers;
+  SmallVector<unsigned, 2> producers, consumers;
   /// Per result: consumer nodes, and whether a non-node (the terminator, an
   /// op outside the block) uses it.
-  SmallVector<SmallVector<unsigned>> resultConsumers;
-  SmallVector<bool> resultEscapes;
+  SmallVector<SmallVector<unsigned, 2>, 1> resultConsumers;
+  SmallVector<bool, 4> resultEscapes;
   /// Static shape of result 0 (the iteration space of parallel ops).
-  SmallVector<int64_t> shape;
+  SmallVector<int64_t, 4> shape;
   bool hasStaticShape = false;
-  std::optional<ReductionInfo> reduction;
+  /// What a reduction reduces, where fuse can tell.
+  std::unique_ptr<ReductionInfo> reduction;
   /// The hardware check's verdict on this op for the plan's target, once
   /// asked (checkHardware): why the target cannot run it, or empty.
   mutable std::optional<std::string> unsupported;

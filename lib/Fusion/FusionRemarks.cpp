@@ -235,8 +235,8 @@ void mlir::fuse::buildFusionRemarks(const FunctionPlan &fn, TargetAttr target,
                                     .str()));
     addGroupArgs(formed, group, fn, target, ids);
     // Each merge: the rule and the op it took in.
-    for (const std::string &step : group.steps) {
-      auto [rule, op] = StringRef(step).split(": ");
+    for (auto [rule, candidate] : group.merges) {
+      std::string op = describeOp(candidate);
       FusionRemark &merge = out.emplace_back(
           remark::RemarkKind::RemarkPassed, DiagnosticSeverity::Remark,
           group.anchor->getLoc(), opts("merge", rule));

@@ -27,8 +27,9 @@ namespace mlir::fuse::detail {
 
 /// A group while the engine works on it.
 struct GroupState {
-  /// Sorted node ids.
-  SmallVector<unsigned> members;
+  /// Sorted node ids. (A state holds one group per node, most of them
+  /// single ops: small inline sizes.)
+  SmallVector<unsigned, 1> members;
   unsigned anchor = 0;
   /// The rule that names the group unless a NamesGroup rule took part.
   const FusionRule *firstRule = nullptr;
@@ -47,7 +48,7 @@ struct GroupState {
   /// The merges of this group and of every group it took in, in order
   /// (this group's, then each taken-in group's, then the merge that took
   /// them in). The plan's steps and merges.
-  SmallVector<Step> steps;
+  SmallVector<Step, 0> steps;
   /// Whether a member is a contraction, a reduction.
   bool hasContraction = false, hasReduction = false;
   /// The last merge into this group.

@@ -18,8 +18,12 @@ using namespace mlir;
 using namespace mlir::fuse;
 using namespace mlir::fuse::detail;
 
-/// Builds the fuse.group for one planned group.
-static GroupOp materializeGroup(Block &block, const PlannedGroup &planned) {
+/// Builds the fuse.group for one planned group. With `copy`, the group holds
+/// copies of the planned ops and the block is left as it was (the group's
+/// results unused); otherwise the ops move into the group and their uses
+/// outside read the group's results.
+static GroupOp materializeGroup(Block &block, const PlannedGroup &planned,
+                                bool copy) {
   llvm::DenseSet<Operation *> members(planned.ops.begin(), planned.ops.end());
 
   // Values the group needs from outside: each becomes an input, unless it is
@@ -95,20 +99,40 @@ static GroupOp materializeGroup(Block &block, const PlannedGroup &planned) {
   for (auto [input, arg] : llvm::zip(inputs, body.getArguments()))
     mapping.map(input, arg);
   OpBuilder inner = OpBuilder::atBlockEnd(&body);
+  SmallVector<Operation *> cloned;
   for (Operation *op : cloneOrder)
-    inner.clone(*op, mapping);
-  for (Operation *op : planned.ops)
-    op->moveBefore(&body, body.end());
-  for (Operation *op : planned.ops)
-    op->walk([&](Operation *nested) {
-      for (OpOperand &use : nested->getOpOperands())
-        if (Value mapped = mapping.lookupOrNull(use.get()))
-          use.set(mapped);
-    });
+    cloned.push_back(inner.clone(*op, mapping));
+  if (copy) {
+    // The body a move would give: the members after the clones, and a
+    // clone that uses a member (a reshape of its result) reading the
+    // member's copy.
+    for (Operation *op : planned.ops)
+      inner.clone(*op, mapping);
+    for (Operation *op : cloned)
+      op->walk([&](Operation *nested) {
+        for (OpOperand &use : nested->getOpOperands())
+          if (Value mapped = mapping.lookupOrNull(use.get()))
+            use.set(mapped);
+      });
+  } else {
+    for (Operation *op : planned.ops)
+      op->moveBefore(&body, body.end());
+    for (Operation *op : planned.ops)
+      op->walk([&](Operation *nested) {
+        for (OpOperand &use : nested->getOpOperands())
+          if (Value mapped = mapping.lookupOrNull(use.get()))
+            use.set(mapped);
+      });
+  }
   // Clones may use members (a reshape of a member's result): order the body.
   sortTopologically(&body);
   inner.setInsertionPointToEnd(&body);
-  YieldOp::create(inner, planned.anchor->getLoc(), results);
+  SmallVector<Value> yielded;
+  for (Value result : results)
+    yielded.push_back(copy ? mapping.lookup(result) : result);
+  YieldOp::create(inner, planned.anchor->getLoc(), yielded);
+  if (copy)
+    return group;
   for (auto [result, replacement] : llvm::zip(results, group.getResults()))
     result.replaceUsesWithIf(replacement, [&](OpOperand &use) {
       return !group->isAncestor(use.getOwner());
@@ -126,7 +150,7 @@ LogicalResult mlir::fuse::materializeFusionPlan(Block &block,
   SmallVector<GroupOp> groups(plan.groups.size());
   for (auto [i, group] : llvm::enumerate(plan.groups))
     if (!group.ops.empty())
-      groups[i] = materializeGroup(block, group);
+      groups[i] = materializeGroup(block, group, /*copy=*/false);
   // The groups in the plan's kernel order, at the end of the block: the
   // topological sort below keeps them in that order (it is one) and moves
   // the ops between them that need an earlier group's result after it.
@@ -148,4 +172,8 @@ LogicalResult mlir::fuse::materializeFusionPlan(Block &block,
     if (isCloneableIntoGroup(&op) && op.use_empty() && isMemoryEffectFree(&op))
       op.erase();
   return success();
+}
+
+GroupOp mlir::fuse::copyPlannedGroup(Block &block, const PlannedGroup &group) {
+  return materializeGroup(block, group, /*copy=*/true);
 }

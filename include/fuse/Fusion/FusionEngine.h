@@ -88,14 +88,14 @@ struct PlannedGroup {
   FusionKind kind = FusionKind::single;
   /// The rule that formed the group ("" for single ops).
   std::string rule;
-  /// The rules applied, one entry per merge: "rule: op".
-  SmallVector<std::string> steps;
   /// The last merge: its rule and the op it took in (null for single ops).
   std::string lastRule;
   Operation *lastCandidate = nullptr;
   /// Every merge, those of the groups it took in included, in the order
-  /// of `steps`: its rule and the op it took in.
-  std::vector<std::pair<std::string, Operation *>> merges;
+  /// they happened: its rule (a FusionRule's name) and the op it took in.
+  /// (Names, not text: a plan of 10^6 merges holds no string per merge;
+  /// the report describes the ops.)
+  std::vector<std::pair<StringRef, Operation *>> merges;
   /// The index in `merges` of the first merge that joined a group holding
   /// a contraction with one holding a reduction (neither side holding
   /// both): the merge that splitting a contraction from its row epilogue
@@ -232,6 +232,13 @@ void orderKernelsForMemory(FusionPlan &plan, bool reorder, int64_t alignment);
 /// it is set. Constants, `tensor.empty`, fills of
 /// constants and reshapes are cloned into the groups that use them.
 LogicalResult materializeFusionPlan(Block &block, const FusionPlan &plan);
+
+/// The `fuse.group` that materializeFusionPlan would make of `group`, built
+/// from copies of its ops before its last op; the block is otherwise left
+/// as it was (nothing uses the copy's results). For trying a planned group
+/// (lowering it, comparing it with others) without changing the block;
+/// erasing the copy restores the block exactly.
+GroupOp copyPlannedGroup(Block &block, const PlannedGroup &group);
 
 /// How a planned group is lowered: its lowering config and what the cost
 /// model reads of its kernel (fuse/Codegen/CostModel/KernelCost.h), with

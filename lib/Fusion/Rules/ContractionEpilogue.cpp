@@ -55,7 +55,8 @@ static void propose(FusionState &state) {
     bool changed = true;
     while (changed) {
       changed = false;
-      for (unsigned m : SmallVector<unsigned>(state.group(g).members)) {
+      for (unsigned m : SmallVector<unsigned>(state.group(g).members.begin(),
+                                              state.group(g).members.end())) {
         for (unsigned e : graph.node(m).consumers) {
           const Node &epi = graph.node(e);
           if (state.groupOf(e) == g || !state.isSingleton(e))
@@ -64,7 +65,8 @@ static void propose(FusionState &state) {
           if (isa<tensor::ExtractSliceOp>(epi.op) && epi.hasStaticShape) {
             if (state.tryMerge(g, state.groupOf(e), kContractionEpilogueRule,
                                e)) {
-              spaces.push_back(epi.shape);
+              spaces.push_back(
+                  SmallVector<int64_t>(epi.shape.begin(), epi.shape.end()));
               changed = true;
               break;
             }

@@ -63,7 +63,7 @@ static void propose(FusionState &state) {
     // other groups is a candidate the dependency check refuses (reported).
     if (graph.hasPath(gi.members, gj.members) ||
         graph.hasPath(gj.members, gi.members)) {
-      SmallVector<unsigned> both(gi.members);
+      SmallVector<unsigned> both(gi.members.begin(), gi.members.end());
       both.append(gj.members.begin(), gj.members.end());
       llvm::DenseSet<unsigned> merged(both.begin(), both.end());
       if (!graph.hasPathThroughOutside(gi.members, gj.members, merged) &&

@@ -85,7 +85,10 @@ OpClassification mlir::fuse::classifyOp(Operation *op) {
   return fusible.getClassification();
 }
 
-bool mlir::fuse::isComputeOp(Operation *op) {
+bool mlir::fuse::isComputeOp(Operation *op) { return isComputeOp(op, nullptr); }
+
+bool mlir::fuse::isComputeOp(Operation *op,
+                             const OpClassification *classification) {
   if (op->hasTrait<OpTrait::IsTerminator>() ||
       op->hasTrait<OpTrait::ConstantLike>())
     return false;
@@ -95,7 +98,8 @@ bool mlir::fuse::isComputeOp(Operation *op) {
   // (linalg.fill of a value into tensor.empty, tensor.splat). The kernel that
   // uses them materializes them; they do no arithmetic of their own.
   if (auto fusible = dyn_cast<FusibleOpInterface>(op)) {
-    OpClassification c = fusible.getClassification();
+    OpClassification c =
+        classification ? *classification : fusible.getClassification();
     if (c.flops == 0 && op->getNumResults() > 0 &&
         llvm::all_of(op->getResultTypes(),
                      [](Type t) { return isa<RankedTensorType>(t); }) &&

@@ -62,6 +62,9 @@ OpClassification classifyOp(Operation *op);
 /// initializers that only write scalars into fresh tensors without
 /// arithmetic (`linalg.fill` of a value into `tensor.empty`, `tensor.splat`).
 bool isComputeOp(Operation *op);
+/// The same, for an op whose classifyOp() the caller already has (it is not
+/// computed again).
+bool isComputeOp(Operation *op, const OpClassification *classification);
 
 } // namespace mlir::fuse
 
