@@ -56,7 +56,11 @@ void mlir::fuse::buildFusionPipeline(OpPassManager &pm,
   // Elementwise arith/math on tensors become linalg.generic: every compute
   // op is then tileable when its group is lowered.
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
-  pm.addPass(createCanonicalizerPass());
+  // fuse-prune runs every canonicalization pattern (and more) itself, so a
+  // canonicalizer before it would only repeat its work (a tenth of the
+  // compile of a 10^6-op graph); without it, the canonicalizer cleans up.
+  if (!options.prune)
+    pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   if (options.prune) {
     pm.addNestedPass<func::FuncOp>(createFusePrune());
