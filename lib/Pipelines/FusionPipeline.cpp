@@ -58,14 +58,13 @@ void mlir::fuse::buildFusionPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   // fuse-prune runs every canonicalization pattern (and more) itself, so a
   // canonicalizer before it would only repeat its work (a tenth of the
-  // compile of a 10^6-op graph); without it, the canonicalizer cleans up.
+  // compile of a 10^6-op graph), and one CSE after it merges what both
+  // leave equal; without it, the canonicalizer cleans up.
   if (!options.prune)
     pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
-  if (options.prune) {
+  if (options.prune)
     pm.addNestedPass<func::FuncOp>(createFusePrune());
-    pm.addPass(createCSEPass());
-  }
+  pm.addPass(createCSEPass());
   FuseFormGroupsOptions groups;
   groups.target = options.target;
   groups.reportFile = options.report;
