@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuse/Codegen/Tiling/LowerGroups.h"
+#include "SliceCleanups.h"
 #include "StreamAttention.h"
 #include "fuse/Codegen/CostModel/CpuSchedule.h"
 #include "fuse/Codegen/CostModel/KernelCost.h"
@@ -1858,8 +1859,7 @@ LogicalResult lowerGroup(RewriterBase &rewriter, GroupOp group,
     // behind the reshape (a reduction that kept its dims) fuses too.
     RewritePatternSet cleanup(rewriter.getContext());
     cleanup.add<ShiftLastTiles>(rewriter.getContext());
-    tensor::populateMergeConsecutiveInsertExtractSlicePatterns(cleanup);
-    tensor::populateBubbleUpExtractSliceOpPatterns(cleanup);
+    fuse::detail::populateSliceCleanupPatterns(cleanup);
     options.cleanupPatterns = FrozenRewritePatternSet(std::move(cleanup));
     options.setFusionControlFn(
         [&](tensor::ExtractSliceOp, OpResult producer, bool)

@@ -19,6 +19,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "StreamAttention.h"
+
+#include "SliceCleanups.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -85,8 +87,7 @@ LogicalResult fuse::detail::streamReductions(RewriterBase &rewriter,
     scf::SCFTileAndFuseOptions options;
     options.setTilingOptions(tiling);
     RewritePatternSet cleanup(rewriter.getContext());
-    tensor::populateMergeConsecutiveInsertExtractSlicePatterns(cleanup);
-    tensor::populateBubbleUpExtractSliceOpPatterns(cleanup);
+    populateSliceCleanupPatterns(cleanup);
     options.cleanupPatterns = FrozenRewritePatternSet(std::move(cleanup));
     options.setFusionControlFn(
         [&](tensor::ExtractSliceOp slice, OpResult producer, bool)
