@@ -58,11 +58,10 @@ struct SliceOfUnitCollapse : OpRewritePattern<tensor::ExtractSliceOp> {
     SmallVector<OpFoldResult> strides(sourceType.getRank(),
                                       rewriter.getIndexAttr(1));
     Value part = tensor::ExtractSliceOp::create(
-        rewriter, slice.getLoc(), collapse.getSrc(), sourceOffsets,
-        sourceSizes, strides);
+        rewriter, slice.getLoc(), collapse.getSrc(), sourceOffsets, sourceSizes,
+        strides);
     rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(
-        slice, slice.getResultType(), part,
-        collapse.getReassociationIndices());
+        slice, slice.getResultType(), part, collapse.getReassociationIndices());
     return success();
   }
 };
