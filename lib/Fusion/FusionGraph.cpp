@@ -126,15 +126,12 @@ static std::optional<ReductionInfo> getReductionInfo(Operation *op) {
 FusionGraph::FusionGraph(Block &block) : block(block) {
   SmallVector<std::pair<Operation *, OpClassification>> computeOps;
   for (Operation &op : block) {
-    // Not nodes: groups, terminators, constants (cloned in or weights),
-    // views, and what isCloneableIntoGroup clones besides (initializers).
-    // Each op is classified once.
-    if (isa<GroupOp, tensor::EmptyOp, tensor::DimOp>(op) ||
-        op.hasTrait<OpTrait::IsTerminator>() ||
-        op.hasTrait<OpTrait::ConstantLike>() || isViewOp(&op))
-      continue;
-    OpClassification cls = classifyOp(&op);
-    if (!isComputeOp(&op, &cls))
+    // Not nodes: groups, views, and whatever is no compute op (terminators,
+    // constants, empty tensors, initializers: what isCloneableIntoGroup
+    // clones besides views, and weights). isComputeOp classifies the op
+    // once for both questions.
+    OpClassification cls;
+    if (isa<GroupOp>(op) || isViewOp(&op) || !isComputeOp(&op, &cls))
       continue;
     // A loop over tensors (scf.for with tensor iter_args, say) is no kernel:
     // nothing tiles it, so no group may hold it; it stays host code, which

@@ -99,6 +99,15 @@ static GroupOp materializeGroup(Block &block, const PlannedGroup &planned,
   for (auto [input, arg] : llvm::zip(inputs, body.getArguments()))
     mapping.map(input, arg);
   OpBuilder inner = OpBuilder::atBlockEnd(&body);
+  // Uses of inputs and of cloned ops read the group's own values.
+  auto remapUses = [&](ArrayRef<Operation *> ops) {
+    for (Operation *op : ops)
+      op->walk([&](Operation *nested) {
+        for (OpOperand &use : nested->getOpOperands())
+          if (Value mapped = mapping.lookupOrNull(use.get()))
+            use.set(mapped);
+      });
+  };
   SmallVector<Operation *> cloned;
   for (Operation *op : cloneOrder)
     cloned.push_back(inner.clone(*op, mapping));
@@ -108,21 +117,11 @@ static GroupOp materializeGroup(Block &block, const PlannedGroup &planned,
     // member's copy.
     for (Operation *op : planned.ops)
       inner.clone(*op, mapping);
-    for (Operation *op : cloned)
-      op->walk([&](Operation *nested) {
-        for (OpOperand &use : nested->getOpOperands())
-          if (Value mapped = mapping.lookupOrNull(use.get()))
-            use.set(mapped);
-      });
+    remapUses(cloned);
   } else {
     for (Operation *op : planned.ops)
       op->moveBefore(&body, body.end());
-    for (Operation *op : planned.ops)
-      op->walk([&](Operation *nested) {
-        for (OpOperand &use : nested->getOpOperands())
-          if (Value mapped = mapping.lookupOrNull(use.get()))
-            use.set(mapped);
-      });
+    remapUses(planned.ops);
   }
   // Clones may use members (a reshape of a member's result): order the body.
   sortTopologically(&body);

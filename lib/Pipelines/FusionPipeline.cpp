@@ -60,10 +60,10 @@ void mlir::fuse::buildFusionPipeline(OpPassManager &pm,
   // canonicalizer before it would only repeat its work (a tenth of the
   // compile of a 10^6-op graph), and one CSE after it merges what both
   // leave equal; without it, the canonicalizer cleans up.
-  if (!options.prune)
-    pm.addPass(createCanonicalizerPass());
   if (options.prune)
     pm.addNestedPass<func::FuncOp>(createFusePrune());
+  else
+    pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   FuseFormGroupsOptions groups;
   groups.target = options.target;

@@ -87,8 +87,9 @@ OpClassification mlir::fuse::classifyOp(Operation *op) {
 
 bool mlir::fuse::isComputeOp(Operation *op) { return isComputeOp(op, nullptr); }
 
-bool mlir::fuse::isComputeOp(Operation *op,
-                             const OpClassification *classification) {
+bool mlir::fuse::isComputeOp(Operation *op, OpClassification *classification) {
+  if (classification)
+    *classification = {}; // classifyOp's answer for ops without the interface
   if (op->hasTrait<OpTrait::IsTerminator>() ||
       op->hasTrait<OpTrait::ConstantLike>())
     return false;
@@ -98,8 +99,9 @@ bool mlir::fuse::isComputeOp(Operation *op,
   // (linalg.fill of a value into tensor.empty, tensor.splat). The kernel that
   // uses them materializes them; they do no arithmetic of their own.
   if (auto fusible = dyn_cast<FusibleOpInterface>(op)) {
-    OpClassification c =
-        classification ? *classification : fusible.getClassification();
+    OpClassification c = fusible.getClassification();
+    if (classification)
+      *classification = c;
     if (c.flops == 0 && op->getNumResults() > 0 &&
         llvm::all_of(op->getResultTypes(),
                      [](Type t) { return isa<RankedTensorType>(t); }) &&

@@ -62,9 +62,9 @@ OpClassification classifyOp(Operation *op);
 /// initializers that only write scalars into fresh tensors without
 /// arithmetic (`linalg.fill` of a value into `tensor.empty`, `tensor.splat`).
 bool isComputeOp(Operation *op);
-/// The same, for an op whose classifyOp() the caller already has (it is not
-/// computed again).
-bool isComputeOp(Operation *op, const OpClassification *classification);
+/// The same; where it returns true, `classification` receives classifyOp(op),
+/// which it computed on the way (a caller that needs both classifies once).
+bool isComputeOp(Operation *op, OpClassification *classification);
 
 } // namespace mlir::fuse
 
