@@ -275,4 +275,83 @@ TEST_F(FusionEngineTest, CopyOfPlannedGroupIsMaterializedGroup) {
   EXPECT_EQ(print(*input), before);
 }
 
+// Pairs of two-op groups (an add, then an exp of it), each reading what the
+// group before it made: some the same kernel, some not for one reason each.
+constexpr const char *kSameInput = R"mlir(
+#id = affine_map<(d0) -> (d0)>
+func.func @h(%x: tensor<32xf32>, %y: tensor<32xf32>)
+    -> (tensor<32xf32>, tensor<32xf32>) {
+  %e = tensor.empty() : tensor<32xf32>
+  %c2 = arith.constant dense<2.0> : tensor<32xf32>
+  %c3 = arith.constant dense<3.0> : tensor<32xf32>
+  %a0 = linalg.add ins(%x, %c2 : tensor<32xf32>, tensor<32xf32>) outs(%e : tensor<32xf32>) -> tensor<32xf32>
+  %b0 = linalg.exp ins(%a0 : tensor<32xf32>) outs(%e : tensor<32xf32>) -> tensor<32xf32>
+  %a1 = linalg.add ins(%b0, %c2 : tensor<32xf32>, tensor<32xf32>) outs(%e : tensor<32xf32>) -> tensor<32xf32>
+  %b1 = linalg.exp ins(%a1 : tensor<32xf32>) outs(%e : tensor<32xf32>) -> tensor<32xf32>
+  %a2 = linalg.add ins(%b1, %c3 : tensor<32xf32>, tensor<32xf32>) outs(%e : tensor<32xf32>) -> tensor<32xf32>
+  %b2 = linalg.exp ins(%a2 : tensor<32xf32>) outs(%e : tensor<32xf32>) -> tensor<32xf32>
+  %a3 = linalg.add ins(%b2, %y : tensor<32xf32>, tensor<32xf32>) outs(%e : tensor<32xf32>) -> tensor<32xf32>
+  %b3 = linalg.exp ins(%a3 : tensor<32xf32>) outs(%e : tensor<32xf32>) -> tensor<32xf32>
+  %a4 = linalg.add ins(%b3, %c2 : tensor<32xf32>, tensor<32xf32>) outs(%e : tensor<32xf32>) -> tensor<32xf32>
+  %b4 = linalg.exp ins(%a4 : tensor<32xf32>) outs(%e : tensor<32xf32>) -> tensor<32xf32>
+  %a5 = linalg.add ins(%y, %y : tensor<32xf32>, tensor<32xf32>) outs(%e : tensor<32xf32>) -> tensor<32xf32>
+  %b5 = linalg.exp ins(%a5 : tensor<32xf32>) outs(%e : tensor<32xf32>) -> tensor<32xf32>
+  %a6 = linalg.add ins(%b5, %y : tensor<32xf32>, tensor<32xf32>) outs(%e : tensor<32xf32>) -> tensor<32xf32>
+  %b6 = linalg.exp ins(%a6 : tensor<32xf32>) outs(%e : tensor<32xf32>) -> tensor<32xf32>
+  %a7 = linalg.add ins(%b6, %c2 : tensor<32xf32>, tensor<32xf32>) outs(%e : tensor<32xf32>) -> tensor<32xf32>
+  %b7 = linalg.exp ins(%a7 : tensor<32xf32>) outs(%e : tensor<32xf32>) -> tensor<32xf32>
+  return %b7, %a4 : tensor<32xf32>, tensor<32xf32>
+}
+)mlir";
+
+// Whether two planned groups are the same kernel is decided on the planned
+// ops as it is on the groups materializing would make (isSameKernel of
+// their copies): the same where only the inputs differ; not the same for
+// another constant, an input where the other clones a constant, a result
+// that also leaves the group, or one input read twice against two inputs.
+TEST_F(FusionEngineTest, SamePlannedKernelAgreesWithCopies) {
+  OwningOpRef<ModuleOp> input =
+      parseSourceString<ModuleOp>(kSameInput, &context);
+  ASSERT_TRUE(input);
+  Block &block =
+      cast<func::FuncOp>(input->getBody()->front()).getBody().front();
+  SmallVector<Operation *> computeOps;
+  for (Operation &op : block)
+    if (isa<linalg::LinalgOp>(op))
+      computeOps.push_back(&op);
+  ASSERT_EQ(computeOps.size(), 16u);
+  SmallVector<PlannedGroup> groups(8);
+  for (auto [i, group] : llvm::enumerate(groups)) {
+    group.id = i;
+    group.ops = {computeOps[2 * i], computeOps[2 * i + 1]};
+    group.anchor = group.ops.front();
+    group.kind = FusionKind::vertical;
+    group.rule = "elementwise_chain";
+  }
+  SmallVector<GroupOp> copies;
+  for (const PlannedGroup &group : groups)
+    copies.push_back(copyPlannedGroup(block, group));
+  auto same = [&](unsigned i, unsigned j) {
+    bool planned = isSamePlannedKernel(block, groups[i], groups[j]);
+    EXPECT_EQ(planned, copies[i].isSameKernel(copies[j]))
+        << "groups " << i << " and " << j;
+    if (planned)
+      EXPECT_EQ(hashPlannedKernel(groups[i]), hashPlannedKernel(groups[j]));
+    return planned;
+  };
+  EXPECT_TRUE(same(0, 1)); // another input, the same constant
+  EXPECT_TRUE(same(1, 7));
+  EXPECT_FALSE(same(0, 2)); // 2.0 against 3.0
+  EXPECT_FALSE(same(0, 3)); // a constant against an input
+  EXPECT_FALSE(same(0, 4)); // group 4's add also leaves the block
+  EXPECT_FALSE(same(5, 6)); // %y twice against two inputs
+  EXPECT_TRUE(same(3, 6));
+  for (unsigned i = 0; i < groups.size(); ++i)
+    for (unsigned j = 0; j < groups.size(); ++j)
+      if (i != j)
+        same(i, j);
+  for (GroupOp copy : copies)
+    copy->erase();
+}
+
 } // namespace

@@ -83,18 +83,19 @@ FusionPlan planLowerable(FunctionOpInterface fn, Block &block,
     // The distinct kernels tried so far, by hash, with their group ids.
     std::unordered_map<size_t, SmallVector<std::pair<GroupOp, int64_t>, 1>>
         tried;
+    // Every planned group decided so far, by hashPlannedKernel, with the id
+    // of the group whose outcome it has: one that is the same planned
+    // kernel takes that outcome without being built (the groups of a
+    // model's repeated layers, of a long chain).
+    std::unordered_map<size_t, SmallVector<std::pair<int64_t, int64_t>, 1>>
+        decided;
     SmallVector<GroupOp> kept;
     for (const PlannedGroup &planned : plan.groups) {
       if (planned.ops.empty())
         continue;
-      GroupOp group = copyPlannedGroup(block, planned);
       int64_t id = planned.id;
-      auto &candidates = tried[static_cast<size_t>(group.hashKernel())];
-      auto same = llvm::find_if(candidates, [&](auto &candidate) {
-        return candidate.first.isSameKernel(group);
-      });
-      if (same != candidates.end()) {
-        int64_t firstId = same->second;
+      // Group `id` has the outcome of group `firstId`.
+      auto takeOutcome = [&](int64_t firstId) {
         // The first group's entry, copied first: inserting may move the
         // map's entries.
         auto copyEntry = [&](auto &map) {
@@ -113,9 +114,27 @@ FusionPlan planLowerable(FunctionOpInterface fn, Block &block,
             message.replace(at, from.size(), "group " + std::to_string(id));
           failures[id] = message;
         }
+      };
+      auto &alike = decided[static_cast<size_t>(hashPlannedKernel(planned))];
+      auto samePlanned = llvm::find_if(alike, [&](auto &entry) {
+        return isSamePlannedKernel(block, plan.groups[entry.first], planned);
+      });
+      if (samePlanned != alike.end()) {
+        takeOutcome(samePlanned->second);
+        continue;
+      }
+      GroupOp group = copyPlannedGroup(block, planned);
+      auto &candidates = tried[static_cast<size_t>(group.hashKernel())];
+      auto same = llvm::find_if(candidates, [&](auto &candidate) {
+        return candidate.first.isSameKernel(group);
+      });
+      if (same != candidates.end()) {
+        takeOutcome(same->second);
+        alike.push_back({id, same->second});
         rewriter.eraseOp(group);
         continue;
       }
+      alike.push_back({id, id});
       candidates.push_back({group, id});
       kept.push_back(group);
       std::string message;
@@ -404,7 +423,7 @@ struct FormGroupsPass : public fuse::impl::FuseFormGroupsBase<FormGroupsPass> {
     });
     // Every decision is a remark, for the context's remark engine and for
     // the report and the picture, which are made from the remarks alone.
-    if (getContext().getRemarkEngine() || !reportFile.empty() ||
+    if (fusionRemarksEnabled(&getContext()) || !reportFile.empty() ||
         !graphFile.empty()) {
       std::vector<FusionRemark> remarks;
       for (const FunctionPlan &plan : plans)

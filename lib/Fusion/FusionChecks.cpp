@@ -42,7 +42,7 @@ static std::optional<FusionRefusal>
 checkReductionBarriers(const FusionCheckInput &in) {
   const FusionGraph &graph = in.graph;
   ArrayRef<unsigned> merged = in.merged;
-  llvm::DenseSet<unsigned> members(merged.begin(), merged.end());
+  MemberSet members(merged);
   for (unsigned r : merged) {
     const Node &red = graph.node(r);
     if (!red.isReduction() || !red.hasStaticShape)
@@ -83,7 +83,7 @@ checkReductionBarriers(const FusionCheckInput &in) {
 static std::optional<FusionRefusal>
 checkDependency(const FusionCheckInput &in) {
   const FusionGraph &graph = in.graph;
-  llvm::DenseSet<unsigned> members(in.merged.begin(), in.merged.end());
+  MemberSet members(in.merged);
   if (graph.hasPathThroughOutside(in.a, in.b, members) ||
       graph.hasPathThroughOutside(in.b, in.a, members))
     return FusionRefusal{check::kDependency,
@@ -97,8 +97,8 @@ checkDependency(const FusionCheckInput &in) {
 /// A merge whose group returns an intermediate needs rule multi_output.
 static std::optional<FusionRefusal>
 checkMultiOutput(const FusionCheckInput &in) {
-  if (!in.graph.hasMultiOutput(in.merged) ||
-      !in.policy.disabledRules.contains("multi_output"))
+  if (!in.policy.disabledRules.contains("multi_output") ||
+      !in.graph.hasMultiOutput(in.merged))
     return std::nullopt;
   return FusionRefusal{check::kRuleDisabled,
                        "the merge needs a multi-output group (an intermediate "
@@ -143,7 +143,7 @@ static std::optional<FusionRefusal> checkMemory(const FusionCheckInput &in) {
   const FusionPolicy &policy = in.policy;
   ArrayRef<unsigned> merged = in.merged;
   int64_t smem = policy.target.getSharedMemPerBlock();
-  llvm::DenseSet<unsigned> members(merged.begin(), merged.end());
+  MemberSet members(merged);
   int64_t workingSet = 0;
   std::string what;
   // A contraction keeps one tile of each operand on chip; tiles shrink down
@@ -338,6 +338,13 @@ static int64_t descriptorBytes(Value value) {
   return 8;
 }
 
+/// The merged group's boundary, computed once per merge.
+static const FusionGraph::Boundary &mergedBoundary(const FusionCheckInput &in) {
+  if (!in.mergedBoundary)
+    in.mergedBoundary = in.graph.getBoundary(in.merged);
+  return *in.mergedBoundary;
+}
+
 static std::optional<FusionRefusal> checkResources(const FusionCheckInput &in) {
   const FusionGraph &graph = in.graph;
   const FusionPolicy &policy = in.policy;
@@ -354,11 +361,12 @@ static std::optional<FusionRefusal> checkResources(const FusionCheckInput &in) {
                                        "max-reductions-per-group {1}",
                                        reductions,
                                        policy.maxReductionsPerGroup)};
-  SmallVector<Value> inputs, outputs;
-  graph.getBoundary(merged, inputs, outputs);
+  const FusionGraph::Boundary &boundary = mergedBoundary(in);
+  ArrayRef<Value> inputs = boundary.inputs, outputs = boundary.outputs;
   int64_t params = 0;
-  for (Value value : llvm::concat<Value>(inputs, outputs))
-    params += descriptorBytes(value);
+  for (ArrayRef<Value> values : {inputs, outputs})
+    for (Value value : values)
+      params += descriptorBytes(value);
   if (params > policy.maxKernelParamBytes)
     return FusionRefusal{
         check::kResource,
@@ -373,7 +381,7 @@ static std::optional<FusionRefusal> checkResources(const FusionCheckInput &in) {
 double mlir::fuse::detail::recomputeSeconds(const FusionGraph &graph,
                                             const FusionPolicy &policy,
                                             ArrayRef<unsigned> members) {
-  llvm::DenseSet<unsigned> in(members.begin(), members.end());
+  MemberSet in(members);
   double seconds = 0;
   for (unsigned m : members) {
     const Node &producer = graph.node(m);
@@ -398,13 +406,28 @@ double mlir::fuse::detail::recomputeSeconds(const FusionGraph &graph,
 static std::optional<FusionRefusal> checkCost(const FusionCheckInput &in) {
   const FusionGraph &graph = in.graph;
   const FusionPolicy &policy = in.policy;
-  int64_t saved =
-      graph.getBytes(in.a) + graph.getBytes(in.b) - graph.getBytes(in.merged);
+  // Each side's figures as the engine kept them, or computed now; the
+  // union's are kept for the engine, should the merge go ahead.
+  auto known = [](auto &value, auto compute) {
+    if (value < 0)
+      value = compute();
+    return value;
+  };
+  if (in.mergedBytes < 0)
+    in.mergedBytes = graph.getBytes(in.merged, mergedBoundary(in));
+  int64_t saved = known(in.aBytes, [&] { return graph.getBytes(in.a); }) +
+                  known(in.bBytes, [&] { return graph.getBytes(in.b); }) -
+                  in.mergedBytes;
   double seconds = double(saved) / policy.target.getDramBytesPerSecond() +
                    policy.target.getLaunchSeconds();
-  double recompute = recomputeSeconds(graph, policy, in.merged) -
-                     recomputeSeconds(graph, policy, in.a) -
-                     recomputeSeconds(graph, policy, in.b);
+  auto recomputeOf = [&](ArrayRef<unsigned> members) {
+    return [&graph, &policy, members] {
+      return recomputeSeconds(graph, policy, members);
+    };
+  };
+  double recompute = known(in.mergedRecompute, recomputeOf(in.merged)) -
+                     known(in.aRecompute, recomputeOf(in.a)) -
+                     known(in.bRecompute, recomputeOf(in.b));
   if (seconds - recompute > 0)
     return std::nullopt;
   return FusionRefusal{

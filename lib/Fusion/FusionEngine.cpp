@@ -149,6 +149,12 @@ bool FusionState::tryMerge(unsigned a, ArrayRef<unsigned> others,
   llvm::sort(merged);
   FusionCheckInput input{graph,      policy, &rule,     ga.members,
                          gb.members, merged, gb.anchor, candidate};
+  input.aBytes = ga.bytes;
+  input.aRecompute = ga.recompute;
+  if (others.size() == 1) {
+    input.bBytes = groups[others.front()].bytes;
+    input.bRecompute = groups[others.front()].recompute;
+  }
   if (std::optional<FusionRefusal> refusal = runFusionChecks(input)) {
     record(rule, refusal->check, std::move(refusal->reason), ga.anchor,
            candidate);
@@ -161,6 +167,8 @@ bool FusionState::tryMerge(unsigned a, ArrayRef<unsigned> others,
        anchorB.cls.flops.value_or(0) > anchorA.cls.flops.value_or(0)))
     ga.anchor = gb.anchor;
   ga.members = std::move(merged);
+  ga.bytes = input.mergedBytes;
+  ga.recompute = input.mergedRecompute;
   // The rule that first merged into this group names it; an input pad is
   // only a prologue, so the rule after it names the group instead.
   if (!ga.firstRule || (ga.firstRule->has(FusionRule::Prologue) &&

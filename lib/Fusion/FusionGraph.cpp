@@ -213,7 +213,7 @@ void FusionGraph::collectDependencies(Node &node) {
   // Reads: what the kernel loads from global memory.
   SmallVector<Value> read;
   collectReadValues(node.op, read);
-  llvm::SetVector<Value> reads;
+  llvm::SmallSetVector<Value, 4> reads;
   for (Value value : read) {
     Value source = resolveView(value);
     Operation *def = source.getDefiningOp();
@@ -226,13 +226,13 @@ void FusionGraph::collectDependencies(Node &node) {
   node.reads.assign(reads.begin(), reads.end());
 
   // Dependencies: every node reachable backwards through cloneable ops.
-  llvm::SetVector<Value> worklist;
+  llvm::SmallSetVector<Value, 8> worklist;
   for (Value operand : node.op->getOperands())
     worklist.insert(operand);
   llvm::SetVector<Value> captured;
   getUsedValuesDefinedAbove(node.op->getRegions(), captured);
   worklist.insert(captured.begin(), captured.end());
-  llvm::DenseSet<unsigned> producers;
+  llvm::SmallDenseSet<unsigned, 4> producers;
   for (unsigned i = 0; i < worklist.size(); ++i) {
     Operation *def = worklist[i].getDefiningOp();
     if (!def)
@@ -252,12 +252,12 @@ void FusionGraph::collectDependencies(Node &node) {
 
 void FusionGraph::collectConsumers(unsigned id) {
   Node &node = nodes[id];
-  llvm::DenseSet<unsigned> all;
+  llvm::SmallDenseSet<unsigned, 4> all;
   for (Value result : node.op->getResults()) {
-    llvm::DenseSet<unsigned> consumers;
+    llvm::SmallDenseSet<unsigned, 4> consumers;
     bool escapes = false;
-    SmallVector<Value> worklist = {result};
-    llvm::DenseSet<Operation *> seen;
+    SmallVector<Value, 4> worklist = {result};
+    llvm::SmallPtrSet<Operation *, 4> seen;
     while (!worklist.empty()) {
       Value value = worklist.pop_back_val();
       for (OpOperand &use : value.getUses()) {
@@ -292,8 +292,8 @@ void FusionGraph::collectConsumers(unsigned id) {
 void FusionGraph::getBoundary(ArrayRef<unsigned> members,
                               SmallVectorImpl<Value> &inputs,
                               SmallVectorImpl<Value> &outputs) const {
-  llvm::DenseSet<unsigned> in(members.begin(), members.end());
-  llvm::SetVector<Value> reads;
+  MemberSet in(members);
+  llvm::SmallSetVector<Value, 8> reads;
   for (unsigned m : members)
     for (Value value : nodes[m].reads) {
       std::optional<unsigned> def = getDefiningNode(value);
@@ -312,25 +312,27 @@ void FusionGraph::getBoundary(ArrayRef<unsigned> members,
 }
 
 int64_t FusionGraph::getBytes(ArrayRef<unsigned> members) const {
-  SmallVector<Value> inputs, outputs;
-  getBoundary(members, inputs, outputs);
+  return getBytes(members, getBoundary(members));
+}
+
+int64_t FusionGraph::getBytes(ArrayRef<unsigned> members,
+                              const Boundary &boundary) const {
   int64_t total = 0;
   // An input the members only gather from (an embedding table): the
   // elements gathered.
-  llvm::SmallPtrSet<Operation *, 8> ops;
-  for (unsigned m : members)
-    ops.insert(nodes[m].op);
+  MemberSet in(members);
   auto inMembers = [&](Operation *user) {
     for (Operation *op = user; op; op = op->getParentOp())
-      if (ops.contains(op))
+      if (auto it = nodeIds.find(op);
+          it != nodeIds.end() && in.contains(it->second))
         return true;
     return false;
   };
-  for (Value value : inputs)
+  for (Value value : boundary.inputs)
     total += gatheredBytes(value, inMembers)
                  .value_or(getShapedTypeBytes(value.getType()).value_or(0));
   // An insertion's result in place writes only the inserted slice.
-  for (Value value : outputs) {
+  for (Value value : boundary.outputs) {
     if (auto insert = value.getDefiningOp<tensor::InsertSliceOp>())
       value = insert.getSource();
     total += getShapedTypeBytes(value.getType()).value_or(0);
@@ -339,7 +341,7 @@ int64_t FusionGraph::getBytes(ArrayRef<unsigned> members) const {
 }
 
 bool FusionGraph::hasMultiOutput(ArrayRef<unsigned> members) const {
-  llvm::DenseSet<unsigned> in(members.begin(), members.end());
+  MemberSet in(members);
   for (unsigned m : members) {
     const Node &node = nodes[m];
     for (auto [i, consumers] : llvm::enumerate(node.resultConsumers)) {
@@ -355,10 +357,10 @@ bool FusionGraph::hasMultiOutput(ArrayRef<unsigned> members) const {
   return false;
 }
 
-bool FusionGraph::hasPathThroughOutside(
-    ArrayRef<unsigned> from, ArrayRef<unsigned> to,
-    const llvm::DenseSet<unsigned> &members) const {
-  llvm::DenseSet<unsigned> target(to.begin(), to.end());
+bool FusionGraph::hasPathThroughOutside(ArrayRef<unsigned> from,
+                                        ArrayRef<unsigned> to,
+                                        const MemberSet &members) const {
+  MemberSet target(to);
   unsigned limit = 0;
   for (unsigned t : to)
     limit = std::max(limit, t);
@@ -384,7 +386,7 @@ bool FusionGraph::hasPathThroughOutside(
 
 bool FusionGraph::hasPath(ArrayRef<unsigned> from,
                           ArrayRef<unsigned> to) const {
-  llvm::DenseSet<unsigned> target(to.begin(), to.end());
+  MemberSet target(to);
   unsigned limit = 0;
   for (unsigned t : to)
     limit = std::max(limit, t);

@@ -14,6 +14,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 
@@ -83,6 +84,33 @@ struct Node {
 };
 
 /// The compute ops of one block and the values between them.
+/// Membership in a set of node ids without a hash table: the ids sorted,
+/// looked up by binary search. The engine keeps every group's members
+/// sorted, so a set over them only points at them; other lists are copied
+/// and sorted. The checks ask this once per merge, for groups of a few to a
+/// few hundred ops, where building a hash set cost more than the check.
+class MemberSet {
+public:
+  explicit MemberSet(ArrayRef<unsigned> members) {
+    if (llvm::is_sorted(members)) {
+      sorted = members;
+      return;
+    }
+    copy.assign(members.begin(), members.end());
+    llvm::sort(copy);
+    sorted = copy;
+  }
+  MemberSet(const MemberSet &) = delete;
+  MemberSet &operator=(const MemberSet &) = delete;
+  bool contains(unsigned id) const {
+    return std::binary_search(sorted.begin(), sorted.end(), id);
+  }
+
+private:
+  SmallVector<unsigned, 0> copy;
+  ArrayRef<unsigned> sorted;
+};
+
 class FusionGraph {
 public:
   explicit FusionGraph(Block &block);
@@ -95,13 +123,26 @@ public:
   /// The node that defines `value` (through views), if any.
   std::optional<unsigned> getDefiningNode(Value value) const;
 
+  /// Values read from outside a set of members, and its results used
+  /// outside it.
+  struct Boundary {
+    SmallVector<Value> inputs, outputs;
+  };
+
   /// Global-memory bytes of a kernel made of `members`: distinct values read
   /// from outside plus results used outside.
   int64_t getBytes(ArrayRef<unsigned> members) const;
+  /// The same, given the members' boundary.
+  int64_t getBytes(ArrayRef<unsigned> members, const Boundary &boundary) const;
 
   /// Values read from outside `members` and results used outside them.
   void getBoundary(ArrayRef<unsigned> members, SmallVectorImpl<Value> &inputs,
                    SmallVectorImpl<Value> &outputs) const;
+  Boundary getBoundary(ArrayRef<unsigned> members) const {
+    Boundary boundary;
+    getBoundary(members, boundary.inputs, boundary.outputs);
+    return boundary;
+  }
 
   /// Whether some member's result is used both inside `members` and outside.
   bool hasMultiOutput(ArrayRef<unsigned> members) const;
@@ -109,7 +150,7 @@ public:
   /// Whether a path leaves `from`, passes through nodes outside `members`
   /// and enters `to` (both subsets of `members`).
   bool hasPathThroughOutside(ArrayRef<unsigned> from, ArrayRef<unsigned> to,
-                             const llvm::DenseSet<unsigned> &members) const;
+                             const MemberSet &members) const;
 
   /// Whether any path of dataflow edges leads from a node of `from` to a
   /// node of `to`.

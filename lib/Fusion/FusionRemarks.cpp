@@ -297,9 +297,27 @@ void mlir::fuse::buildFusionRemarks(const FunctionPlan &fn, TargetAttr target,
                                   : plan.kernelOrderStrategy));
 }
 
+bool mlir::fuse::fusionRemarksEnabled(MLIRContext *context) {
+  if (!context->getRemarkEngine())
+    return false;
+  // The engine answers through the remark it starts: an empty one where
+  // its filters refuse the category. A started probe is dropped unreported
+  // (replaced by an empty remark, whose destruction reports nothing).
+  Location loc = UnknownLoc::get(context);
+  auto opts = remark::RemarkOpts::name("probe").category(kCategory);
+  for (auto start : {&remark::passed, &remark::missed, &remark::analysis}) {
+    remark::detail::InFlightRemark probe = start(loc, opts);
+    bool taken = static_cast<bool>(probe);
+    probe = remark::detail::InFlightRemark();
+    if (taken)
+      return true;
+  }
+  return false;
+}
+
 void mlir::fuse::streamFusionRemarks(MLIRContext *context,
                                      ArrayRef<FusionRemark> remarks) {
-  if (!context->getRemarkEngine())
+  if (!fusionRemarksEnabled(context))
     return;
   for (const FusionRemark &remark : remarks) {
     StringRef subCategory = remark.getCombinedCategoryName();

@@ -51,6 +51,10 @@ struct GroupState {
   SmallVector<Step, 0> steps;
   /// Whether a member is a contraction, a reduction.
   bool hasContraction = false, hasReduction = false;
+  /// The group's global-memory bytes and recompute seconds, kept from the
+  /// merge that formed it (-1: not known yet).
+  int64_t bytes = -1;
+  double recompute = -1;
   /// The last merge into this group.
   const FusionRule *lastRule = nullptr;
   unsigned lastCandidate = 0;
@@ -72,6 +76,12 @@ struct FusionCheckInput {
   /// The anchor of side `b`, and the node reports name as the candidate.
   unsigned bAnchor;
   std::optional<unsigned> candidate;
+  /// What several checks need, computed once per merge: each side's and the
+  /// union's global-memory bytes and recompute seconds (-1 until known; the
+  /// engine passes the sides' when it kept them), and the union's boundary.
+  mutable int64_t aBytes = -1, bBytes = -1, mergedBytes = -1;
+  mutable double aRecompute = -1, bRecompute = -1, mergedRecompute = -1;
+  mutable std::optional<FusionGraph::Boundary> mergedBoundary = std::nullopt;
 };
 
 /// Runs getFusionChecks() in order; the first refusal, if any.

@@ -14,9 +14,36 @@
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
 
+#include <numeric>
+
 using namespace mlir;
 using namespace mlir::fuse;
 using namespace mlir::fuse::detail;
+
+/// Whether `result` of a member is used outside the group (`members`): a use
+/// by a cloneable op (say a reshape) counts only if that op's own results
+/// are used outside.
+static bool isUsedOutside(Block &block,
+                          const llvm::DenseSet<Operation *> &members,
+                          Value result) {
+  SmallVector<Value> pending = {result};
+  llvm::DenseSet<Operation *> seen;
+  while (!pending.empty()) {
+    Value value = pending.pop_back_val();
+    for (Operation *user : value.getUsers()) {
+      Operation *top = block.findAncestorOpInBlock(*user);
+      if (!top)
+        return true;
+      if (members.contains(top))
+        continue;
+      if (!isCloneableIntoGroup(top))
+        return true;
+      if (seen.insert(top).second)
+        pending.append(top->result_begin(), top->result_end());
+    }
+  }
+  return false;
+}
 
 /// Builds the fuse.group for one planned group. With `copy`, the group holds
 /// copies of the planned ops and the block is left as it was (the group's
@@ -60,31 +87,11 @@ static GroupOp materializeGroup(Block &block, const PlannedGroup &planned,
   llvm::sort(cloneOrder,
              [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
 
-  // Results: values used outside the group. A use by a cloneable op (say a
-  // reshape) counts only if that op's own results are used outside.
-  auto usedOutside = [&](Value result) {
-    SmallVector<Value> pending = {result};
-    llvm::DenseSet<Operation *> seen;
-    while (!pending.empty()) {
-      Value value = pending.pop_back_val();
-      for (Operation *user : value.getUsers()) {
-        Operation *top = block.findAncestorOpInBlock(*user);
-        if (!top)
-          return true;
-        if (members.contains(top))
-          continue;
-        if (!isCloneableIntoGroup(top))
-          return true;
-        if (seen.insert(top).second)
-          pending.append(top->result_begin(), top->result_end());
-      }
-    }
-    return false;
-  };
+  // Results: values used outside the group.
   SmallVector<Value> results;
   for (Operation *op : planned.ops)
     for (Value result : op->getResults())
-      if (usedOutside(result))
+      if (isUsedOutside(block, members, result))
         results.push_back(result);
 
   Operation *last = planned.ops.back();
@@ -175,4 +182,97 @@ LogicalResult mlir::fuse::materializeFusionPlan(Block &block,
 
 GroupOp mlir::fuse::copyPlannedGroup(Block &block, const PlannedGroup &group) {
   return materializeGroup(block, group, /*copy=*/true);
+}
+
+llvm::hash_code mlir::fuse::hashPlannedKernel(const PlannedGroup &group) {
+  llvm::hash_code hash =
+      llvm::hash_combine(group.kind, group.rule, group.ops.size());
+  for (Operation *op : group.ops)
+    op->walk([&](Operation *nested) {
+      hash = llvm::hash_combine(
+          hash, nested->getName(), nested->getRawDictionaryAttrs(),
+          nested->hashProperties(), nested->getNumOperands(),
+          llvm::hash_combine_range(nested->getResultTypes()));
+    });
+  return hash;
+}
+
+bool mlir::fuse::isSamePlannedKernel(Block &block, const PlannedGroup &a,
+                                     const PlannedGroup &b) {
+  if (a.ops.size() != b.ops.size() || a.kind != b.kind || a.rule != b.rule)
+    return false;
+  llvm::DenseSet<Operation *> membersA(a.ops.begin(), a.ops.end());
+  llvm::DenseSet<Operation *> membersB(b.ops.begin(), b.ops.end());
+  // Where a value the members read comes from, as materializeGroup sees it:
+  // a member, an op it clones in, or an input of the group.
+  enum class Source { member, clone, input };
+  auto sourceOf = [&](Value value, const llvm::DenseSet<Operation *> &members) {
+    Operation *def = value.getDefiningOp();
+    Operation *top = def ? block.findAncestorOpInBlock(*def) : nullptr;
+    if (!top)
+      return Source::input;
+    if (members.contains(top))
+      return Source::member;
+    if (isCloneableIntoGroup(top) && top == def)
+      return Source::clone;
+    return Source::input;
+  };
+  // Values from outside the members pair one to one (so both groups get
+  // their inputs in the same order), and from the same kind of source; a
+  // member's result is paired when its op is compared, before any use.
+  llvm::DenseMap<Value, Value> values, reverse;
+  llvm::DenseMap<Operation *, Operation *> clones;
+  SmallVector<std::pair<Operation *, Operation *>> clonePairs;
+  auto pairOutside = [&](Value l, Value r) {
+    if (l.getType() != r.getType())
+      return false;
+    Source source = sourceOf(l, membersA);
+    if (source != sourceOf(r, membersB) || source == Source::member ||
+        !reverse.try_emplace(r, l).second)
+      return false;
+    if (source == Source::clone) {
+      if (cast<OpResult>(l).getResultNumber() !=
+          cast<OpResult>(r).getResultNumber())
+        return false;
+      Operation *dl = l.getDefiningOp(), *dr = r.getDefiningOp();
+      auto [it, inserted] = clones.try_emplace(dl, dr);
+      if (!inserted)
+        return it->second == dr;
+      clonePairs.push_back({dl, dr});
+    }
+    return true;
+  };
+  if (!isSameOpSequence(a.ops, b.ops, values, pairOutside))
+    return false;
+  // The cloned ops alike, and what they read (more clones, members,
+  // inputs); the list grows while it is read.
+  for (unsigned i = 0; i < clonePairs.size(); ++i) {
+    auto [l, r] = clonePairs[i];
+    // Their results are paired already (where the members read them).
+    for (auto [lv, rv] : llvm::zip(l->getResults(), r->getResults()))
+      if (auto it = values.find(lv); it != values.end() && it->second != rv)
+        return false;
+    if (!isSameOpSequence({l}, {r}, values, pairOutside))
+      return false;
+  }
+  // The clones in the same order in both blocks (the body keeps the
+  // block's order among them).
+  SmallVector<unsigned> orderA(clonePairs.size()), orderB(clonePairs.size());
+  std::iota(orderA.begin(), orderA.end(), 0u);
+  std::iota(orderB.begin(), orderB.end(), 0u);
+  llvm::sort(orderA, [&](unsigned x, unsigned y) {
+    return clonePairs[x].first->isBeforeInBlock(clonePairs[y].first);
+  });
+  llvm::sort(orderB, [&](unsigned x, unsigned y) {
+    return clonePairs[x].second->isBeforeInBlock(clonePairs[y].second);
+  });
+  if (orderA != orderB)
+    return false;
+  // The same results leave the group.
+  for (auto [l, r] : llvm::zip(a.ops, b.ops))
+    for (auto [lv, rv] : llvm::zip(l->getResults(), r->getResults()))
+      if (isUsedOutside(block, membersA, lv) !=
+          isUsedOutside(block, membersB, rv))
+        return false;
+  return true;
 }

@@ -9,11 +9,8 @@
 #include "fuse/Dialect/Fuse/Transforms/Passes.h"
 #include "fuse/Fusion/Passes.h"
 #include "fuse/Preprocessing/Passes.h"
-#include "mlir/Conversion/TosaToArith/TosaToArith.h"
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
-#include "mlir/Conversion/TosaToTensor/TosaToTensor.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -51,11 +48,11 @@ void mlir::fuse::buildFusionPipeline(OpPassManager &pm,
   else
     tosa::addTosaToLinalgPasses(pm, tosaOptions, TosaToLinalgNamedOptions(),
                                 std::nullopt);
-  pm.addNestedPass<func::FuncOp>(createTosaToTensorPass());
-  pm.addNestedPass<func::FuncOp>(createTosaToArithPass());
-  // Elementwise arith/math on tensors become linalg.generic: every compute
-  // op is then tileable when its group is lowered.
-  pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
+  // What tosa-to-linalg leaves (reshapes, slices, constants) to tensor and
+  // arith, and elementwise arith/math on tensors to linalg.generic, so that
+  // every compute op is tileable when its group is lowered: upstream's
+  // passes, each only where a function holds something it converts.
+  pm.addNestedPass<func::FuncOp>(createFuseLowerTosaLeftovers());
   // fuse-prune runs every canonicalization pattern (and more) itself, so a
   // canonicalizer before it would only repeat its work (a tenth of the
   // compile of a 10^6-op graph), and one CSE after it merges what both

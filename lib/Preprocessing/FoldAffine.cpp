@@ -245,6 +245,18 @@ struct FoldSub : OpRewritePattern<tosa::SubOp> {
 
 struct FoldAffinePass : public fuse::impl::FuseFoldAffineBase<FoldAffinePass> {
   void runOnOperation() override {
+    // Nothing to fold without a scale or shift: the driver would walk (and
+    // try to fold) every op of the function for nothing, a second per
+    // 10^6 ops.
+    bool any = getOperation()
+                   ->walk([](Operation *op) {
+                     return isa<tosa::MulOp, tosa::AddOp, tosa::SubOp>(op)
+                                ? WalkResult::interrupt()
+                                : WalkResult::advance();
+                   })
+                   .wasInterrupted();
+    if (!any)
+      return;
     RewritePatternSet patterns(&getContext());
     patterns.add<FoldMul, FoldAdd, FoldSub>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))

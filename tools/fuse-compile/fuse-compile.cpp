@@ -36,6 +36,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Export.h"
 
@@ -114,6 +115,11 @@ static cl::opt<bool> verifyEach(
     cl::desc("Verify the IR after every pass (slow on large models); "
              "false: once after each stage"),
     cl::cat(category));
+static cl::opt<bool>
+    timePasses("pass-timing", cl::init(false),
+               cl::desc("Print each pass's wall time on stderr: a table per "
+                        "pipeline (fusion, codegen)"),
+               cl::cat(category));
 static cl::opt<bool> planBuffers(
     "plan-buffers", cl::init(true),
     cl::desc("Place the buffers between kernels in one workspace "
@@ -378,6 +384,12 @@ LogicalResult runPipeline(ModuleOp module, llvm::StringRef pipeline) {
   // Each stage's result is verified once (the input was, when it was
   // read): per pass, verification is a third of a large model's fusion.
   pm.enableVerifier(verifyEach);
+  if (timePasses) {
+    auto timing = std::make_unique<DefaultTimingManager>();
+    timing->setEnabled(true);
+    timing->setDisplayMode(DefaultTimingManager::DisplayMode::Tree);
+    pm.enableTiming(std::move(timing));
+  }
   if (failed(pm.run(module)))
     return failure();
   if (!verifyEach && failed(verify(module))) {

@@ -240,6 +240,19 @@ LogicalResult materializeFusionPlan(Block &block, const FusionPlan &plan);
 /// erasing the copy restores the block exactly.
 GroupOp copyPlannedGroup(Block &block, const PlannedGroup &group);
 
+/// A hash of what isSamePlannedKernel compares: equal for planned groups
+/// that are the same kernel.
+llvm::hash_code hashPlannedKernel(const PlannedGroup &group);
+
+/// Whether planned groups `a` and `b` of `block` would materialize as the
+/// same kernel (GroupOp::isSameKernel of their groups), decided on the
+/// planned ops without building either: the same ops in the same order,
+/// values from outside paired one to one and from the same kind of source
+/// (an input, or an op cloned in that is alike), the same results leaving
+/// the group. False where in doubt: a caller then builds the groups.
+bool isSamePlannedKernel(Block &block, const PlannedGroup &a,
+                         const PlannedGroup &b);
+
 /// How a planned group is lowered: its lowering config and what the cost
 /// model reads of its kernel (fuse/Codegen/CostModel/KernelCost.h), with
 /// the blocks its tile loop launches and the bytes one tile reads of the

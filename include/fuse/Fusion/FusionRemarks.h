@@ -59,6 +59,12 @@ FusionRemark::Arg makeListArg(MLIRContext *context, StringRef key,
 void buildFusionRemarks(const FunctionPlan &plan, TargetAttr target,
                         std::vector<FusionRemark> &out);
 
+/// Whether the context's remark engine takes any fusion remark (category
+/// "fuse", of any kind its filters may select). A tool may install an
+/// engine whose filters take nothing (fuse-opt without --remarks-filter):
+/// then the remarks of a 10^6-op graph are not built for nobody.
+bool fusionRemarksEnabled(MLIRContext *context);
+
 /// Hands `remarks` to the context's remark engine, whose filters and
 /// streamer apply; nothing when the context has none.
 void streamFusionRemarks(MLIRContext *context, ArrayRef<FusionRemark> remarks);

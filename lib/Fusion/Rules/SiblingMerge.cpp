@@ -65,7 +65,7 @@ static void propose(FusionState &state) {
         graph.hasPath(gj.members, gi.members)) {
       SmallVector<unsigned> both(gi.members.begin(), gi.members.end());
       both.append(gj.members.begin(), gj.members.end());
-      llvm::DenseSet<unsigned> merged(both.begin(), both.end());
+      MemberSet merged(both);
       if (!graph.hasPathThroughOutside(gi.members, gj.members, merged) &&
           !graph.hasPathThroughOutside(gj.members, gi.members, merged))
         continue;

@@ -94,27 +94,59 @@ static SmallVector<NamedAttribute> kernelAttributes(GroupOp group) {
   return attrs;
 }
 
-bool GroupOp::isSameKernel(GroupOp other) {
-  if (*this == other)
-    return true;
-  if (getKind() != other.getKind() || getRuleAttr() != other.getRuleAttr() ||
-      getResultTypes() != other.getResultTypes() ||
-      kernelAttributes(*this) != kernelAttributes(other))
+bool mlir::fuse::isSameOpSequence(
+    ArrayRef<Operation *> lhs, ArrayRef<Operation *> rhs,
+    llvm::DenseMap<Value, Value> &values,
+    llvm::function_ref<bool(Value, Value)> pairOutside) {
+  if (lhs.size() != rhs.size())
     return false;
-  // Both bodies in lockstep, with the correspondence of their values and
-  // blocks; regions through a worklist (the nesting depth comes from the
-  // input). A region's blocks and arguments are paired before its ops, and
-  // nested regions wait until the enclosing region is paired, so every
-  // value an op may use (one that dominates it) is paired first.
-  llvm::DenseMap<Value, Value> values;
   llvm::DenseMap<Block *, Block *> blocks;
-  SmallVector<std::pair<Region *, Region *>> regions = {
-      {&getBody(), &other.getBody()}};
-  while (!regions.empty()) {
-    auto [lhs, rhs] = regions.pop_back_val();
-    if (lhs->getBlocks().size() != rhs->getBlocks().size())
+  // Compares one op and pairs its results; its regions wait in `regions`.
+  SmallVector<std::pair<Region *, Region *>> regions;
+  auto sameOp = [&](Operation &l, Operation &r) {
+    if (l.getName() != r.getName() ||
+        l.getRawDictionaryAttrs() != r.getRawDictionaryAttrs() ||
+        l.getNumOperands() != r.getNumOperands() ||
+        l.getNumResults() != r.getNumResults() ||
+        l.getNumRegions() != r.getNumRegions() ||
+        l.getNumSuccessors() != r.getNumSuccessors() ||
+        !l.getName().compareOpProperties(l.getPropertiesStorage(),
+                                         r.getPropertiesStorage()))
       return false;
-    for (auto [lb, rb] : llvm::zip(*lhs, *rhs)) {
+    for (auto [lv, rv] : llvm::zip(l.getOperands(), r.getOperands())) {
+      auto it = values.find(lv);
+      if (it != values.end()) {
+        if (it->second != rv)
+          return false;
+        continue;
+      }
+      if (!pairOutside || !pairOutside(lv, rv))
+        return false;
+      values[lv] = rv;
+    }
+    for (auto [ls, rs] : llvm::zip(l.getSuccessors(), r.getSuccessors()))
+      if (blocks.lookup(ls) != rs)
+        return false;
+    for (auto [lv, rv] : llvm::zip(l.getResults(), r.getResults())) {
+      if (lv.getType() != rv.getType())
+        return false;
+      values[lv] = rv;
+    }
+    for (auto [lr, rr] : llvm::zip(l.getRegions(), r.getRegions()))
+      regions.push_back({&lr, &rr});
+    return true;
+  };
+  for (auto [l, r] : llvm::zip(lhs, rhs))
+    if (!sameOp(*l, *r))
+      return false;
+  // A region's blocks and arguments are paired before its ops, and nested
+  // regions wait until the enclosing region is paired, so every value an
+  // op may use (one that dominates it) is paired first.
+  while (!regions.empty()) {
+    auto [lr, rr] = regions.pop_back_val();
+    if (lr->getBlocks().size() != rr->getBlocks().size())
+      return false;
+    for (auto [lb, rb] : llvm::zip(*lr, *rr)) {
       if (lb.getNumArguments() != rb.getNumArguments())
         return false;
       blocks[&lb] = &rb;
@@ -124,38 +156,42 @@ bool GroupOp::isSameKernel(GroupOp other) {
         values[la] = ra;
       }
     }
-    for (auto [lb, rb] : llvm::zip(*lhs, *rhs)) {
+    for (auto [lb, rb] : llvm::zip(*lr, *rr)) {
       if (lb.getOperations().size() != rb.getOperations().size())
         return false;
-      for (auto [l, r] : llvm::zip(lb, rb)) {
-        if (l.getName() != r.getName() ||
-            l.getRawDictionaryAttrs() != r.getRawDictionaryAttrs() ||
-            l.getNumOperands() != r.getNumOperands() ||
-            l.getNumResults() != r.getNumResults() ||
-            l.getNumRegions() != r.getNumRegions() ||
-            l.getNumSuccessors() != r.getNumSuccessors() ||
-            !l.getName().compareOpProperties(l.getPropertiesStorage(),
-                                             r.getPropertiesStorage()))
+      for (auto [l, r] : llvm::zip(lb, rb))
+        if (!sameOp(l, r))
           return false;
-        for (auto [lv, rv] : llvm::zip(l.getOperands(), r.getOperands())) {
-          auto it = values.find(lv);
-          if (it == values.end() || it->second != rv)
-            return false;
-        }
-        for (auto [ls, rs] : llvm::zip(l.getSuccessors(), r.getSuccessors()))
-          if (blocks.lookup(ls) != rs)
-            return false;
-        for (auto [lv, rv] : llvm::zip(l.getResults(), r.getResults())) {
-          if (lv.getType() != rv.getType())
-            return false;
-          values[lv] = rv;
-        }
-        for (auto [lr, rr] : llvm::zip(l.getRegions(), r.getRegions()))
-          regions.push_back({&lr, &rr});
-      }
     }
   }
   return true;
+}
+
+bool GroupOp::isSameKernel(GroupOp other) {
+  if (*this == other)
+    return true;
+  if (getKind() != other.getKind() || getRuleAttr() != other.getRuleAttr() ||
+      getResultTypes() != other.getResultTypes() ||
+      kernelAttributes(*this) != kernelAttributes(other))
+    return false;
+  // The bodies (one block each), their arguments paired by position: the
+  // groups' own operands (the inputs) are not compared, only how the
+  // bodies use them.
+  Block &lb = getBodyBlock(), &rb = other.getBodyBlock();
+  if (lb.getNumArguments() != rb.getNumArguments())
+    return false;
+  llvm::DenseMap<Value, Value> values;
+  for (auto [la, ra] : llvm::zip(lb.getArguments(), rb.getArguments())) {
+    if (la.getType() != ra.getType())
+      return false;
+    values[la] = ra;
+  }
+  SmallVector<Operation *> lhsOps, rhsOps;
+  for (Operation &op : lb)
+    lhsOps.push_back(&op);
+  for (Operation &op : rb)
+    rhsOps.push_back(&op);
+  return isSameOpSequence(lhsOps, rhsOps, values, nullptr);
 }
 
 llvm::hash_code GroupOp::hashKernel() {

@@ -55,6 +55,19 @@ GroupOp findMergeableSibling(GroupOp first,
 /// Groups are compared only with earlier groups of equal hashKernel().
 SmallVector<unsigned> findSameKernels(ArrayRef<GroupOp> groups);
 
+/// Whether the ops `lhs` and `rhs` (in order) compute the same thing: pairwise
+/// the same name, attributes, properties and types, each operand the
+/// corresponding value, nested regions alike. `values` holds the pairs known
+/// at the start (block arguments); each op's results and its regions' blocks
+/// and arguments are paired as the walk meets them. An operand not paired
+/// yet (a value the sequences read from elsewhere) is offered to
+/// `pairOutside` (null: none may be): it says whether the two correspond,
+/// and is asked once per value. Regions go through a worklist, so the
+/// input's nesting depth is no recursion depth.
+bool isSameOpSequence(ArrayRef<Operation *> lhs, ArrayRef<Operation *> rhs,
+                      llvm::DenseMap<Value, Value> &values,
+                      llvm::function_ref<bool(Value, Value)> pairOutside);
+
 } // namespace fuse
 } // namespace mlir
 
