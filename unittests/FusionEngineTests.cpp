@@ -354,4 +354,49 @@ TEST_F(FusionEngineTest, SamePlannedKernelAgreesWithCopies) {
     copy->erase();
 }
 
+// The boundary of a union made from the sides' boundaries (the engine's
+// incremental path) holds what the boundary of the union's members does,
+// for contiguous and interleaved splits of the chain above.
+TEST_F(FusionEngineTest, MergedBoundaryIsBoundaryOfUnion) {
+  OwningOpRef<ModuleOp> input =
+      parseSourceString<ModuleOp>(kSameInput, &context);
+  ASSERT_TRUE(input);
+  Block &block =
+      cast<func::FuncOp>(input->getBody()->front()).getBody().front();
+  FusionGraph graph(block);
+  ASSERT_EQ(graph.size(), 16u);
+  auto asSets = [](const FusionGraph::Boundary &boundary) {
+    return std::make_pair(llvm::SmallDenseSet<Value>(boundary.inputs.begin(),
+                                                     boundary.inputs.end()),
+                          llvm::SmallDenseSet<Value>(boundary.outputs.begin(),
+                                                     boundary.outputs.end()));
+  };
+  auto check = [&](ArrayRef<unsigned> a, ArrayRef<unsigned> b) {
+    SmallVector<unsigned> merged(a.begin(), a.end());
+    merged.append(b.begin(), b.end());
+    llvm::sort(merged);
+    FusionGraph::Boundary whole = graph.getBoundary(merged);
+    FusionGraph::Boundary joined = graph.mergeBoundaries(
+        merged, graph.getBoundary(a), graph.getBoundary(b));
+    EXPECT_EQ(joined.inputs.size(), whole.inputs.size());
+    EXPECT_EQ(joined.outputs.size(), whole.outputs.size());
+    EXPECT_TRUE(asSets(joined) == asSets(whole));
+    EXPECT_EQ(graph.getBytes(merged, joined), graph.getBytes(merged));
+  };
+  for (unsigned cut = 1; cut < 16; ++cut)
+    for (unsigned end = cut + 1; end <= 16; ++end) {
+      SmallVector<unsigned> a, b;
+      for (unsigned n = 0; n < cut; ++n)
+        a.push_back(n);
+      for (unsigned n = cut; n < end; ++n)
+        b.push_back(n);
+      check(a, b);
+      check(b, a);
+    }
+  SmallVector<unsigned> even, odd;
+  for (unsigned n = 0; n < 16; ++n)
+    (n % 2 ? odd : even).push_back(n);
+  check(even, odd);
+}
+
 } // namespace

@@ -340,8 +340,22 @@ static int64_t descriptorBytes(Value value) {
 
 /// The merged group's boundary, computed once per merge.
 static const FusionGraph::Boundary &mergedBoundary(const FusionCheckInput &in) {
-  if (!in.mergedBoundary)
+  if (in.mergedBoundary)
+    return *in.mergedBoundary;
+  // From the sides' boundaries where the engine kept one (a large group
+  // taking in one more op), from every member otherwise.
+  if (!in.aBoundary && !in.bBoundary) {
     in.mergedBoundary = in.graph.getBoundary(in.merged);
+    return *in.mergedBoundary;
+  }
+  std::optional<FusionGraph::Boundary> a, b;
+  if (!in.aBoundary)
+    a = in.graph.getBoundary(in.a);
+  if (!in.bBoundary)
+    b = in.graph.getBoundary(in.b);
+  in.mergedBoundary =
+      in.graph.mergeBoundaries(in.merged, in.aBoundary ? *in.aBoundary : *a,
+                               in.bBoundary ? *in.bBoundary : *b);
   return *in.mergedBoundary;
 }
 

@@ -151,9 +151,11 @@ bool FusionState::tryMerge(unsigned a, ArrayRef<unsigned> others,
                          gb.members, merged, gb.anchor, candidate};
   input.aBytes = ga.bytes;
   input.aRecompute = ga.recompute;
+  input.aBoundary = ga.boundary.get();
   if (others.size() == 1) {
     input.bBytes = groups[others.front()].bytes;
     input.bRecompute = groups[others.front()].recompute;
+    input.bBoundary = groups[others.front()].boundary.get();
   }
   if (std::optional<FusionRefusal> refusal = runFusionChecks(input)) {
     record(rule, refusal->check, std::move(refusal->reason), ga.anchor,
@@ -169,6 +171,9 @@ bool FusionState::tryMerge(unsigned a, ArrayRef<unsigned> others,
   ga.members = std::move(merged);
   ga.bytes = input.mergedBytes;
   ga.recompute = input.mergedRecompute;
+  ga.boundary = input.mergedBoundary ? std::make_unique<FusionGraph::Boundary>(
+                                           std::move(*input.mergedBoundary))
+                                     : nullptr;
   // The rule that first merged into this group names it; an input pad is
   // only a prologue, so the rule after it names the group instead.
   if (!ga.firstRule || (ga.firstRule->has(FusionRule::Prologue) &&
@@ -199,6 +204,7 @@ bool FusionState::tryMerge(unsigned a, ArrayRef<unsigned> others,
     // dead groups would each keep the buffers they had.
     releaseStorage(groups[o].members);
     releaseStorage(groups[o].steps);
+    groups[o].boundary.reset();
   }
   return true;
 }

@@ -311,6 +311,34 @@ void FusionGraph::getBoundary(ArrayRef<unsigned> members,
   }
 }
 
+FusionGraph::Boundary FusionGraph::mergeBoundaries(ArrayRef<unsigned> merged,
+                                                   const Boundary &a,
+                                                   const Boundary &b) const {
+  MemberSet in(merged);
+  Boundary boundary;
+  // A side's input stays one unless the other side makes it.
+  llvm::SmallDenseSet<Value, 8> seen;
+  for (const Boundary *side : {&a, &b})
+    for (Value value : side->inputs) {
+      std::optional<unsigned> def = getDefiningNode(value);
+      if ((!def || !in.contains(*def)) && seen.insert(value).second)
+        boundary.inputs.push_back(value);
+    }
+  // A side's result stays one if it escapes or something outside both
+  // sides reads it; one read only inside its side was none.
+  for (const Boundary *side : {&a, &b})
+    for (Value value : side->outputs) {
+      auto result = cast<OpResult>(value);
+      const Node &node = nodes[nodeIds.at(result.getOwner())];
+      unsigned i = result.getResultNumber();
+      if (node.resultEscapes[i] ||
+          llvm::any_of(node.resultConsumers[i],
+                       [&](unsigned c) { return !in.contains(c); }))
+        boundary.outputs.push_back(value);
+    }
+  return boundary;
+}
+
 int64_t FusionGraph::getBytes(ArrayRef<unsigned> members) const {
   return getBytes(members, getBoundary(members));
 }

@@ -143,6 +143,12 @@ public:
     getBoundary(members, boundary.inputs, boundary.outputs);
     return boundary;
   }
+  /// The boundary of `merged`, the union of two disjoint sets of members
+  /// whose boundaries are `a` and `b`: the same values as getBoundary
+  /// (perhaps in another order), from the sides' boundaries instead of
+  /// every member's reads and results.
+  Boundary mergeBoundaries(ArrayRef<unsigned> merged, const Boundary &a,
+                           const Boundary &b) const;
 
   /// Whether some member's result is used both inside `members` and outside.
   bool hasMultiOutput(ArrayRef<unsigned> members) const;

@@ -55,6 +55,9 @@ struct GroupState {
   /// merge that formed it (-1: not known yet).
   int64_t bytes = -1;
   double recompute = -1;
+  /// Its boundary, kept from the merge that formed it (null: not kept;
+  /// single ops compute theirs when asked).
+  std::unique_ptr<FusionGraph::Boundary> boundary;
   /// The last merge into this group.
   const FusionRule *lastRule = nullptr;
   unsigned lastCandidate = 0;
@@ -82,6 +85,9 @@ struct FusionCheckInput {
   mutable int64_t aBytes = -1, bBytes = -1, mergedBytes = -1;
   mutable double aRecompute = -1, bRecompute = -1, mergedRecompute = -1;
   mutable std::optional<FusionGraph::Boundary> mergedBoundary = std::nullopt;
+  /// The sides' boundaries where the engine kept them (null: not kept; the
+  /// union's is then made from them rather than from every member).
+  const FusionGraph::Boundary *aBoundary = nullptr, *bBoundary = nullptr;
 };
 
 /// Runs getFusionChecks() in order; the first refusal, if any.
