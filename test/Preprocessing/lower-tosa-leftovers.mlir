@@ -61,3 +61,13 @@ func.func @nothing(%x: tensor<4xf32>) -> tensor<4xf32> {
   %s = arith.constant 1.0 : f32
   return %y : tensor<4xf32>
 }
+
+// tosa.apply_scale stays: tosa-to-arith converts it only when asked to
+// (include-apply-rescale), and the pipeline does not ask.
+// CHECK-LABEL: func @apply_scale
+// CHECK-NEXT: tosa.apply_scale
+// CHECK-NEXT: return
+func.func @apply_scale(%v: i32, %m: i32, %s: i8) -> i32 {
+  %r = tosa.apply_scale %v, %m, %s {rounding_mode = SINGLE_ROUND} : (i32, i32, i8) -> i32
+  return %r : i32
+}
