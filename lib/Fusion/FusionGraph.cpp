@@ -289,10 +289,10 @@ void FusionGraph::collectConsumers(unsigned id) {
   llvm::sort(node.consumers);
 }
 
-void FusionGraph::getBoundary(ArrayRef<unsigned> members,
-                              SmallVectorImpl<Value> &inputs,
-                              SmallVectorImpl<Value> &outputs) const {
+FusionGraph::Boundary
+FusionGraph::getBoundary(ArrayRef<unsigned> members) const {
   MemberSet in(members);
+  Boundary boundary;
   llvm::SmallSetVector<Value, 8> reads;
   for (unsigned m : members)
     for (Value value : nodes[m].reads) {
@@ -300,15 +300,14 @@ void FusionGraph::getBoundary(ArrayRef<unsigned> members,
       if (!def || !in.contains(*def))
         reads.insert(value);
     }
-  inputs.append(reads.begin(), reads.end());
+  boundary.inputs.assign(reads.begin(), reads.end());
   for (unsigned m : members) {
     const Node &node = nodes[m];
     for (auto [i, result] : llvm::enumerate(node.op->getResults()))
-      if (node.resultEscapes[i] ||
-          llvm::any_of(node.resultConsumers[i],
-                       [&](unsigned c) { return !in.contains(c); }))
-        outputs.push_back(result);
+      if (leaves(node, i, in))
+        boundary.outputs.push_back(result);
   }
+  return boundary;
 }
 
 FusionGraph::Boundary FusionGraph::mergeBoundaries(ArrayRef<unsigned> merged,
@@ -329,11 +328,8 @@ FusionGraph::Boundary FusionGraph::mergeBoundaries(ArrayRef<unsigned> merged,
   for (const Boundary *side : {&a, &b})
     for (Value value : side->outputs) {
       auto result = cast<OpResult>(value);
-      const Node &node = nodes[nodeIds.at(result.getOwner())];
-      unsigned i = result.getResultNumber();
-      if (node.resultEscapes[i] ||
-          llvm::any_of(node.resultConsumers[i],
-                       [&](unsigned c) { return !in.contains(c); }))
+      if (leaves(nodes[nodeIds.at(result.getOwner())], result.getResultNumber(),
+                 in))
         boundary.outputs.push_back(value);
     }
   return boundary;
@@ -375,10 +371,7 @@ bool FusionGraph::hasMultiOutput(ArrayRef<unsigned> members) const {
     for (auto [i, consumers] : llvm::enumerate(node.resultConsumers)) {
       bool inside =
           llvm::any_of(consumers, [&](unsigned c) { return in.contains(c); });
-      bool outside =
-          node.resultEscapes[i] ||
-          llvm::any_of(consumers, [&](unsigned c) { return !in.contains(c); });
-      if (inside && outside)
+      if (inside && leaves(node, i, in))
         return true;
     }
   }

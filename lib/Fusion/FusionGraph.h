@@ -136,13 +136,7 @@ public:
   int64_t getBytes(ArrayRef<unsigned> members, const Boundary &boundary) const;
 
   /// Values read from outside `members` and results used outside them.
-  void getBoundary(ArrayRef<unsigned> members, SmallVectorImpl<Value> &inputs,
-                   SmallVectorImpl<Value> &outputs) const;
-  Boundary getBoundary(ArrayRef<unsigned> members) const {
-    Boundary boundary;
-    getBoundary(members, boundary.inputs, boundary.outputs);
-    return boundary;
-  }
+  Boundary getBoundary(ArrayRef<unsigned> members) const;
   /// The boundary of `merged`, the union of two disjoint sets of members
   /// whose boundaries are `a` and `b`: the same values as getBoundary
   /// (perhaps in another order), from the sides' boundaries instead of
@@ -163,6 +157,13 @@ public:
   bool hasPath(ArrayRef<unsigned> from, ArrayRef<unsigned> to) const;
 
 private:
+  /// Whether result `i` of `node` leaves the set `in`: it escapes the block
+  /// or a node outside the set reads it.
+  static bool leaves(const Node &node, unsigned i, const MemberSet &in) {
+    return node.resultEscapes[i] ||
+           llvm::any_of(node.resultConsumers[i],
+                        [&](unsigned c) { return !in.contains(c); });
+  }
   /// Follows views back to the value they reshape.
   Value resolveView(Value value) const;
   void collectDependencies(Node &node);

@@ -45,6 +45,23 @@ static bool isUsedOutside(Block &block,
   return false;
 }
 
+/// Where a value a group's members read comes from: a member, an op cheap
+/// enough to clone into the group (constants, empty, fills, views: the
+/// value's own defining op, in the block), or outside (an input).
+enum class Source { member, clone, input };
+static Source sourceOf(Block &block, const llvm::DenseSet<Operation *> &members,
+                       Value value) {
+  Operation *def = value.getDefiningOp();
+  Operation *top = def ? block.findAncestorOpInBlock(*def) : nullptr;
+  if (!top)
+    return Source::input;
+  if (members.contains(top))
+    return Source::member;
+  if (isCloneableIntoGroup(top) && top == def)
+    return Source::clone;
+  return Source::input;
+}
+
 /// Builds the fuse.group for one planned group. With `copy`, the group holds
 /// copies of the planned ops and the block is left as it was (the group's
 /// results unused); otherwise the ops move into the group and their uses
@@ -68,20 +85,17 @@ static GroupOp materializeGroup(Block &block, const PlannedGroup &planned,
     addUses(op);
   for (unsigned i = 0; i < worklist.size(); ++i) {
     Value value = worklist[i];
-    Operation *def = value.getDefiningOp();
-    Operation *top = def ? block.findAncestorOpInBlock(*def) : nullptr;
-    if (!top) {
+    switch (sourceOf(block, members, value)) {
+    case Source::member:
+      break;
+    case Source::clone:
+      if (Operation *def = value.getDefiningOp(); clones.insert(def))
+        addUses(def);
+      break;
+    case Source::input:
       inputs.insert(value);
-      continue;
+      break;
     }
-    if (members.contains(top))
-      continue;
-    if (isCloneableIntoGroup(top) && top == def) {
-      if (clones.insert(top))
-        addUses(top);
-      continue;
-    }
-    inputs.insert(value);
   }
   SmallVector<Operation *> cloneOrder(clones.begin(), clones.end());
   llvm::sort(cloneOrder,
@@ -203,20 +217,6 @@ bool mlir::fuse::isSamePlannedKernel(Block &block, const PlannedGroup &a,
     return false;
   llvm::DenseSet<Operation *> membersA(a.ops.begin(), a.ops.end());
   llvm::DenseSet<Operation *> membersB(b.ops.begin(), b.ops.end());
-  // Where a value the members read comes from, as materializeGroup sees it:
-  // a member, an op it clones in, or an input of the group.
-  enum class Source { member, clone, input };
-  auto sourceOf = [&](Value value, const llvm::DenseSet<Operation *> &members) {
-    Operation *def = value.getDefiningOp();
-    Operation *top = def ? block.findAncestorOpInBlock(*def) : nullptr;
-    if (!top)
-      return Source::input;
-    if (members.contains(top))
-      return Source::member;
-    if (isCloneableIntoGroup(top) && top == def)
-      return Source::clone;
-    return Source::input;
-  };
   // Values from outside the members pair one to one (so both groups get
   // their inputs in the same order), and from the same kind of source; a
   // member's result is paired when its op is compared, before any use.
@@ -226,8 +226,8 @@ bool mlir::fuse::isSamePlannedKernel(Block &block, const PlannedGroup &a,
   auto pairOutside = [&](Value l, Value r) {
     if (l.getType() != r.getType())
       return false;
-    Source source = sourceOf(l, membersA);
-    if (source != sourceOf(r, membersB) || source == Source::member ||
+    Source source = sourceOf(block, membersA, l);
+    if (source != sourceOf(block, membersB, r) || source == Source::member ||
         !reverse.try_emplace(r, l).second)
       return false;
     if (source == Source::clone) {

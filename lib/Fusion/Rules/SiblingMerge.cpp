@@ -39,9 +39,7 @@ static void propose(FusionState &state) {
         !graph.node(state.group(g).anchor).hasStaticShape)
       continue;
     keys[g] = iterationSpaceKey(graph.node(state.group(g).anchor));
-    SmallVector<Value> inputs, outputs;
-    graph.getBoundary(state.group(g).members, inputs, outputs);
-    for (Value input : inputs)
+    for (Value input : graph.getBoundary(state.group(g).members).inputs)
       readers[input].push_back(g);
   }
   std::set<std::pair<unsigned, unsigned>> pairs;
