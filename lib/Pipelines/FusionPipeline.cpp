@@ -11,6 +11,7 @@
 #include "fuse/Preprocessing/Passes.h"
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tosa/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -41,13 +42,15 @@ void mlir::fuse::buildFusionPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createFuseFoldAffine());
   if (!disabled("shared_input_contractions"))
     pm.addNestedPass<func::FuncOp>(createFuseMergeSiblingContractions());
-  // TOSA → linalg on tensors; a no-op on linalg input.
-  TosaToLinalgOptions tosaOptions;
+  // TOSA → linalg on tensors; a no-op on linalg input. Upstream's
+  // tosa-to-linalg-pipeline (tosa::addTosaToLinalgPasses), with each of its
+  // preparation passes run only where a function holds what it rewrites.
+  pm.addNestedPass<func::FuncOp>(createFusePrepareTosa());
   if (options.validateTosa)
-    tosa::addTosaToLinalgPasses(pm, tosaOptions);
-  else
-    tosa::addTosaToLinalgPasses(pm, tosaOptions, TosaToLinalgNamedOptions(),
-                                std::nullopt);
+    pm.addPass(tosa::createTosaValidation(tosa::TosaValidationOptions{
+        /*strictOpSpecAlignment=*/false,
+        /*allowInvalidOpDatatypeCombinations=*/false}));
+  pm.addNestedPass<func::FuncOp>(tosa::createTosaToLinalg());
   // What tosa-to-linalg leaves (reshapes, slices, constants) to tensor and
   // arith, and elementwise arith/math on tensors to linalg.generic, so that
   // every compute op is tileable when its group is lowered: upstream's
