@@ -71,16 +71,16 @@ FusionState::FusionState(Block &block, const FusionPolicy &policy)
     group.anchor = id;
     group.hasContraction = graph.node(id).isContraction();
     group.hasReduction = graph.node(id).isReduction();
+    const Node &node = graph.node(id);
+    group.pointwise =
+        node.isElementwiseLike() || node.isGather() || node.isTranspose();
     groupIds.push_back(groups.size());
     groups.push_back(std::move(group));
   }
 }
 
 bool FusionState::groupIsPointwise(unsigned g) const {
-  return llvm::all_of(groups[g].members, [&](unsigned m) {
-    const Node &node = graph.node(m);
-    return node.isElementwiseLike() || node.isGather() || node.isTranspose();
-  });
+  return groups[g].pointwise;
 }
 
 void FusionState::record(const FusionRule &rule, StringRef checkName,
@@ -127,6 +127,7 @@ bool FusionState::tryMerge(unsigned a, ArrayRef<unsigned> others,
   // Everything that joins `a`, as one group.
   GroupState gb;
   gb.anchor = groups[others.front()].anchor;
+  gb.pointwise = true;
   for (unsigned o : others) {
     const GroupState &g = groups[o];
     gb.members.append(g.members.begin(), g.members.end());
@@ -137,6 +138,7 @@ bool FusionState::tryMerge(unsigned a, ArrayRef<unsigned> others,
     gb.steps.append(g.steps.begin(), g.steps.end());
     gb.hasContraction |= g.hasContraction;
     gb.hasReduction |= g.hasReduction;
+    gb.pointwise &= g.pointwise;
     const Node &anchor = graph.node(g.anchor);
     if (anchor.isContraction() &&
         anchor.cls.flops.value_or(0) >
@@ -193,6 +195,7 @@ bool FusionState::tryMerge(unsigned a, ArrayRef<unsigned> others,
   ga.steps.push_back({&rule, candidate, joinsReduction});
   ga.hasContraction |= gb.hasContraction;
   ga.hasReduction |= gb.hasReduction;
+  ga.pointwise &= gb.pointwise;
   ga.lastRule = &rule;
   ga.lastCandidate = candidate;
   for (unsigned o : others) {

@@ -188,8 +188,10 @@ std::optional<unsigned> FusionGraph::getDefiningNode(Value value) const {
 }
 
 /// Values `op` reads: for structured ops, inputs and the inits the payload
-/// uses; otherwise every operand. Values captured by regions count too.
-static void collectReadValues(Operation *op, SmallVectorImpl<Value> &values) {
+/// uses; otherwise every operand. Values its regions capture (`captured`)
+/// count too.
+static void collectReadValues(Operation *op, ArrayRef<Value> captured,
+                              SmallVectorImpl<Value> &values) {
   // An insertion writes into its destination without reading it.
   if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
     values.push_back(insert.getSource());
@@ -204,20 +206,23 @@ static void collectReadValues(Operation *op, SmallVectorImpl<Value> &values) {
   } else {
     values.append(op->operand_begin(), op->operand_end());
   }
-  llvm::SetVector<Value> captured;
-  getUsedValuesDefinedAbove(op->getRegions(), captured);
   values.append(captured.begin(), captured.end());
 }
 
 void FusionGraph::collectDependencies(Node &node) {
+  llvm::SetVector<Value> captured;
+  getUsedValuesDefinedAbove(node.op->getRegions(), captured);
   // Reads: what the kernel loads from global memory.
   SmallVector<Value> read;
-  collectReadValues(node.op, read);
+  collectReadValues(node.op, captured.getArrayRef(), read);
   llvm::SmallSetVector<Value, 4> reads;
   for (Value value : read) {
     Value source = resolveView(value);
     Operation *def = source.getDefiningOp();
-    if (def && def->getBlock() == &block && isCloneableIntoGroup(def))
+    // A node is a compute op, never cloned (and asking would classify it
+    // again).
+    if (def && def->getBlock() == &block && !nodeIds.contains(def) &&
+        isCloneableIntoGroup(def))
       continue; // materialized inside the kernel
     if (!isa<ShapedType>(source.getType()))
       continue; // scalars travel as kernel arguments
@@ -229,8 +234,6 @@ void FusionGraph::collectDependencies(Node &node) {
   llvm::SmallSetVector<Value, 8> worklist;
   for (Value operand : node.op->getOperands())
     worklist.insert(operand);
-  llvm::SetVector<Value> captured;
-  getUsedValuesDefinedAbove(node.op->getRegions(), captured);
   worklist.insert(captured.begin(), captured.end());
   llvm::SmallDenseSet<unsigned, 4> producers;
   for (unsigned i = 0; i < worklist.size(); ++i) {

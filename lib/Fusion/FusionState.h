@@ -51,6 +51,9 @@ struct GroupState {
   SmallVector<Step, 0> steps;
   /// Whether a member is a contraction, a reduction.
   bool hasContraction = false, hasReduction = false;
+  /// Whether every member is elementwise-like, a gather or a transpose
+  /// (FusionState::groupIsPointwise, kept through merges).
+  bool pointwise = false;
   /// The group's global-memory bytes and recompute seconds, kept from the
   /// merge that formed it (-1: not known yet).
   int64_t bytes = -1;

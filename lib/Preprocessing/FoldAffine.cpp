@@ -32,9 +32,15 @@ struct ContractionLayout {
   std::function<int64_t(int64_t)> channelOf;
 };
 
+/// The contractions whose weights a scale or shift folds into.
+bool isFoldTarget(Operation *op) {
+  return isa_and_present<tosa::Conv2DOp, tosa::Conv3DOp,
+                         tosa::TransposeConv2DOp, tosa::DepthwiseConv2DOp,
+                         tosa::MatMulOp>(op);
+}
+
 std::optional<ContractionLayout> getLayout(Operation *op) {
-  if (!isa<tosa::Conv2DOp, tosa::Conv3DOp, tosa::TransposeConv2DOp,
-           tosa::DepthwiseConv2DOp, tosa::MatMulOp>(op))
+  if (!isFoldTarget(op))
     return std::nullopt;
   auto result = dyn_cast<RankedTensorType>(op->getResult(0).getType());
   auto weight = dyn_cast<RankedTensorType>(op->getOperand(1).getType());
@@ -245,16 +251,21 @@ struct FoldSub : OpRewritePattern<tosa::SubOp> {
 
 struct FoldAffinePass : public fuse::impl::FuseFoldAffineBase<FoldAffinePass> {
   void runOnOperation() override {
-    // Nothing to fold without a scale or shift: the driver would walk (and
-    // try to fold) every op of the function for nothing, a second per
-    // 10^6 ops.
-    bool any = getOperation()
-                   ->walk([](Operation *op) {
-                     return isa<tosa::MulOp, tosa::AddOp, tosa::SubOp>(op)
-                                ? WalkResult::interrupt()
-                                : WalkResult::advance();
-                   })
-                   .wasInterrupted();
+    // Nothing to fold without a scale or shift of a contraction's result
+    // (what foldInto needs first): the driver would walk (and try to fold)
+    // every op of the function for nothing, a second per 10^6 ops.
+    auto isContraction = [](Value value) {
+      return isFoldTarget(value.getDefiningOp());
+    };
+    bool any =
+        getOperation()
+            ->walk([&](Operation *op) {
+              return isa<tosa::MulOp, tosa::AddOp, tosa::SubOp>(op) &&
+                             llvm::any_of(op->getOperands(), isContraction)
+                         ? WalkResult::interrupt()
+                         : WalkResult::advance();
+            })
+            .wasInterrupted();
     if (!any)
       return;
     RewritePatternSet patterns(&getContext());

@@ -32,12 +32,13 @@ bool isTosa(Operation *op) {
 
 /// What convert-elementwise-to-linalg rewrites: an elementwise-mappable op
 /// on ranked tensors (a superset is fine: the pass then finds nothing).
+/// The types first: they rule out a payload's scalar ops (most of a lowered
+/// graph) faster than the traits.
 bool isElementwiseOnTensors(Operation *op) {
-  if (!OpTrait::hasElementwiseMappableTraits(op))
-    return false;
   auto ranked = [](Type type) { return isa<RankedTensorType>(type); };
-  return llvm::any_of(op->getOperandTypes(), ranked) ||
-         llvm::any_of(op->getResultTypes(), ranked);
+  return (llvm::any_of(op->getResultTypes(), ranked) ||
+          llvm::any_of(op->getOperandTypes(), ranked)) &&
+         OpTrait::hasElementwiseMappableTraits(op);
 }
 
 struct LowerTosaLeftoversPass

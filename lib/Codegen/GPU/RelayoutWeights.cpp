@@ -49,7 +49,14 @@ struct RelayoutWeightsPass
       return signalPassFailure();
     }
     SmallVector<linalg::Conv2DNhwcFhwcOp> convs;
-    fn.walk([&](linalg::Conv2DNhwcFhwcOp conv) { convs.push_back(conv); });
+    // A linalg op's payload works on scalars: no convolution inside, and a
+    // large graph's payloads are most of its ops.
+    fn.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (auto conv = dyn_cast<linalg::Conv2DNhwcFhwcOp>(op))
+        convs.push_back(conv);
+      return isa<linalg::LinalgOp>(op) ? WalkResult::skip()
+                                       : WalkResult::advance();
+    });
     SmallVector<Attribute> records;
     unsigned counter = 0;
     for (linalg::Conv2DNhwcFhwcOp conv : convs)

@@ -82,8 +82,9 @@ def Fuse_GroupOp : Fuse_Op<"group", [
     YieldOp getYield();
     /// The ops of the body that do work: everything except constants,
     /// `tensor.empty` and the terminator. A nested group contributes its own
-    /// compute ops.
-    ::llvm::SmallVector<::mlir::Operation *> getComputeOps();
+    /// compute ops. With a `limit`, the first `limit` found (the verifier
+    /// only counts to two).
+    ::llvm::SmallVector<::mlir::Operation *> getComputeOps(unsigned limit = 0);
     /// Whether `other` is the same kernel as this group: the same kind,
     /// rule, result types and attributes (`fuse.id` aside), and a body that
     /// computes the same (the same ops, attributes, types and use-def
