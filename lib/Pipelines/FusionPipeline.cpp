@@ -44,13 +44,14 @@ void mlir::fuse::buildFusionPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createFuseMergeSiblingContractions());
   // TOSA → linalg on tensors; a no-op on linalg input. Upstream's
   // tosa-to-linalg-pipeline (tosa::addTosaToLinalgPasses), with each of its
-  // preparation passes run only where a function holds what it rewrites.
+  // preparation passes run only where a function holds what it rewrites,
+  // and tosa-to-linalg's elementwise ops converted by the faster driver.
   pm.addNestedPass<func::FuncOp>(createFusePrepareTosa());
   if (options.validateTosa)
     pm.addPass(tosa::createTosaValidation(tosa::TosaValidationOptions{
         /*strictOpSpecAlignment=*/false,
         /*allowInvalidOpDatatypeCombinations=*/false}));
-  pm.addNestedPass<func::FuncOp>(tosa::createTosaToLinalg());
+  pm.addNestedPass<func::FuncOp>(createFuseTosaToLinalg());
   // What tosa-to-linalg leaves (reshapes, slices, constants) to tensor and
   // arith, and elementwise arith/math on tensors to linalg.generic, so that
   // every compute op is tileable when its group is lowered: upstream's
