@@ -1,5 +1,4 @@
-//===- PrepareTosa.cpp - fuse-prepare-tosa
-//---------------------------------===//
+//===- PrepareTosa.cpp - fuse-prepare-tosa --------------------------------===//
 //
 // Part of fuse, an MLIR-based operator-fusion compiler.
 //

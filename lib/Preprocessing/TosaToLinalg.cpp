@@ -1,5 +1,4 @@
-//===- TosaToLinalg.cpp - fuse-tosa-to-linalg
-//------------------------------===//
+//===- TosaToLinalg.cpp - fuse-tosa-to-linalg -----------------------------===//
 //
 // Part of fuse, an MLIR-based operator-fusion compiler.
 //

@@ -158,7 +158,7 @@ def FusePrepareTosa : Pass<"fuse-prepare-tosa", "func::FuncOp"> {
     milliseconds.
 
     `fuse-fusion-pipeline` runs this pass, then `tosa-validate` where asked,
-    then upstream's `tosa-to-linalg`.
+    then `fuse-tosa-to-linalg`.
   }];
   let dependentDialects = [
     "arith::ArithDialect",
