@@ -6,6 +6,8 @@
 
 #include "fuse/Preprocessing/Passes.h"
 
+#include "SinglePass.h"
+
 #include "mlir/Conversion/TosaToArith/TosaToArith.h"
 #include "mlir/Conversion/TosaToTensor/TosaToTensor.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -46,8 +48,7 @@ struct LowerTosaLeftoversPass
   void runOnOperation() override {
     Operation *fn = getOperation();
     auto run = [&](std::unique_ptr<Pass> pass) {
-      OpPassManager pm(func::FuncOp::getOperationName());
-      pm.addPass(std::move(pass));
+      OpPassManager pm = fuse::detail::singlePassPipeline(std::move(pass));
       return runPipeline(pm, fn);
     };
     // One walk finds what each conversion would convert.

@@ -6,6 +6,8 @@
 
 #include "fuse/Preprocessing/Passes.h"
 
+#include "SinglePass.h"
+
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -120,8 +122,7 @@ struct PrepareTosaPass
   void runOnOperation() override {
     Operation *fn = getOperation();
     auto run = [&](std::unique_ptr<Pass> pass) {
-      OpPassManager pm(func::FuncOp::getOperationName());
-      pm.addPass(std::move(pass));
+      OpPassManager pm = fuse::detail::singlePassPipeline(std::move(pass));
       return runPipeline(pm, fn);
     };
     // Upstream's defaults (tosa::addTosaToLinalgPasses with

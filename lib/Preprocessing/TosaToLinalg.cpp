@@ -6,6 +6,8 @@
 
 #include "fuse/Preprocessing/Passes.h"
 
+#include "SinglePass.h"
+
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -106,8 +108,8 @@ struct TosaToLinalgPass
     // upstream leaves to later passes) by upstream's pass, where there is
     // any: on the rest of a lowered graph it would only walk.
     if (rest) {
-      OpPassManager pm(func::FuncOp::getOperationName());
-      pm.addPass(tosa::createTosaToLinalg());
+      OpPassManager pm =
+          fuse::detail::singlePassPipeline(tosa::createTosaToLinalg());
       if (failed(runPipeline(pm, fn)))
         return signalPassFailure();
     }
