@@ -69,9 +69,9 @@ FusionState::FusionState(Block &block, const FusionPolicy &policy)
     GroupState group;
     group.members.push_back(id);
     group.anchor = id;
-    group.hasContraction = graph.node(id).isContraction();
-    group.hasReduction = graph.node(id).isReduction();
     const Node &node = graph.node(id);
+    group.hasContraction = node.isContraction();
+    group.hasReduction = node.isReduction();
     group.pointwise =
         node.isElementwiseLike() || node.isGather() || node.isTranspose();
     groupIds.push_back(groups.size());

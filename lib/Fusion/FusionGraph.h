@@ -83,7 +83,6 @@ struct Node {
   int64_t numElements() const;
 };
 
-/// The compute ops of one block and the values between them.
 /// Membership in a set of node ids without a hash table: the ids sorted,
 /// looked up by binary search. The engine keeps every group's members
 /// sorted, so a set over them only points at them; other lists are copied
@@ -111,6 +110,7 @@ private:
   ArrayRef<unsigned> sorted;
 };
 
+/// The compute ops of one block and the values between them.
 class FusionGraph {
 public:
   explicit FusionGraph(Block &block);
