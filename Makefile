@@ -159,15 +159,19 @@ check-asan: setup
 	  FUSE_EMBED_LDFLAGS=-fsanitize=address,undefined SOAK_GRAPHS=$(or $(SOAK_GRAPHS),20) \
 	  bash scripts/run-tests.sh $(ASAN_DIR)
 
-# libFuzzer on the ONNX importer and on parser + fusion pipeline, with ASan
-# and UBSan, FUZZ_TIME seconds each (default 60); crashes land in
-# $(FUZZ_DIR)/crashes. Prints the executions and crashes of each.
+# libFuzzer, with ASan and UBSan, on the ONNX importer, parser + fusion
+# pipeline, fuse-compile's options and input, the compiled-model file checks
+# and the runtime's C API: FUZZ_TIME seconds each (default 60), or with
+# FUZZ_RUNS=N until N inputs have run (FUZZ_TIME still caps it; fewer is
+# reported SHORT and fails). Crashes land in $(FUZZ_DIR)/crashes. Prints
+# the executions and crashes of each.
 FUZZ_DIR ?= build-fuzz
 FUZZ_TIME ?= 60
+FUZZ_RUNS ?= 0
 fuzz: setup
 	$(CMAKE_CONFIGURE) -B $(FUZZ_DIR) -DFUSE_SANITIZE="address;undefined" -DFUSE_FUZZERS=ON
-	cmake --build $(FUZZ_DIR) -j $(JOBS) --target onnx-import-fuzzer pipeline-fuzzer model-file-fuzzer runtime-api-fuzzer
-	bash scripts/fuzz.sh $(FUZZ_DIR) $(FUZZ_TIME)
+	cmake --build $(FUZZ_DIR) -j $(JOBS) --target onnx-import-fuzzer pipeline-fuzzer compile-fuzzer model-file-fuzzer runtime-api-fuzzer
+	bash scripts/fuzz.sh $(FUZZ_DIR) $(FUZZ_TIME) $(FUZZ_RUNS)
 
 # Resource bounds: a 10^6-node ONNX chain through import and fusion (no
 # input-controlled recursion), BERT-base's import and fusion under 2 GB.

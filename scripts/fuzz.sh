@@ -4,6 +4,10 @@
 #                       repository's ONNX models and the ONNX node tests;
 #   pipeline-fuzzer     IR text -> parse -> fuse-fusion-pipeline, seeded with
 #                       the lit tests' .mlir files;
+#   compile-fuzzer      a command line and a model -> fuse-compile's
+#                       option parse, checks, pipelines and input read,
+#                       seeded with command lines over the lit tests' and
+#                       the repository's models;
 #   model-file-fuzzer   bytes -> the runtime's checks of a compiled model's
 #                       file and signature (nothing loaded), seeded with
 #                       compiled models and signatures;
@@ -11,8 +15,12 @@
 #                       element types, shapes, options, thread counts) on
 #                       two compiled models (the main build's fuse-compile
 #                       makes them; skipped without it).
-# Crashes go to BUILD/crashes/<fuzzer>/; each fuzzer's line says how many
-# inputs ran and how many crashed. Exit 1 on any crash in fuse's code.
+# Usage: fuzz.sh BUILD [SECONDS] [RUNS]. Each fuzzer runs SECONDS (default
+# 60); with RUNS, until RUNS inputs have run or SECONDS have passed,
+# whichever comes first, and a fuzzer that ran fewer than RUNS is reported
+# SHORT. Crashes go to BUILD/crashes/<fuzzer>/; each fuzzer's line says how
+# many inputs ran and how many crashed. Exit 1 on any crash in fuse's code
+# or a SHORT fuzzer.
 # allow_user_poisoning=0: LLVM's allocators poison their slabs from inline
 # header code; Debian's libMLIR.so is not instrumented, and the mix of
 # instrumented and plain copies of that code reports false
@@ -20,12 +28,14 @@
 set -uo pipefail
 BUILD=${1:-build-fuzz}
 SECONDS_EACH=${2:-60}
+RUNS=${3:-0}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 NODE=/usr/share/libonnx-testdata/data/node
 
-mkdir -p "$BUILD/corpus/onnx" "$BUILD/corpus/ir" "$BUILD/corpus/model" "$BUILD/corpus/api" \
-  "$BUILD/crashes/onnx" "$BUILD/crashes/ir" "$BUILD/crashes/model" "$BUILD/crashes/api" \
+mkdir -p "$BUILD/corpus/onnx" "$BUILD/corpus/ir" "$BUILD/corpus/compile" "$BUILD/corpus/model" \
+  "$BUILD/corpus/api" "$BUILD/crashes/onnx" "$BUILD/crashes/ir" "$BUILD/crashes/compile" \
+  "$BUILD/crashes/model" "$BUILD/crashes/api" \
   "$BUILD/api-models"
 # Seeds (copied once; the fuzzers add what they find).
 if [ -z "$(ls -A "$BUILD/corpus/onnx")" ]; then
@@ -64,6 +74,33 @@ if [ -z "$(ls -A "$BUILD/corpus/ir")" ]; then
   done
 fi
 
+# Command lines (one argument a line), a NUL, then the model the harness
+# writes to model.onnx, model.mlir and model.mlirbc: each command line over
+# a few models of each kind (compile-fuzzer.cpp).
+if [ -z "$(ls -A "$BUILD/corpus/compile")" ]; then
+  i=0
+  seed() { # seed MODEL ARG...
+    local model=$1; shift
+    i=$((i + 1))
+    { printf '%s\n' "$@"; printf '\0'; cat "$model"; } > "$BUILD/corpus/compile/seed-$i"
+  }
+  for m in test/Runtime/Inputs/api-model.mlir test/Export/mark-entry-named.mlir \
+    test/Pipelines/Fusion/*.mlir; do
+    [ -e "$m" ] || continue
+    seed "$m" model.mlir -o m.so
+    seed "$m" model.mlir -o m.mlir --entry second --unfused --fusion-options="precision=tf32 split-k=2"
+    seed "$m" model.mlir -o m.ll --target=h200 --gpu-format=isa --share-kernels=false -O1
+    seed "$m" model.mlirbc -o m.o --cpu-target=avx2 --fusion-target=a100 --cpu=generic
+  done
+  for m in test/Models/onnx/*.onnx "$BUILD"/corpus/onnx/external-*.onnx; do
+    [ -e "$m" ] || continue
+    seed "$m" model.onnx -o m.so
+    seed "$m" model.onnx -o m.so --onnx-batch=2 --onnx-dim=S=4 --onnx-resource-threshold=0
+    seed "$m" model.onnx -o m.so --target=h100 --report=r.json --graph=g.dot --emit-ir=ir
+    seed "$m" model.onnx -o m.so --onnx-bind=x=weights.bin --onnx-bind=y=zero --onnx-bind=z=passwd
+  done
+fi
+
 # Compiled models (the main build's fuse-compile, when there is one) and
 # signature texts.
 if [ -z "$(ls -A "$BUILD/corpus/model")" ]; then
@@ -86,7 +123,7 @@ status=0
 parser_crash() {
   local report
   report=$(ASAN_OPTIONS=detect_leaks=0:allow_user_poisoning=0 "$1" "$2" 2>&1)
-  echo "$report" | grep -q 'parseSourceString' || return 1
+  echo "$report" | grep -qE 'parseSource(String|File)' || return 1
   local first
   first=$(echo "$report" | grep -E '^ *#[0-9]+ ' | grep -m1 '::parse(')
   [ -n "$first" ] && ! echo "$first" | grep -q 'fuse::'
@@ -96,29 +133,36 @@ parser_crash() {
 # crash in upstream code does not end the run.
 run() {
   local name=$1 corpus=$2 crashes=$3; shift 3
-  local log="$BUILD/$name.log"
+  local log="$BUILD/$name.log" start=$SECONDS
   ASAN_OPTIONS=detect_leaks=0:allow_user_poisoning=0 "$BUILD/bin/$name" "$corpus" \
-    -max_total_time="$SECONDS_EACH" -fork=1 -ignore_crashes=1 -rss_limit_mb=6144 -timeout=20 \
+    -max_total_time="$SECONDS_EACH" $([ "$RUNS" -gt 0 ] && echo "-runs=$RUNS") -fork=1 -ignore_crashes=1 -rss_limit_mb=6144 -timeout=20 \
     -artifact_prefix="$crashes/" "$@" >"$log" 2>&1
   local last runs ours=0 upstream=0
   last=$(grep -E '^#[0-9]+:' "$log" | tail -n 1)
   runs=$(echo "$last" | sed -E 's/^#([0-9]+):.*/\1/')
   for f in "$crashes"/*; do
     [ -e "$f" ] || continue
-    # A pipeline-fuzzer input that Debian's own mlir-opt cannot parse
-    # without crashing is an upstream parser bug, not fuse's.
-    if [ "$name" = pipeline-fuzzer ] && parser_crash "$BUILD/bin/$name" "$f"; then
+    # An input of IR that Debian's own mlir-opt cannot parse without
+    # crashing is an upstream parser bug, not fuse's.
+    if { [ "$name" = pipeline-fuzzer ] || [ "$name" = compile-fuzzer ]; } &&
+      parser_crash "$BUILD/bin/$name" "$f"; then
       upstream=$((upstream + 1))
       continue
     fi
     ours=$((ours + 1))
     echo "  crash: $f"
   done
-  echo "$name: ${runs:-0} executions in ${SECONDS_EACH}s; crashes: $ours in fuse, $upstream in upstream MLIR op parsers; files in $crashes, log $log"
+  local short=""
+  if [ "$RUNS" -gt 0 ] && [ "${runs:-0}" -lt "$RUNS" ]; then
+    short=" SHORT of $RUNS"
+    status=1
+  fi
+  echo "$name: ${runs:-0} executions in $((SECONDS - start))s$short; crashes: $ours in fuse, $upstream in upstream MLIR parsers; files in $crashes, log $log"
   [ "$ours" -eq 0 ] || status=1
 }
 run onnx-import-fuzzer "$BUILD/corpus/onnx" "$BUILD/crashes/onnx" -max_len=1048576
 run pipeline-fuzzer "$BUILD/corpus/ir" "$BUILD/crashes/ir" -max_len=16384
+run compile-fuzzer "$BUILD/corpus/compile" "$BUILD/crashes/compile" -max_len=65536
 run model-file-fuzzer "$BUILD/corpus/model" "$BUILD/crashes/model" -max_len=262144
 if [ -x build/bin/fuse-compile ] &&
   build/bin/fuse-compile -q test/Runtime/Inputs/api-model.mlir -o "$BUILD/api-models/api.so" &&

@@ -24,7 +24,7 @@ llvm_config.use_default_substitutions()
 # Tools come from the build tree first, then from LLVM's bin directory.
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.fuse_tools_dir, config.llvm_tools_dir]
-tools = ["fuse-opt", "fuse-translate", "fuse-compile", "fuse-run", "fuse-benchmark", "fuse-runtime-tests", "fuse-plan-memory", "fuse-planner-tests", "fuse-report-tests", "fuse-engine-tests"]
+tools = ["fuse-opt", "fuse-translate", "fuse-compile", "fuse-run", "fuse-benchmark", "fuse-runtime-tests", "fuse-plan-memory", "fuse-planner-tests", "fuse-report-tests", "fuse-engine-tests", "fuse-driver-tests"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # CPU execution with upstream passes and mlir-runner (runner utils ship with

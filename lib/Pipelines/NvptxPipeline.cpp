@@ -42,6 +42,13 @@
 using namespace mlir;
 using namespace mlir::fuse;
 
+#ifndef FUSE_DEFAULT_LIBDEVICE
+/// Set by the build when it finds the CUDA toolkit's libdevice.
+#define FUSE_DEFAULT_LIBDEVICE ""
+#endif
+
+std::string mlir::fuse::getDefaultLibdevice() { return FUSE_DEFAULT_LIBDEVICE; }
+
 LogicalResult mlir::fuse::checkNvptxPipelineOptions(
     const NvptxPipelineOptions &options,
     function_ref<LogicalResult(const Twine &)> error) {

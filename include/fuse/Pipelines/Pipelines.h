@@ -16,15 +16,16 @@
 
 #include <string>
 
-#ifndef FUSE_DEFAULT_LIBDEVICE
-/// Set by the build when it finds the CUDA toolkit's libdevice.
-#define FUSE_DEFAULT_LIBDEVICE ""
-#endif
-
 namespace mlir {
 class MLIRContext;
 class OpPassManager;
 namespace fuse {
+
+/// The CUDA toolkit's libdevice the build found ("" when it found none):
+/// the default of fuse-to-nvptx's `libdevice`. A function, not a macro of
+/// this header, so that options built outside fuse's own libraries (an
+/// embedding compiler, fuse-compile's driver) get the same default.
+std::string getDefaultLibdevice();
 
 /// Options of `fuse-fusion-pipeline`: those of `fuse-form-groups`, with its
 /// defaults (taken from the pass's generated options, so they cannot drift
@@ -242,7 +243,7 @@ struct NvptxPipelineOptions : public PassPipelineOptions<NvptxPipelineOptions> {
       *this, "libdevice",
       llvm::cl::desc("libdevice bitcode to link (math functions); empty: "
                      "none, the PTX then declares them extern"),
-      llvm::cl::init(FUSE_DEFAULT_LIBDEVICE)};
+      llvm::cl::init(getDefaultLibdevice())};
   PassOptions::Option<int64_t> maxTileBytes{
       *this, "max-tile-bytes",
       llvm::cl::desc("Largest tile-local buffer kept in a thread's local "

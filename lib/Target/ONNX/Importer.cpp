@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fuse/Dialect/Fuse/Utils/ToolFiles.h"
 #include "fuse/Target/ONNX/Import.h"
 
 #include "Checker.h"
@@ -506,16 +507,16 @@ LogicalResult Importer::bindInputs(const onnx::GraphProto &graph,
           d << " " << v.name();
       return d << ")", failure();
     }
-    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
-        llvm::MemoryBuffer::getFile(path);
+    // As a tool reads its input: a regular file or a pipe, never a device
+    // (/dev/zero would never end) or a directory, and no more bytes than a
+    // TensorProto can hold.
+    std::string why;
+    std::unique_ptr<llvm::MemoryBuffer> file =
+        readToolInput(path, &why, std::numeric_limits<int>::max());
     if (!file)
-      return error() << "--onnx-bind " << name << ": cannot read '" << path
-                     << "': " << file.getError().message(),
-             failure();
+      return error() << "--onnx-bind " << name << ": " << why, failure();
     onnx::TensorProto t;
-    if ((*file)->getBufferSize() > size_t(std::numeric_limits<int>::max()) ||
-        !t.ParseFromArray((*file)->getBufferStart(),
-                          int((*file)->getBufferSize())))
+    if (!t.ParseFromArray(file->getBufferStart(), int(file->getBufferSize())))
       return error() << "--onnx-bind " << name << ": '" << path
                      << "' is not a serialized ONNX TensorProto",
              failure();
