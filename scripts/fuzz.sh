@@ -109,7 +109,7 @@ if [ -z "$(ls -A "$BUILD/corpus/model")" ]; then
     build/bin/fuse-compile -q test/Export/mark-entry-named.mlir --entry second \
       -o "$BUILD/corpus/model/named.so" || true
   fi
-  printf 'fuse-model 1\ntarget cpu\nworkspace 256\nreentrant 1\ninput x f32 2x3\ninput b%%20c bf16 scalar\noutput y i64 0x4\nkernel f__group0 row_reduction Conv_1%20+%20Relu_2\nprofile 1\n' \
+  printf 'fuse-model 1\ntarget cpu\nworkspace 256\nreentrant 1\ninput x f32 2x3\ninput b%%20c bf16 scalar\noutput y i64 0x4\nkernel f__group0 row_reduction Conv_1%%20+%%20Relu_2\nprofile 1\n' \
     > "$BUILD/corpus/model/signature.txt"
 fi
 

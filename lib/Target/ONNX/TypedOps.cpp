@@ -513,8 +513,12 @@ static Value reduceAlong(
   }
   SmallVector<AffineMap> maps = {AffineMap::get(loops, 0, inExprs, ctx)};
   SmallVector<Value> ins = {in};
-  AffineMap outMap =
-      AffineMap::getMultiDimIdentityMap(loops, ctx).getMajorSubMap(outRank);
+  // The output's first outRank dimensions (none for a 0-d output: the
+  // identity's major submap is then a null map, not an empty one).
+  SmallVector<AffineExpr> outExprs;
+  for (int64_t d = 0; d < outRank; ++d)
+    outExprs.push_back(b.getAffineDimExpr(d));
+  AffineMap outMap = AffineMap::get(loops, 0, outExprs, ctx);
   for (Value v : broadcastAlongAxis) {
     ins.push_back(v);
     maps.push_back(outMap);

@@ -1157,6 +1157,22 @@ def index_ops():
             ([x, idx, ids, e], [r.astype(np.int64) if t == TensorProto.INT64 else r for n, r, t in outs]))
 
 
+def index_vector_ops():
+    """ArgMin and ArgMax over a vector (ties included), keepdims 1 and 0:
+    the extreme of the whole input is 0-d."""
+    v = np.array([1.5, -2.0, 3.0, -2.0, 3.0], dtype=np.float32)
+    nodes = [
+        helper.make_node("ArgMin", ["v"], ["amin"], axis=0, keepdims=1, name="argmin_vector"),
+        helper.make_node("ArgMax", ["v"], ["amax"], axis=0, keepdims=0, name="argmax_vector"),
+        helper.make_node("ArgMax", ["v"], ["amax_last"], axis=-1, keepdims=0, select_last_index=1,
+                         name="argmax_vector_last"),
+    ]
+    outs = [("amin", np.array([np.argmin(v)], dtype=np.int64)), ("amax", np.array(np.argmax(v), dtype=np.int64)),
+            ("amax_last", np.array(len(v) - 1 - np.argmax(v[::-1]), dtype=np.int64))]
+    return (model(nodes, [vi("v", [5])], [vi(n, list(r.shape), TensorProto.INT64) for n, r in outs]),
+            ([v], [r for n, r in outs]))
+
+
 def half_ops():
     """A FLOAT16 graph: a MatMul by a FLOAT16 weight stored in int32_data
     (one element's bits each), a Softmax (computed in f32), a Cast back to
@@ -1533,6 +1549,7 @@ def main():
         "typed_pad": typed_pad,
         "bind_shape": bind_shape,
         "index_ops": index_ops,
+        "index_vector_ops": index_vector_ops,
         "half_ops": half_ops,
         "qdq_ops": qdq_ops,
         **{f"qdq_{k}": qdq_error(k) for k in ["uint8_output", "zero_scale", "axis", "runtime_scale", "add",
