@@ -246,11 +246,16 @@ LogicalResult runStage(ModuleOp module, PassManager &pm,
   // Each stage's result is verified once (the input was, when it was
   // read): per pass, verification is a third of a large model's fusion.
   pm.enableVerifier(options.verifyEach);
+  // --pass-timing: the stage's table, printed when this function returns
+  // (the manager's destructor prints it; the timers belong to this
+  // function, not to the pass manager, which lives on).
+  DefaultTimingManager timing;
+  std::optional<TimingScope> root;
   if (options.passTiming) {
-    auto timing = std::make_unique<DefaultTimingManager>();
-    timing->setEnabled(true);
-    timing->setDisplayMode(DefaultTimingManager::DisplayMode::Tree);
-    pm.enableTiming(std::move(timing));
+    timing.setEnabled(true);
+    timing.setDisplayMode(DefaultTimingManager::DisplayMode::Tree);
+    root.emplace(timing.getRootScope());
+    pm.enableTiming(*root);
   }
   if (failed(pm.run(module)))
     return failure();
