@@ -441,12 +441,14 @@ llvm::Error mlir::fuse::checkCompileOptions(const CompileOptions &options) {
   // The --onnx-* options shape an ONNX import; given for MLIR input they
   // would do nothing.
   if (!options.isOnnx()) {
-    const char *given = !options.onnxDims.empty()   ? "--onnx-dim"
-                        : !options.onnxBind.empty() ? "--onnx-bind"
-                        : options.onnxBatch != 1    ? "--onnx-batch"
-                        : options.onnxResourceThreshold != 256
-                            ? "--onnx-resource-threshold"
-                            : nullptr;
+    const CompileOptions defaults;
+    const char *given =
+        !options.onnxDims.empty()                 ? "--onnx-dim"
+        : !options.onnxBind.empty()               ? "--onnx-bind"
+        : options.onnxBatch != defaults.onnxBatch ? "--onnx-batch"
+        : options.onnxResourceThreshold != defaults.onnxResourceThreshold
+            ? "--onnx-resource-threshold"
+            : nullptr;
     if (given)
       return optionError(llvm::Twine(given) + ": the input '" + options.input +
                          "' is not an ONNX model");
