@@ -486,7 +486,7 @@ mlir::fuse::readCompileInput(const CompileOptions &options,
     if (import.modelDir.empty())
       import.modelDir = ".";
     import.modelName = options.input;
-    module = importOnnxModel(bytes->getBuffer(), context, import);
+    module = importOnnxModel(std::move(bytes), context, import);
   } else {
     sourceMgr.AddNewSourceBuffer(std::move(bytes), llvm::SMLoc());
     module = parseSourceFile<ModuleOp>(sourceMgr, context);

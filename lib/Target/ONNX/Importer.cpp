@@ -3760,7 +3760,8 @@ static std::string sanitize(StringRef name) {
   return r;
 }
 
-OwningOpRef<ModuleOp> Importer::run(StringRef bytes) {
+OwningOpRef<ModuleOp> Importer::run(StringRef bytes,
+                                    std::unique_ptr<llvm::MemoryBuffer> owner) {
   floatType = b.getF32Type();
   onnx::ModelProto model;
   {
@@ -3780,6 +3781,10 @@ OwningOpRef<ModuleOp> Importer::run(StringRef bytes) {
       return nullptr;
     }
   }
+  // The model is parsed: its file's bytes (BERT-base's 440 MB) are no
+  // longer needed.
+  owner.reset();
+  bytes = StringRef();
   if (!model.has_graph() || model.ir_version() <= 0) {
     error() << "not a valid ONNX model: "
             << (model.has_graph() ? "no ir_version" : "no graph");
@@ -3865,6 +3870,12 @@ OwningOpRef<ModuleOp> Importer::run(StringRef bytes) {
     error() << "not a valid ONNX model (ONNX checker): " << text;
     return nullptr;
   }
+  // The initializers' contents now live in `env` (read, converted and
+  // checked): the model's copies are dropped, so that a large model's
+  // weights are not held a third time while the constants are built.
+  // (Deleted, not cleared: a cleared message keeps its strings' memory.)
+  model.mutable_graph()->mutable_initializer()->DeleteSubrange(
+      0, graph.initializer_size());
 
   // The function: graph inputs that are not initializers.
   SmallVector<const onnx::ValueInfoProto *> inputs;
@@ -3977,4 +3988,18 @@ mlir::fuse::importOnnxModel(StringRef bytes, MLIRContext *context,
                        tensor::TensorDialect, tosa::TosaDialect>();
   Importer importer(context, options);
   return importer.run(bytes);
+}
+
+OwningOpRef<ModuleOp>
+mlir::fuse::importOnnxModel(std::unique_ptr<llvm::MemoryBuffer> bytes,
+                            MLIRContext *context,
+                            const OnnxImportOptions &options) {
+  if (!bytes)
+    return nullptr;
+  context->loadDialect<arith::ArithDialect, func::FuncDialect,
+                       linalg::LinalgDialect, math::MathDialect,
+                       tensor::TensorDialect, tosa::TosaDialect>();
+  Importer importer(context, options);
+  StringRef text = bytes->getBuffer();
+  return importer.run(text, std::move(bytes));
 }

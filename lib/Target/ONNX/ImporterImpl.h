@@ -194,7 +194,10 @@ public:
       : ctx(ctx), b(ctx), opts(opts),
         fileLoc(FileLineColLoc::get(ctx, opts.modelName, 0, 0)) {}
 
-  OwningOpRef<ModuleOp> run(StringRef bytes);
+  /// Imports the ModelProto in `bytes`; `owner` (the buffer holding them,
+  /// if the caller gives it up) is released once they are parsed.
+  OwningOpRef<ModuleOp> run(StringRef bytes,
+                            std::unique_ptr<llvm::MemoryBuffer> owner = {});
 
 private:
   // --- diagnostics -------------------------------------------------------

@@ -24,9 +24,11 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -64,14 +66,20 @@ OwningOpRef<ModuleOp> importOnnxModel(llvm::StringRef bytes,
                                       MLIRContext *context,
                                       const OnnxImportOptions &options);
 
+/// The same, releasing `bytes` as soon as they are parsed: a large model's
+/// file is not held in memory beside its parsed form while it is imported.
+OwningOpRef<ModuleOp> importOnnxModel(std::unique_ptr<llvm::MemoryBuffer> bytes,
+                                      MLIRContext *context,
+                                      const OnnxImportOptions &options);
+
 /// The ONNX op types (default domain) the importer takes, sorted.
 std::vector<std::string> supportedOnnxOps();
 
-/// Registers `--import-onnx` (and its options) with mlir-translate's
 /// The command-line category of the --onnx-* options (tools show it in
 /// their --help and hide LLVM's own options).
 llvm::cl::OptionCategory &getOnnxImportCategory();
 
+/// Registers `--import-onnx` (and its options) with mlir-translate's
 /// registry.
 void registerOnnxImportTranslation();
 
