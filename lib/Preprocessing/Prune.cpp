@@ -125,7 +125,13 @@ struct FoldConstantGeneric : OpRewritePattern<linalg::GenericOp> {
 
   LogicalResult matchAndRewrite(linalg::GenericOp op,
                                 PatternRewriter &rewriter) const override {
-    if (op.getNumResults() != 1 || op.getNumReductionLoops() != 0)
+    // The cheapest test first, on every generic of a large graph: all its
+    // inputs constants (operand ranges and indexing maps only after it).
+    if (op.getNumResults() != 1 || op.getInputs().empty() ||
+        !llvm::all_of(op.getInputs(),
+                      [](Value v) { return matchPattern(v, m_Constant()); }))
+      return failure();
+    if (op.getNumReductionLoops() != 0)
       return failure();
     auto resultType = dyn_cast<RankedTensorType>(op.getResult(0).getType());
     if (!resultType || !resultType.hasStaticShape() ||
@@ -318,8 +324,13 @@ struct SinkReshapeBelowElementwise : OpRewritePattern<linalg::GenericOp> {
 
   LogicalResult matchAndRewrite(linalg::GenericOp op,
                                 PatternRewriter &rewriter) const override {
-    if (op.getNumResults() != 1 || op.getNumDpsInits() != 1 ||
-        op.getNumReductionLoops() != 0 || op.hasIndexSemantics())
+    // The cheapest test first, on every generic of a large graph: an input
+    // that is a reshape.
+    if (op.getNumResults() != 1 || op.getOutputs().size() != 1 ||
+        llvm::none_of(op.getInputs(),
+                      [](Value v) { return reshapeSource(v) != v; }))
+      return failure();
+    if (op.getNumReductionLoops() != 0 || op.hasIndexSemantics())
       return failure();
     OpOperand *init = op.getDpsInitOperand(0);
     auto type = dyn_cast<RankedTensorType>(op.getResult(0).getType());
