@@ -24,15 +24,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FuzzSupport.h"
 #include "fuse/Driver/Compile.h"
-#include "fuse/InitAllDialects.h"
 
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/DialectRegistry.h"
-#include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
 #include "mlir/Pass/PassManager.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -76,17 +71,6 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
   symlink("weights.bin", "inside");
   ready = true;
   return 0;
-}
-
-static mlir::DialectRegistry &registry() {
-  static mlir::DialectRegistry *r = [] {
-    auto *reg = new mlir::DialectRegistry();
-    mlir::registerAllDialects(*reg);
-    mlir::registerAllExtensions(*reg);
-    mlir::fuse::registerAllDialects(*reg);
-    return reg;
-  }();
-  return *r;
 }
 
 /// Whether LLVM's parser may see `arg`: a positional argument, `--`, or one
@@ -137,15 +121,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   }
 
-  static std::unique_ptr<mlir::MLIRContext> context;
-  static unsigned runs = 0;
-  if (!context || ++runs % 500 == 0) {
-    context = std::make_unique<mlir::MLIRContext>(
-        registry(), mlir::MLIRContext::Threading::DISABLED);
-    context->getDiagEngine().registerHandler(
-        [](mlir::Diagnostic &) { return mlir::success(); });
-  }
-  mlir::PassManager fusion(context.get()), lowering(context.get());
+  mlir::MLIRContext &context = fuse_fuzz::context(/*renew=*/500);
+  mlir::PassManager fusion(&context), lowering(&context);
   if (llvm::Error error = mlir::fuse::buildCompilePipelines(
           options, fusion, lowering,
           options.gpuFormat == "auto" ? "isa" : options.gpuFormat)) {
@@ -155,7 +132,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   llvm::SourceMgr sourceMgr;
   std::string error;
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::fuse::readCompileInput(options, context.get(), sourceMgr, &error);
+      mlir::fuse::readCompileInput(options, &context, sourceMgr, &error);
   // What the importer or parser returns verifies; without a module there
   // is a message.
   if (module ? mlir::failed(mlir::verify(*module)) : error.empty())

@@ -9,55 +9,36 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fuse/InitAllDialects.h"
+#include "FuzzSupport.h"
 #include "fuse/InitAllPasses.h"
 
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/DialectRegistry.h"
-#include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 
 #include <cstdint>
-#include <memory>
 #include <string>
-
-static mlir::DialectRegistry &registry() {
-  static mlir::DialectRegistry *r = [] {
-    mlir::registerAllPasses();
-    mlir::fuse::registerAllPasses();
-    auto *reg = new mlir::DialectRegistry();
-    mlir::registerAllDialects(*reg);
-    mlir::registerAllExtensions(*reg);
-    mlir::fuse::registerAllDialects(*reg);
-    return reg;
-  }();
-  return *r;
-}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size > 64 * 1024)
     return 0;
-  static std::unique_ptr<mlir::MLIRContext> context;
-  static unsigned runs = 0;
-  if (!context || ++runs % 200 == 0) {
-    context = std::make_unique<mlir::MLIRContext>(
-        registry(), mlir::MLIRContext::Threading::DISABLED);
-    context->getDiagEngine().registerHandler(
-        [](mlir::Diagnostic &) { return mlir::success(); });
-  }
+  // The pipeline is parsed from text: the passes are registered once.
+  static bool registered = [] {
+    mlir::registerAllPasses();
+    mlir::fuse::registerAllPasses();
+    return true;
+  }();
+  (void)registered;
+  mlir::MLIRContext &context = fuse_fuzz::context(/*renew=*/200);
   std::string text(reinterpret_cast<const char *>(data), size);
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceString<mlir::ModuleOp>(text, context.get());
+      mlir::parseSourceString<mlir::ModuleOp>(text, &context);
   if (!module || mlir::failed(mlir::verify(*module)))
     return 0;
-  mlir::PassManager pm(context.get());
+  mlir::PassManager pm(&context);
   pm.enableVerifier(true);
   if (mlir::failed(mlir::parsePassPipeline(
           "builtin.module(fuse-fusion-pipeline{target=h200})", pm)))
