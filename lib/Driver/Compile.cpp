@@ -384,6 +384,35 @@ static llvm::Error optionError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
+/// The import options `options` give, checked: the batch and threshold
+/// ranges, the NAME=N and NAME=FILE forms. The error names the option.
+static llvm::Error getOnnxImportOptions(const CompileOptions &options,
+                                        mlir::fuse::OnnxImportOptions &import) {
+  if (options.onnxBatch <= 0)
+    return optionError("--onnx-batch=" + llvm::Twine(options.onnxBatch) +
+                       ": the batch size must be positive");
+  if (options.onnxResourceThreshold < 0)
+    return optionError("--onnx-resource-threshold=" +
+                       llvm::Twine(options.onnxResourceThreshold) +
+                       ": a number of bytes (0 or more)");
+  import.batchSize = options.onnxBatch;
+  import.resourceThreshold = options.onnxResourceThreshold;
+  for (const std::string &dim : options.onnxDims) {
+    auto [name, value] = llvm::StringRef(dim).split('=');
+    int64_t size;
+    if (name.empty() || value.getAsInteger(10, size) || size <= 0)
+      return optionError("--onnx-dim=" + dim + ": expected NAME=N with N > 0");
+    import.dims[name.str()] = size;
+  }
+  for (const std::string &spec : options.onnxBind) {
+    auto [name, file] = llvm::StringRef(spec).split('=');
+    if (name.empty() || file.empty())
+      return optionError("--onnx-bind=" + spec + ": expected NAME=FILE");
+    import.boundInputs[name.str()] = file.str();
+  }
+  return llvm::Error::success();
+}
+
 bool CompileOptions::isOnnx() const {
   return llvm::sys::path::extension(input) == ".onnx";
 }
@@ -420,24 +449,9 @@ llvm::Error mlir::fuse::checkCompileOptions(const CompileOptions &options) {
   if (options.optLevel > 3)
     return optionError("-O" + llvm::Twine(options.optLevel) +
                        ": the optimization level must be 0 to 3");
-  if (options.onnxBatch <= 0)
-    return optionError("--onnx-batch=" + llvm::Twine(options.onnxBatch) +
-                       ": the batch size must be positive");
-  if (options.onnxResourceThreshold < 0)
-    return optionError("--onnx-resource-threshold=" +
-                       llvm::Twine(options.onnxResourceThreshold) +
-                       ": a number of bytes (0 or more)");
-  for (const std::string &dim : options.onnxDims) {
-    auto [name, value] = llvm::StringRef(dim).split('=');
-    int64_t size;
-    if (name.empty() || value.getAsInteger(10, size) || size <= 0)
-      return optionError("--onnx-dim=" + dim + ": expected NAME=N with N > 0");
-  }
-  for (const std::string &spec : options.onnxBind) {
-    auto [name, file] = llvm::StringRef(spec).split('=');
-    if (name.empty() || file.empty())
-      return optionError("--onnx-bind=" + spec + ": expected NAME=FILE");
-  }
+  mlir::fuse::OnnxImportOptions import;
+  if (llvm::Error error = getOnnxImportOptions(options, import))
+    return error;
   // The --onnx-* options shape an ONNX import; given for MLIR input they
   // would do nothing.
   if (!options.isOnnx()) {
@@ -467,20 +481,9 @@ mlir::fuse::readCompileInput(const CompileOptions &options,
   OwningOpRef<ModuleOp> module;
   if (options.isOnnx()) {
     OnnxImportOptions import;
-    import.batchSize = options.onnxBatch;
-    import.resourceThreshold = options.onnxResourceThreshold;
-    for (const std::string &dim : options.onnxDims) {
-      auto [name, value] = llvm::StringRef(dim).split('=');
-      int64_t size;
-      if (name.empty() || value.getAsInteger(10, size) || size <= 0) {
-        *error = "--onnx-dim=" + dim + ": expected NAME=N with N > 0";
-        return nullptr;
-      }
-      import.dims[name.str()] = size;
-    }
-    for (const std::string &spec : options.onnxBind) {
-      auto [name, file] = llvm::StringRef(spec).split('=');
-      import.boundInputs[name.str()] = file.str();
+    if (llvm::Error bad = getOnnxImportOptions(options, import)) {
+      *error = llvm::toString(std::move(bad));
+      return nullptr;
     }
     import.modelDir = llvm::sys::path::parent_path(options.input).str();
     if (import.modelDir.empty())
@@ -511,9 +514,12 @@ llvm::Error mlir::fuse::buildCompilePipelines(const CompileOptions &options,
   // 2. Fusion: the typed options first; --fusion-options may override any
   // of them, as the pipeline's own option text.
   FusionPipelineOptions fusion;
-  fusion.target = gpu ? options.target : options.fusionTarget.value_or("h200");
+  fusion.target =
+      gpu ? options.target
+          : options.fusionTarget.value_or(CompileOptions::kDefaultFusionTarget);
   if (!gpu)
-    fusion.cpuTarget = options.cpuTarget.value_or("host");
+    fusion.cpuTarget =
+        options.cpuTarget.value_or(CompileOptions::kDefaultCpuTarget);
   // fuse's importer makes valid TOSA; the check is for TOSA from elsewhere.
   if (options.isOnnx())
     fusion.validateTosa = false;

@@ -22,6 +22,9 @@ namespace cl = llvm::cl;
 
 static cl::OptionCategory category("fuse-compile options");
 
+/// The options' defaults are CompileOptions' own.
+static const mlir::fuse::CompileOptions defaults;
+
 static cl::opt<std::string> inputPath(cl::Positional, cl::Required,
                                       cl::desc("<model.onnx | model.mlir>"),
                                       cl::cat(category));
@@ -31,52 +34,54 @@ static cl::opt<std::string>
                         "IR (.ll) or the LLVM-dialect module (.mlir)"),
                cl::value_desc("file"), cl::cat(category));
 static cl::opt<std::string>
-    target("target", cl::init("cpu"),
+    target("target", cl::init(defaults.target),
            cl::desc("What the library runs on: cpu (the host), or a GPU "
                     "preset (h200, a100, ...) or #fuse.target"),
            cl::cat(category));
 static cl::opt<std::string> fusionTarget(
-    "fusion-target", cl::init("h200"),
+    "fusion-target",
+    cl::init(std::string(mlir::fuse::CompileOptions::kDefaultFusionTarget)),
     cl::desc("The GPU preset (or #fuse.target) whose cost model decides "
              "the fusion groups a CPU library runs"),
     cl::cat(category));
 static cl::opt<std::string> fusionOptions(
-    "fusion-options", cl::init(""),
+    "fusion-options", cl::init(defaults.fusionOptions),
     cl::desc("More fuse-fusion-pipeline options, as in its pipeline string "
              "(\"precision=tf32 split-row-epilogues=false\")"),
     cl::cat(category));
-static cl::opt<bool> unfused("unfused", cl::init(false),
+static cl::opt<bool> unfused("unfused", cl::init(defaults.unfused),
                              cl::desc("Every op its own kernel (every fusion "
                                       "rule off, nothing pruned)"),
                              cl::cat(category));
 static cl::opt<bool> shareKernels(
-    "share-kernels", cl::init(true),
+    "share-kernels", cl::init(defaults.shareKernels),
     cl::desc("Groups that are the same kernel (a model's repeated layers) "
              "share one compiled function (fuse-to-cpu/fuse-to-nvptx "
              "share-kernels); off with --profile"),
     cl::cat(category));
 static cl::opt<bool> verifyEach(
-    "verify-each", cl::init(false),
+    "verify-each", cl::init(defaults.verifyEach),
     cl::desc("Verify the IR after every pass (slow on large models); "
              "false: once after each stage"),
     cl::cat(category));
 static cl::opt<bool>
-    timePasses("pass-timing", cl::init(false),
+    timePasses("pass-timing", cl::init(defaults.passTiming),
                cl::desc("Print each pass's wall time on stderr: a table per "
                         "pipeline (fusion, codegen)"),
                cl::cat(category));
 static cl::opt<bool> planBuffers(
-    "plan-buffers", cl::init(true),
+    "plan-buffers", cl::init(defaults.planBuffers),
     cl::desc("Place the buffers between kernels in one workspace "
              "(fuse-plan-buffers); false: each is allocated per call"),
     cl::cat(category));
 static cl::opt<bool> cpuVectorize(
-    "cpu-vectorize", cl::init(true),
+    "cpu-vectorize", cl::init(defaults.cpuVectorize),
     cl::desc("CPU target: contractions as register-blocked vector "
              "micro-kernels (fuse-to-cpu vectorize); false: loops"),
     cl::cat(category));
 static cl::opt<std::string> cpuTarget(
-    "cpu-target", cl::init("host"),
+    "cpu-target",
+    cl::init(std::string(mlir::fuse::CompileOptions::kDefaultCpuTarget)),
     cl::desc("CPU target: the CPU the register tiles and cache blocks are "
              "sized for: host (this machine), avx512, avx2, neon or a "
              "#fuse.cpu_target<...> (--cpu chooses the instructions: for "
@@ -84,67 +89,67 @@ static cl::opt<std::string> cpuTarget(
              "--cpu-target=avx2)"),
     cl::cat(category));
 static cl::opt<bool> cpuParallel(
-    "cpu-parallel", cl::init(true),
+    "cpu-parallel", cl::init(defaults.cpuParallel),
     cl::desc("CPU target: parallel loops as tasks the runtime spreads over "
              "its threads (fuse-to-cpu parallel; the thread count is a "
              "run-time setting); false: every loop on the calling thread"),
     cl::cat(category));
 static cl::opt<std::string>
-    entry("entry", cl::init(""),
+    entry("entry", cl::init(defaults.entry),
           cl::desc("The function to compile (.mlir input with several "
                    "public functions)"),
           cl::cat(category));
-static cl::opt<std::string> reportPath("report", cl::init(""),
+static cl::opt<std::string> reportPath("report", cl::init(defaults.report),
                                        cl::desc("Write the fusion report "
                                                 "(JSON) to this file"),
                                        cl::value_desc("file"),
                                        cl::cat(category));
-static cl::opt<std::string> graphPath("graph", cl::init(""),
+static cl::opt<std::string> graphPath("graph", cl::init(defaults.graph),
                                       cl::desc("Write the fused graph (DOT) "
                                                "to this file"),
                                       cl::value_desc("file"),
                                       cl::cat(category));
 static cl::opt<std::string>
-    irDir("emit-ir", cl::init(""),
+    irDir("emit-ir", cl::init(defaults.emitIr),
           cl::desc("Write the IR after each stage into this directory "
                    "(1-import.mlir, 2-fused.mlir, 3-lowered.mlir, 4-model.ll; "
                    "large constants elided)"),
           cl::value_desc("dir"), cl::cat(category));
 static cl::opt<std::string>
-    cpu("cpu", cl::init("host"),
+    cpu("cpu", cl::init(defaults.cpu),
         cl::desc("The CPU the code is generated for: host (this machine's "
                  "CPU and features), generic, or an LLVM CPU name"),
         cl::cat(category));
-static cl::opt<unsigned> optLevel("O", cl::init(3), cl::Prefix,
+static cl::opt<unsigned> optLevel("O", cl::init(defaults.optLevel), cl::Prefix,
                                   cl::desc("LLVM optimization level (0-3)"),
                                   cl::cat(category));
 static cl::opt<bool> llvmUnroll(
-    "llvm-unroll", cl::init(false),
+    "llvm-unroll", cl::init(defaults.llvmUnroll),
     cl::desc("Let LLVM unroll loops (slow to compile, no faster today)"),
     cl::cat(category));
 static cl::opt<std::string>
-    linker("linker", cl::init(""),
+    linker("linker", cl::init(defaults.linker),
            cl::desc("The compiler driver that links the library (default: "
                     "$FUSE_LINKER, else the clang fuse was built with)"),
            cl::cat(category));
 static cl::opt<std::string> gpuFormat(
-    "gpu-format", cl::init("auto"),
+    "gpu-format", cl::init(defaults.gpuFormat),
     cl::desc("A GPU library's kernels: bin (cubin, needs ptxas), isa (PTX, "
              "compiled by the driver at load) or auto (bin when ptxas is "
              "found)"),
     cl::cat(category));
 static cl::opt<bool>
-    profile("profile", cl::init(false),
+    profile("profile", cl::init(defaults.profile),
             cl::desc("Time each kernel (fuse-benchmark prints the times)"),
             cl::cat(category));
-static cl::opt<bool> quiet("q", cl::init(false), cl::desc("No progress lines"),
-                           cl::cat(category));
+static cl::opt<bool> quiet("q", cl::init(defaults.quiet),
+                           cl::desc("No progress lines"), cl::cat(category));
 static cl::opt<int64_t>
-    onnxBatch("onnx-batch", cl::init(1),
+    onnxBatch("onnx-batch", cl::init(defaults.onnxBatch),
               cl::desc("ONNX: the value of a symbolic batch dimension"),
               cl::cat(category));
 static cl::opt<int64_t> onnxResourceThreshold(
-    "onnx-resource-threshold", cl::init(256),
+    "onnx-resource-threshold", cl::init(defaults.onnxResourceThreshold),
     cl::desc("ONNX: constants larger than this many bytes are kept as blobs "
              "(0: every constant of more than one element)"),
     cl::cat(category));

@@ -12,6 +12,7 @@
 #ifndef FUSE_DRIVER_COMPILE_H
 #define FUSE_DRIVER_COMPILE_H
 
+#include "fuse/Target/ONNX/Import.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/Support/LLVM.h"
@@ -44,7 +45,8 @@ struct CompileOptions {
   std::string output;
   /// cpu, or a GPU preset or #fuse.target<...> the library runs on.
   std::string target = "cpu";
-  /// The GPU whose cost model fuses a CPU library (unset: h200).
+  /// The GPU whose cost model fuses a CPU library (unset:
+  /// kDefaultFusionTarget).
   std::optional<std::string> fusionTarget;
   /// More fuse-fusion-pipeline options, in its option syntax.
   std::string fusionOptions;
@@ -54,7 +56,7 @@ struct CompileOptions {
   bool passTiming = false;
   bool planBuffers = true;
   bool cpuVectorize = true;
-  /// The CPU the CPU schedules are sized for (unset: host).
+  /// The CPU the CPU schedules are sized for (unset: kDefaultCpuTarget).
   std::optional<std::string> cpuTarget;
   bool cpuParallel = true;
   std::string entry;
@@ -70,11 +72,14 @@ struct CompileOptions {
   std::string gpuFormat = "auto";
   bool profile = false;
   bool quiet = false;
-  int64_t onnxBatch = 1;
-  int64_t onnxResourceThreshold = 256;
+  int64_t onnxBatch = OnnxImportOptions().batchSize;
+  int64_t onnxResourceThreshold = OnnxImportOptions().resourceThreshold;
   /// NAME=FILE and NAME=N as given.
   std::vector<std::string> onnxBind;
   std::vector<std::string> onnxDims;
+
+  static constexpr const char *kDefaultFusionTarget = "h200";
+  static constexpr const char *kDefaultCpuTarget = "host";
 
   bool isGpu() const { return target != "cpu"; }
   bool isOnnx() const;
@@ -105,8 +110,9 @@ llvm::Error checkCompileOptions(const CompileOptions &options);
 /// Reads the model `options.input` names (imported from ONNX, parsed from
 /// MLIR text or bytecode) into `context`; an .mlir input's buffer goes to
 /// `sourceMgr`, so that diagnostics name its lines. Null, with `error`
-/// set, when it cannot be read; the parser's or importer's diagnostics go
-/// to the context's handler.
+/// set, when it cannot be read or an --onnx-* value is malformed (the
+/// message checkCompileOptions gives); the parser's or importer's
+/// diagnostics go to the context's handler.
 OwningOpRef<ModuleOp> readCompileInput(const CompileOptions &options,
                                        MLIRContext *context,
                                        llvm::SourceMgr &sourceMgr,
