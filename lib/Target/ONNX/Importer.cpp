@@ -3980,14 +3980,22 @@ std::vector<std::string> mlir::fuse::supportedOnnxOps() {
   return ops;
 }
 
-OwningOpRef<ModuleOp>
-mlir::fuse::importOnnxModel(StringRef bytes, MLIRContext *context,
-                            const OnnxImportOptions &options) {
+/// Both entry points: the dialects the import builds, then the import of
+/// `bytes` (`owner`, when given, holds them and is released once parsed).
+static OwningOpRef<ModuleOp>
+importModel(StringRef bytes, std::unique_ptr<llvm::MemoryBuffer> owner,
+            MLIRContext *context, const OnnxImportOptions &options) {
   context->loadDialect<arith::ArithDialect, func::FuncDialect,
                        linalg::LinalgDialect, math::MathDialect,
                        tensor::TensorDialect, tosa::TosaDialect>();
   Importer importer(context, options);
-  return importer.run(bytes);
+  return importer.run(bytes, std::move(owner));
+}
+
+OwningOpRef<ModuleOp>
+mlir::fuse::importOnnxModel(StringRef bytes, MLIRContext *context,
+                            const OnnxImportOptions &options) {
+  return importModel(bytes, nullptr, context, options);
 }
 
 OwningOpRef<ModuleOp>
@@ -3996,10 +4004,6 @@ mlir::fuse::importOnnxModel(std::unique_ptr<llvm::MemoryBuffer> bytes,
                             const OnnxImportOptions &options) {
   if (!bytes)
     return nullptr;
-  context->loadDialect<arith::ArithDialect, func::FuncDialect,
-                       linalg::LinalgDialect, math::MathDialect,
-                       tensor::TensorDialect, tosa::TosaDialect>();
-  Importer importer(context, options);
   StringRef text = bytes->getBuffer();
-  return importer.run(text, std::move(bytes));
+  return importModel(text, std::move(bytes), context, options);
 }

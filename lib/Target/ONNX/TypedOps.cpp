@@ -489,6 +489,16 @@ LogicalResult Importer::importGatherElements() {
   return define(0, std::move(e));
 }
 
+/// The map of a `loops`-dimensional iteration space onto its first `n`
+/// dimensions (for n = 0 a map with no results: the identity's major
+/// submap would be a null map).
+static AffineMap leadingDims(int64_t loops, int64_t n, MLIRContext *ctx) {
+  SmallVector<AffineExpr> exprs;
+  for (int64_t d = 0; d < n; ++d)
+    exprs.push_back(getAffineDimExpr(d, ctx));
+  return AffineMap::get(loops, 0, exprs, ctx);
+}
+
 /// A generic over `out`'s dimensions plus one innermost reduction
 /// dimension that walks `axis` of `in` (of `out`'s rank, or one more when
 /// `dropAxis`): `in` is read with the walked index at `axis`, the output
@@ -513,12 +523,7 @@ static Value reduceAlong(
   }
   SmallVector<AffineMap> maps = {AffineMap::get(loops, 0, inExprs, ctx)};
   SmallVector<Value> ins = {in};
-  // The output's first outRank dimensions (none for a 0-d output: the
-  // identity's major submap is then a null map, not an empty one).
-  SmallVector<AffineExpr> outExprs;
-  for (int64_t d = 0; d < outRank; ++d)
-    outExprs.push_back(b.getAffineDimExpr(d));
-  AffineMap outMap = AffineMap::get(loops, 0, outExprs, ctx);
+  AffineMap outMap = leadingDims(loops, outRank, ctx);
   for (Value v : broadcastAlongAxis) {
     ins.push_back(v);
     maps.push_back(outMap);
@@ -779,8 +784,7 @@ LogicalResult Importer::importTopK() {
   for (int64_t d = 0; d < rank; ++d)
     walked.push_back(b.getAffineDimExpr(d == *axis ? rank : d));
   AffineMap inMap = AffineMap::get(loops, 0, walked, ctx);
-  AffineMap outMap =
-      AffineMap::getMultiDimIdentityMap(loops, ctx).getMajorSubMap(rank);
+  AffineMap outMap = leadingDims(loops, rank, ctx);
   // (Every place below K has exactly one element unless the axis holds
   // NaN, which no comparison orders: such places read 0 at index -1.)
   Value valueInit =
@@ -882,8 +886,7 @@ LogicalResult Importer::importScatterND() {
   for (int64_t d = k; d < r; ++d)
     updateExprs.push_back(b.getAffineDimExpr(d));
   AffineMap updateMap = AffineMap::get(loops, 0, updateExprs, ctx);
-  AffineMap outMap =
-      AffineMap::getMultiDimIdentityMap(loops, ctx).getMajorSubMap(r);
+  AffineMap outMap = leadingDims(loops, r, ctx);
   SmallVector<utils::IteratorType> iters(r, utils::IteratorType::parallel);
   iters.append(u, utils::IteratorType::reduction);
   bool isFloat = isa<FloatType>(*elem);
