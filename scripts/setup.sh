@@ -16,6 +16,8 @@ PACKAGES=(
   libgtest-dev
   # NumPy .npz members (fuse-run)
   zlib1g-dev
+  # the compiler tools' allocator (FUSE_ALLOCATOR, docs/Building.md)
+  libmimalloc-dev
   # sanitizer and libFuzzer runtimes (make check-asan, make fuzz)
   libclang-rt-22-dev
   # formatting (make format, the format check)

@@ -64,6 +64,10 @@ if os.path.isdir(memtraces):
     config.available_features.add("memtraces")
     config.substitutions.append(("%memtraces", memtraces))
 
+# The tools linked against mimalloc (FUSE_ALLOCATOR).
+if config.allocator_lib:
+    config.available_features.add("mimalloc")
+
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")
 

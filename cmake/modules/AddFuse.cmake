@@ -51,6 +51,13 @@ function(add_fuse_tool name)
     mlir_target_link_libraries(${name} PRIVATE ${ARG_MLIR_LIBS})
   endif()
   llvm_update_compile_flags(${name})
+  # The allocator (FUSE_ALLOCATOR): kept on the link line even though no
+  # symbol is taken from it by name, so that its malloc comes before libc's
+  # for the whole process.
+  if(FUSE_ALLOCATOR_LIB)
+    target_link_libraries(${name} PRIVATE "-Wl,--push-state,--no-as-needed"
+                          ${FUSE_ALLOCATOR_LIB} "-Wl,--pop-state")
+  endif()
   # Installed, a tool finds fuse's libraries beside it and LLVM's and
   # MLIR's shared libraries (libMLIR.so, libLLVM.so) where they are.
   set_target_properties(${name} PROPERTIES
