@@ -35,6 +35,22 @@ int64_t alignUp(int64_t value, int64_t alignment) {
 /// only the orders that a sweep over time places in O(n log n) run.
 constexpr int64_t kMaxConflictPairs = int64_t(1) << 23;
 
+/// floor(log2(k)) for k > 0.
+size_t floorLog2(size_t k) {
+  size_t log = 0;
+  while (k >>= 1)
+    ++log;
+  return log;
+}
+
+/// The most buffers for which `place` keeps the placed buffers in offset
+/// order (an insertion moves up to this many entries), and the fewest
+/// conflicts a buffer must have on average: on sparser traces the sorts
+/// are short and keeping the order costs more than it saves (measured on
+/// bench/memtraces.py's generated traces).
+constexpr size_t kMaxWalkedBuffers = 16384;
+constexpr size_t kMinWalkedDegree = 64;
+
 /// One work unit of the budget is this many steps of the exact search (a
 /// step visits one section or one buffer with no other work: on this
 /// project's machine 2^26 steps take about as long as 2^22 units of the
@@ -164,30 +180,94 @@ struct Problem {
   /// between the buffers already placed that it conflicts with, or on top.
   /// Gives up (returns kInfinity) once the arena exceeds `cutoff`. Needs the
   /// conflict lists.
+  ///
+  /// The gaps come from the placed conflicts in (offset, end) order. Where
+  /// a buffer has few placed conflicts they are collected and sorted; where
+  /// sorting them would cost more than a walk over every placed buffer (a
+  /// dense trace: most buffers conflict with most others), the walk over
+  /// the placed buffers kept in that order, skipping the ones it does not
+  /// conflict with, gives the same sequence without sorting. Both see the
+  /// same gaps in the same order, so the plan does not depend on the choice.
+  ///
+  /// With `reuse` > 0, the first `reuse` buffers of `order` are where
+  /// `*from` puts them: `from` is the plan `place` made of an order that
+  /// starts with the same buffers (a buffer's place depends only on the
+  /// ones before it), and that plan's arena is at most `cutoff`.
   int64_t place(const std::vector<uint32_t> &order,
-                std::vector<int64_t> &offsets, int64_t cutoff) const {
+                std::vector<int64_t> &offsets, int64_t cutoff, size_t reuse = 0,
+                const std::vector<int64_t> *from = nullptr) const {
     offsets.assign(buffers.size(), -1);
     int64_t arena = 0;
+    if (!from)
+      reuse = 0;
     std::vector<std::pair<int64_t, int64_t>> used;
-    for (uint32_t i : order) {
-      used.clear();
-      for (uint32_t j : conflicts(i))
-        if (offsets[j] >= 0)
-          used.push_back({offsets[j], offsets[j] + sizes[j]});
-      std::sort(used.begin(), used.end());
+    // The placed buffers by (offset, end), kept only where the walk can pay
+    // for the insertions: small, dense problems.
+    bool keepPlaced = buffers.size() <= kMaxWalkedBuffers &&
+                      flat.size() >= kMinWalkedDegree * buffers.size();
+    struct Placed {
+      int64_t begin, end;
+      uint32_t index;
+    };
+    std::vector<Placed> placed;
+    std::vector<uint32_t> mark;
+    if (keepPlaced) {
+      placed.reserve(buffers.size());
+      mark.assign(buffers.size(), 0);
+    }
+    uint32_t epoch = 0;
+    auto byOffset = [](const Placed &a, const Placed &b) {
+      return std::tie(a.begin, a.end) < std::tie(b.begin, b.end);
+    };
+    for (size_t p = 0; p < reuse; ++p) {
+      uint32_t i = order[p];
+      offsets[i] = (*from)[i];
+      arena = std::max(arena, offsets[i] + sizes[i]);
+      if (keepPlaced)
+        placed.push_back({offsets[i], offsets[i] + sizes[i], i});
+    }
+    std::sort(placed.begin(), placed.end(), byOffset);
+    for (size_t p = reuse; p < order.size(); ++p) {
+      uint32_t i = order[p];
       int64_t best = -1, bestGap = kInfinity, top = 0;
-      for (auto [begin, end] : used) {
+      auto visit = [&](int64_t begin, int64_t end) {
         int64_t gap = begin - top;
         if (gap >= sizes[i] && gap < bestGap) {
           bestGap = gap;
           best = top;
         }
         top = std::max(top, end);
+      };
+      used.clear();
+      ++epoch;
+      for (uint32_t j : conflicts(i))
+        if (offsets[j] >= 0) {
+          used.push_back({offsets[j], offsets[j] + sizes[j]});
+          if (keepPlaced)
+            mark[j] = epoch;
+        }
+      // Sorting k pairs costs about k log k steps, the walk one per placed
+      // buffer.
+      size_t k = used.size();
+      if (keepPlaced && k > 16 && 2 * k * floorLog2(k) > placed.size()) {
+        for (const Placed &p : placed)
+          if (mark[p.index] == epoch)
+            visit(p.begin, p.end);
+      } else {
+        std::sort(used.begin(), used.end());
+        for (auto [begin, end] : used)
+          visit(begin, end);
       }
       offsets[i] = best >= 0 ? best : top;
       arena = std::max(arena, offsets[i] + sizes[i]);
       if (arena > cutoff)
         return kInfinity;
+      if (keepPlaced) {
+        Placed entry{offsets[i], offsets[i] + sizes[i], i};
+        placed.insert(
+            std::upper_bound(placed.begin(), placed.end(), entry, byOffset),
+            entry);
+      }
     }
     return arena;
   }
@@ -866,7 +946,14 @@ Plan fuse::planner::plan(const std::vector<Buffer> &buffers,
           candidate.insert(candidate.begin() + j, moved);
         }
       }
-      int64_t arena = problem.place(candidate, offsets, current);
+      // The buffers before the first one the move changed keep their
+      // places in the current plan.
+      size_t same =
+          std::mismatch(candidate.begin(), candidate.end(), order.begin())
+              .first -
+          candidate.begin();
+      int64_t arena =
+          problem.place(candidate, offsets, current, same, &currentOffsets);
       if (arena > current)
         continue;
       int64_t over = excess(offsets);
