@@ -4,8 +4,10 @@
 #   1. the lit suite (test/), FileCheck and -verify-diagnostics tests;
 #   2. the install check: `cmake --install`, then the out-of-tree drivers
 #      of examples/embed built with find_package(Fuse) and run (one with
-#      every stage, one with the fusion stage alone); docs/generated
-#      compared with what the .td files generate;
+#      every stage, one with the fusion stage alone), and the deployment
+#      side from the prefix (fuse-compile, fuse-run, the C API through
+#      find_package(FuseRuntime) without MLIR, the Python package);
+#      docs/generated compared with what the .td files generate;
 #   3. differential testing on a fixed-seed batch of random graphs
 #      (scripts/soak.py): each graph's check counts as one test;
 #   4. the ONNX backend node tests of the ops the importer claims
@@ -111,6 +113,16 @@ deploy_check() {
   "$LLVM_PREFIX/bin/clang" examples/run_model.c -I "$prefix/include" -L "$prefix/lib" -lfuse_runtime \
     -Wl,-rpath,"$ROOT/$prefix/lib" -o "$work/run_model" || return 1
   "$work/run_model" "$work/model.so" | grep -q "^ran$" || { echo "run_model did not run"; return 1; }
+  # The same program as a deployment project builds it: find_package
+  # (FuseRuntime) from the prefix, with MLIR and LLVM made unfindable.
+  cmake -G Ninja -S examples/deploy -B "$work/deploy" -DCMAKE_PREFIX_PATH="$ROOT/$prefix" \
+    -DCMAKE_C_COMPILER="$LLVM_PREFIX/bin/clang" -DCMAKE_DISABLE_FIND_PACKAGE_MLIR=ON \
+    -DCMAKE_DISABLE_FIND_PACKAGE_LLVM=ON >"$work/deploy.log" 2>&1 \
+    || { echo "examples/deploy: configure failed"; cat "$work/deploy.log"; return 1; }
+  cmake --build "$work/deploy" >>"$work/deploy.log" 2>&1 \
+    || { echo "examples/deploy: build failed"; cat "$work/deploy.log"; return 1; }
+  "$work/deploy/run_model" "$work/model.so" | grep -q "^ran$" \
+    || { echo "examples/deploy's run_model did not run"; return 1; }
   PYTHONPATH="$prefix/lib/python3/dist-packages" /usr/bin/python3 -c "
 import fuse, numpy as np
 m = fuse.load('$work/model.so')
@@ -118,7 +130,7 @@ z = np.load('test/Models/onnx/inception_block.npz')
 assert np.abs(m(z['input_0']) - z['output_0']).max() < 1e-4
 " || { echo "the installed Python package failed"; return 1; }
 }
-counted_check "install: fuse-compile, fuse-run, the C API and the Python package from the prefix" deploy_check
+counted_check "install: fuse-compile, fuse-run, the C API (also through find_package(FuseRuntime), no MLIR) and the Python package from the prefix" deploy_check
 
 # --- 2b. docs/generated is what the .td files generate now ---
 docs_check() {
