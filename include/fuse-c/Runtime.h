@@ -180,7 +180,11 @@ typedef struct FuseTensor {
 } FuseTensor;
 
 typedef enum FuseMemoryKind {
-  FUSE_MEMORY_HOST = 0,   /**< host memory (a cpu model's only kind) */
+  /** Host memory: a cpu model's only kind. A GPU model's call copies the
+   *  inputs to device buffers of its own and the outputs back, on its
+   *  stream, and takes no caller workspace (API version 1.3; before, a GPU
+   *  model refused it). */
+  FUSE_MEMORY_HOST = 0,
   FUSE_MEMORY_DEVICE = 1, /**< device memory of a GPU model */
 } FuseMemoryKind;
 

@@ -653,6 +653,20 @@ FUSE_EXPORT void fuseCudaUseStream(void *stream) {
   callerStream = static_cast<CUstream>(stream);
 }
 
+/// Copies `bytes` from `src` to `dst` (host or device memory, told apart by
+/// the driver's unified addressing) on the caller's stream, or on the
+/// legacy default stream where none is set, and waits for the copy: the
+/// runtime's staging of a call's host inputs and outputs.
+FUSE_EXPORT void fuseCudaCopy(void *dst, const void *src, size_t bytes) {
+  SKIP_AFTER_ERROR();
+  if (bytes == 0 || !context())
+    return;
+  CHECK_CU(cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
+                         reinterpret_cast<CUdeviceptr>(src), bytes,
+                         callerStream));
+  CHECK_CU(cuStreamSynchronize(callerStream));
+}
+
 //===----------------------------------------------------------------------===//
 // CUDA graphs: a call's launches captured once and replayed
 //===----------------------------------------------------------------------===//

@@ -51,6 +51,8 @@ struct CudaRuntime {
   void *(*endCapture)() = nullptr;
   void (*launchGraph)(void *) = nullptr;
   void (*destroyGraph)(void *) = nullptr;
+  /// Host staging (null in a CUDA runtime built before it).
+  void (*copy)(void *, const void *, size_t) = nullptr;
   /// GPU calls run one at a time: the CUDA runtime's error state is the
   /// process's.
   std::mutex calls;
@@ -114,6 +116,8 @@ CudaRuntime *cudaRuntime(std::string &why) {
       reinterpret_cast<void (*)(void *)>(dlsym(handle, "fuseCudaLaunchGraph"));
   loaded->destroyGraph =
       reinterpret_cast<void (*)(void *)>(dlsym(handle, "fuseCudaDestroyGraph"));
+  loaded->copy = reinterpret_cast<void (*)(void *, const void *, size_t)>(
+      dlsym(handle, "fuseCudaCopy"));
   if (!loaded->recordErrors || !loaded->takeError || !loaded->useStream ||
       !loaded->deviceMalloc || !loaded->deviceFree) {
     delete loaded;
@@ -589,15 +593,33 @@ FuseStatus fuseModelRun(FuseModel *model, const FuseTensor *inputs,
                       int(given.threads), int(defaultThreads()));
   CudaRuntime *cuda = model->cuda;
   bool gpu = cuda != nullptr;
-  FuseMemoryKind expected = gpu ? FUSE_MEMORY_DEVICE : FUSE_MEMORY_HOST;
   int64_t memory = rawEnum(given.memory);
-  if (memory != int64_t(expected))
+  if (gpu && memory != FUSE_MEMORY_DEVICE && memory != FUSE_MEMORY_HOST)
     return makeStatus(FUSE_STATUS_INVALID_ARGUMENT,
-                      "fuseModelRun: a %s model runs on %s memory (%s); "
-                      "memory kind %d given",
-                      signature.target.c_str(), gpu ? "device" : "host",
-                      gpu ? "FUSE_MEMORY_DEVICE" : "FUSE_MEMORY_HOST",
-                      int(memory));
+                      "fuseModelRun: a %s model runs on device memory "
+                      "(FUSE_MEMORY_DEVICE) or on host memory it copies "
+                      "(FUSE_MEMORY_HOST); memory kind %d given",
+                      signature.target.c_str(), int(memory));
+  if (!gpu && memory != FUSE_MEMORY_HOST)
+    return makeStatus(FUSE_STATUS_INVALID_ARGUMENT,
+                      "fuseModelRun: a %s model runs on host memory "
+                      "(FUSE_MEMORY_HOST); memory kind %d given",
+                      signature.target.c_str(), int(memory));
+  // A GPU model's call on host memory: the inputs are copied to device
+  // buffers of the call's own, and the outputs back, on the call's stream.
+  bool staged = gpu && memory == FUSE_MEMORY_HOST;
+  if (staged && !cuda->copy)
+    return makeStatus(FUSE_STATUS_UNAVAILABLE,
+                      "fuseModelRun: host memory for a %s model: fuse's CUDA "
+                      "runtime predates host staging (it lacks fuseCudaCopy); "
+                      "pass device memory (FUSE_MEMORY_DEVICE)",
+                      signature.target.c_str());
+  if (staged && given.workspace)
+    return makeStatus(FUSE_STATUS_INVALID_ARGUMENT,
+                      "fuseModelRun: a %s model's call on host memory takes "
+                      "no workspace (options.workspace must be NULL: the "
+                      "runtime uses device memory of its own)",
+                      signature.target.c_str());
   if (given.kernel_ms && !signature.profiled)
     return makeStatus(FUSE_STATUS_INVALID_ARGUMENT,
                       "fuseModelRun: kernel times asked for, but the model "
@@ -766,6 +788,51 @@ FuseStatus fuseModelRun(FuseModel *model, const FuseTensor *inputs,
     // time; a failed driver call is the call's status.
     std::lock_guard<std::mutex> guard(cuda->calls);
     cuda->useStream(given.stream);
+    // Staged: device buffers for the inputs and outputs (the memory cache's,
+    // back to it when the call ends), the inputs copied in.
+    struct Staging {
+      CudaRuntime *cuda;
+      std::vector<void *> buffers;
+      ~Staging() {
+        for (void *buffer : buffers)
+          if (buffer)
+            cuda->deviceFree(buffer);
+      }
+    } staging{cuda, {}};
+    if (staged) {
+      auto stage = [&](std::vector<void *> &pointers,
+                       const std::vector<Port> &ports) -> bool {
+        for (size_t k = 0; k < pointers.size(); ++k) {
+          if (ports[k].bytes == 0)
+            continue; // nothing to copy; the caller's pointer stands
+          void *device = cuda->deviceMalloc(ports[k].bytes);
+          if (!device)
+            return false;
+          staging.buffers.push_back(device);
+          pointers[k] = device;
+        }
+        return true;
+      };
+      std::vector<void *> hostIn = in;
+      bool allocated = false;
+      try {
+        staging.buffers.reserve(in.size() + out.size());
+        allocated =
+            stage(in, signature.inputs) && stage(out, signature.outputs);
+      } catch (...) {
+      }
+      std::string error = takeCudaError(cuda);
+      if (!allocated || !error.empty()) {
+        cuda->useStream(nullptr);
+        return makeStatus(FUSE_STATUS_OUT_OF_MEMORY,
+                          "fuseModelRun: cannot allocate device buffers for "
+                          "the call's host inputs and outputs%s%s",
+                          error.empty() ? "" : ": ", error.c_str());
+      }
+      for (size_t k = 0; k < in.size(); ++k)
+        if (in[k] != hostIn[k])
+          cuda->copy(in[k], hostIn[k], signature.inputs[k].bytes);
+    }
     if (!graph) {
       result = model->run(in.data(), out.data(), workspace);
     } else {
@@ -799,6 +866,10 @@ FuseStatus fuseModelRun(FuseModel *model, const FuseTensor *inputs,
       if (model->graphExec && result == 0)
         cuda->launchGraph(model->graphExec);
     }
+    if (staged && result == 0)
+      for (size_t k = 0; k < out.size(); ++k)
+        if (out[k] != outputs[k].data)
+          cuda->copy(outputs[k].data, out[k], signature.outputs[k].bytes);
     cuda->useStream(nullptr);
     std::string error = takeCudaError(cuda);
     if (error.empty() && result == 0)

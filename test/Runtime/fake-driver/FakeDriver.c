@@ -219,15 +219,34 @@ CUresult cuEventElapsedTime_v2(float *ms, void *start, void *stop) {
 }
 
 /* Memory: the host's. With FUSE_FAKE_CUDA_TRACE=1 each allocation is
- * written to stderr with its kind (device or managed) and size. */
+ * written to stderr with its kind (device or managed) and size; with
+ * FUSE_FAKE_CUDA_TRACE_COPIES=1 each copy (cuMemcpyAsync) with its size and
+ * direction (device memory is what cuMemAlloc returned). */
 static void traceAllocation(const char *kind, size_t bytes) {
   const char *v = getenv("FUSE_FAKE_CUDA_TRACE");
   if (v && strcmp(v, "1") == 0)
     fprintf(stderr, "fake-cuda: %s %zu bytes\n", kind, bytes);
 }
+/* The live device allocations (a short list: a test's few buffers). */
+enum { kMaxDeviceBuffers = 4096 };
+static struct {
+  uintptr_t begin, end;
+} deviceBuffers[kMaxDeviceBuffers];
+static int deviceBufferCount;
+static int isHostBuffer(CUdeviceptr pointer) {
+  for (int i = 0; i < deviceBufferCount; ++i)
+    if (pointer >= deviceBuffers[i].begin && pointer < deviceBuffers[i].end)
+      return 0;
+  return 1;
+}
 static CUresult allocate(CUdeviceptr *pointer, size_t bytes) {
   void *p = calloc(1, bytes);
   *pointer = (CUdeviceptr)(uintptr_t)p;
+  if (p && deviceBufferCount < kMaxDeviceBuffers) {
+    deviceBuffers[deviceBufferCount].begin = (uintptr_t)p;
+    deviceBuffers[deviceBufferCount].end = (uintptr_t)p + bytes;
+    ++deviceBufferCount;
+  }
   return p ? kSuccess : kInvalidValue;
 }
 CUresult cuMemAllocManaged(CUdeviceptr *pointer, size_t bytes, unsigned flags) {
@@ -240,6 +259,11 @@ CUresult cuMemAlloc_v2(CUdeviceptr *pointer, size_t bytes) {
   return allocate(pointer, bytes);
 }
 CUresult cuMemFree_v2(CUdeviceptr pointer) {
+  for (int i = 0; i < deviceBufferCount; ++i)
+    if (deviceBuffers[i].begin == pointer) {
+      deviceBuffers[i] = deviceBuffers[--deviceBufferCount];
+      break;
+    }
   free((void *)(uintptr_t)pointer);
   return kSuccess;
 }
@@ -250,6 +274,10 @@ CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t bytes) {
 CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes,
                        void *stream) {
   (void)stream;
+  const char *trace = getenv("FUSE_FAKE_CUDA_TRACE_COPIES");
+  if (trace && strcmp(trace, "1") == 0)
+    fprintf(stderr, "fake-cuda: copy %zu bytes %s\n", bytes,
+            isHostBuffer(dst) ? "to the host" : "to the device");
   memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, bytes);
   return kSuccess;
 }
