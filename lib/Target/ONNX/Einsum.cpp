@@ -11,7 +11,10 @@
 // both but not the output, in the second only) and multiplied by the
 // MatMul path (a constant second operand stays a constant weight, so
 // same-input merging and the epilogue rules see an ordinary GEMM), and the
-// product is reshaped and transposed to the output's order.
+// product is reshaped and transposed to the output's order. An index that
+// repeats in one term ("ii->i", "bii->bi", the trace "ii") takes that
+// operand's diagonal first: one copy whose input map reads the repeated
+// dimensions at the same index.
 //
 //===----------------------------------------------------------------------===//
 
@@ -105,18 +108,12 @@ LogicalResult Importer::importEinsum() {
             parseTerm(terms[k], input(k)->shape.size(), ellipsisRank, in[k]);
         !e.empty())
       return error() << "equation '" << *equation << "': " << e, failure();
-  // Sizes per label; repeated labels in one term (a diagonal) are refused.
+  // Sizes per label (a label repeated in one term, a diagonal, has one
+  // size too).
   llvm::DenseMap<int, int64_t> size;
   llvm::DenseMap<int, int> count;
   for (int k = 0; k < n; ++k) {
-    llvm::DenseSet<int> seen;
     for (auto [d, l] : llvm::enumerate(in[k])) {
-      if (!seen.insert(l).second)
-        return error() << "equation '" << *equation << "': index "
-                       << labelName(l)
-                       << " repeats in one term (a diagonal), which is not "
-                          "supported",
-               failure();
       int64_t s = input(k)->shape[d];
       auto [it, fresh] = size.try_emplace(l, s);
       if (!fresh && it->second != s)
@@ -156,10 +153,50 @@ LogicalResult Importer::importEinsum() {
   }
   auto inOut = [&](int l) { return llvm::is_contained(out, l); };
 
+  // Each operand's diagonal where a label repeats in its term: the
+  // dimensions of the label's first occurrences, each element read where
+  // every repeat of its label takes the same index.
+  SmallVector<Entry> operands;
+  for (int k = 0; k < n; ++k) {
+    Entry e = *input(k);
+    Labels unique;
+    SmallVector<AffineExpr> reads;
+    for (int l : in[k]) {
+      auto at = llvm::find(unique, l);
+      if (at == unique.end()) {
+        reads.push_back(b.getAffineDimExpr(unique.size()));
+        unique.push_back(l);
+      } else {
+        reads.push_back(b.getAffineDimExpr(at - unique.begin()));
+      }
+    }
+    if (unique.size() != in[k].size()) {
+      Value v = logical(e);
+      Shape shape;
+      for (int l : unique)
+        shape.push_back(size[l]);
+      int64_t rank = shape.size();
+      Value init = tensor::EmptyOp::create(
+          b, loc, shape, cast<RankedTensorType>(v.getType()).getElementType());
+      SmallVector<AffineMap> maps = {AffineMap::get(rank, 0, reads, ctx),
+                                     b.getMultiDimIdentityMap(rank)};
+      SmallVector<utils::IteratorType> iters(rank,
+                                             utils::IteratorType::parallel);
+      auto diagonal = linalg::GenericOp::create(
+          b, loc, TypeRange{init.getType()}, ValueRange{v}, ValueRange{init},
+          maps, iters, [](OpBuilder &nb, Location l, ValueRange args) {
+            linalg::YieldOp::create(nb, l, args[0]);
+          });
+      e = result(diagonal.getResult(0), shape, false);
+      in[k] = unique;
+    }
+    operands.push_back(e);
+  }
+
   // Each operand: its own summed indices out first, then transposed to
   // `order` and viewed as `groups` (products of consecutive runs).
   auto prepare = [&](int k, ArrayRef<int> keep) -> Entry {
-    Entry e = *input(k);
+    Entry e = operands[k];
     Labels labels = in[k];
     // Sum the indices no other term and not the output has.
     for (int64_t d = int64_t(labels.size()) - 1; d >= 0; --d) {

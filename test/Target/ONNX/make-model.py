@@ -1366,10 +1366,30 @@ def einsum_ops():
             ([q, k, x, a, c, m, u, v], [r for _, r in outs]))
 
 
+def einsum_diagonals():
+    """Einsum where an index repeats in one term: a diagonal, a batch of
+    them, the trace (a scalar), a diagonal then a product, a diagonal of the
+    second operand, and one under an ellipsis."""
+    s, t = rand(3, 3), rand(2, 3, 3)
+    p, w = rand(3, 3, 4), rand(4, 5)
+    m = rand(4, 3)
+    forms = [("diag", "ii->i", ["s"], np.einsum("ii->i", s)),
+             ("bdiag", "bii->bi", ["t"], np.einsum("bii->bi", t)),
+             ("trace", "ii", ["s"], np.einsum("ii", s)),
+             ("diagmm", "iij,jk->ik", ["p", "w"], np.einsum("iij,jk->ik", p, w)),
+             ("rdiag", "ij,jj->i", ["m", "s"], np.einsum("ij,jj->i", m, s)),
+             ("ediag", "...ii->...i", ["t"], np.einsum("...ii->...i", t))]
+    nodes = [helper.make_node("Einsum", ins, [name], equation=eq, name=name) for name, eq, ins, _ in forms]
+    inputs = [vi("s", [3, 3]), vi("t", [2, 3, 3]), vi("p", [3, 3, 4]), vi("m", [4, 3])]
+    outs = [(name, np.asarray(ref, np.float32)) for name, _, _, ref in forms]
+    return (model(nodes, inputs, [vi(n, list(r.shape)) for n, r in outs], [init("w", w)]),
+            ([s, t, p, m], [r for _, r in outs]))
+
+
 def einsum_error(kind):
     """Einsum equations fuse refuses, by name."""
     def make():
-        eq, shapes = {"diagonal": ("ii->i", [[3, 3]]), "sizes": ("ij,jk->ik", [[2, 3], [4, 5]]),
+        eq, shapes = {"diagonal": ("ii->i", [[3, 4]]), "sizes": ("ij,jk->ik", [[2, 3], [4, 5]]),
                       "three": ("i,i,i->i", [[3], [3], [3]]), "rank": ("ijk->i", [[2, 3]]),
                       "chars": ("i1->i", [[2, 3]])}[kind]
         names = [f"x{k}" for k in range(len(shapes))]
@@ -1556,6 +1576,7 @@ def main():
                                                "float_input"]},
         **{f"half_{k}": half_error(k) for k in ["mixed", "bytes", "output_type"]},
         "einsum_ops": einsum_ops,
+        "einsum_diagonals": einsum_diagonals,
         **{f"einsum_{k}": einsum_error(k) for k in ["diagonal", "sizes", "three", "rank", "chars"]},
         **{f"index_{k}": index_error(k) for k in ["ge_rank", "ge_size", "cumsum_axis", "argmax_axis",
                                                    "pow_int_base"]},
