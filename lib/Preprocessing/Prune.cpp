@@ -585,6 +585,145 @@ struct DropPaddingOnlyTaps : OpRewritePattern<ConvOp> {
   }
 };
 
+/// A reduction of every dimension to a scalar (ReduceSum over all axes, an
+/// Einsum trace) gets a leading unit dimension: the input viewed as
+/// [1, ...], the init as [1], the reduction over all but the new
+/// dimension, the result viewed back as a scalar. The unit dimension is a
+/// parallel loop, so the GPU tiling has a tile (one block) to give it; the
+/// arithmetic, and its order, are unchanged.
+/// `init` (a scalar tensor) as a [1] tensor: an init filled into an empty
+/// tensor (the usual start value) is filled into a [1] one, so that the
+/// fill stays with its reduction; any other is copied into one by an
+/// elementwise generic (a reshape of a scalar the caller passes in would be
+/// read on the host).
+static Value unitInit(PatternRewriter &rewriter, Location loc, Value init) {
+  auto type = RankedTensorType::get(
+      {1}, cast<RankedTensorType>(init.getType()).getElementType());
+  auto fill = init.getDefiningOp<linalg::FillOp>();
+  if (fill && fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>()) {
+    Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                          type.getElementType());
+    return linalg::FillOp::create(rewriter, fill.getLoc(), fill.getInputs()[0],
+                                  empty)
+        .getResult(0);
+  }
+  MLIRContext *context = rewriter.getContext();
+  Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                        type.getElementType());
+  SmallVector<AffineMap> maps = {AffineMap::get(1, 0, {}, context),
+                                 rewriter.getMultiDimIdentityMap(1)};
+  return linalg::GenericOp::create(
+             rewriter, loc, TypeRange{type}, ValueRange{init},
+             ValueRange{empty}, maps,
+             SmallVector<utils::IteratorType>{utils::IteratorType::parallel},
+             [](OpBuilder &b, Location l, ValueRange args) {
+               linalg::YieldOp::create(b, l, args[0]);
+             })
+      .getResult(0);
+}
+
+/// Each [1] result viewed back as the scalar `old` was.
+static SmallVector<Value> scalarResults(PatternRewriter &rewriter, Location loc,
+                                        ValueRange results, ValueRange old) {
+  SmallVector<Value> scalars;
+  for (auto [result, before] : llvm::zip(results, old))
+    scalars.push_back(
+        tensor::CollapseShapeOp::create(rewriter, loc, before.getType(), result,
+                                        SmallVector<ReassociationIndices>{}));
+  return scalars;
+}
+
+static bool allScalarTensors(ValueRange values) {
+  return llvm::all_of(values, [](Value v) {
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    return type && type.getRank() == 0;
+  });
+}
+
+struct UnitDimForFullReduction : OpRewritePattern<linalg::ReduceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::ReduceOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.hasPureTensorSemantics() || !allScalarTensors(op.getInits()))
+      return failure();
+    for (Value input : op.getInputs()) {
+      auto type = dyn_cast<RankedTensorType>(input.getType());
+      if (!type || type.getRank() == 0 || !type.hasStaticShape())
+        return failure();
+    }
+    Location loc = op.getLoc();
+    SmallVector<Value> inputs, inits;
+    for (Value input : op.getInputs()) {
+      auto type = cast<RankedTensorType>(input.getType());
+      SmallVector<int64_t> shape = {1};
+      llvm::append_range(shape, type.getShape());
+      SmallVector<ReassociationIndices> groups = {{0, 1}};
+      for (int64_t d = 2; d <= type.getRank(); ++d)
+        groups.push_back({d});
+      inputs.push_back(tensor::ExpandShapeOp::create(
+          rewriter, loc, RankedTensorType::get(shape, type.getElementType()),
+          input, groups));
+    }
+    for (Value init : op.getInits())
+      inits.push_back(unitInit(rewriter, loc, init));
+    int64_t rank = cast<RankedTensorType>(inputs.front().getType()).getRank();
+    SmallVector<int64_t> dims;
+    for (int64_t d = 1; d < rank; ++d)
+      dims.push_back(d);
+    auto reduce = linalg::ReduceOp::create(rewriter, loc, inputs, inits, dims,
+                                           /*bodyBuild=*/nullptr);
+    rewriter.inlineRegionBefore(op.getCombiner(), reduce.getCombiner(),
+                                reduce.getCombiner().end());
+    rewriter.replaceOp(op, scalarResults(rewriter, loc, reduce->getResults(),
+                                         op->getResults()));
+    return success();
+  }
+};
+
+/// The same for a linalg.generic whose loops all reduce into scalars (an
+/// ArgMax over a vector): a leading parallel loop of one iteration, which
+/// only the outputs' maps read; the inputs' maps and the body's
+/// linalg.index ops move one loop up.
+struct UnitDimForFullReductionGeneric : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getNumLoops() == 0 ||
+        op.getNumReductionLoops() != op.getNumLoops() ||
+        !op.hasPureTensorSemantics() || !allScalarTensors(op.getOutputs()))
+      return failure();
+    Location loc = op.getLoc();
+    int64_t loops = op.getNumLoops() + 1;
+    MLIRContext *context = rewriter.getContext();
+    SmallVector<AffineMap> maps;
+    for (OpOperand *input : op.getDpsInputOperands())
+      maps.push_back(op.getMatchingIndexingMap(input).shiftDims(1));
+    SmallVector<Value> inits;
+    for (Value init : op.getOutputs()) {
+      inits.push_back(unitInit(rewriter, loc, init));
+      maps.push_back(
+          AffineMap::get(loops, 0, rewriter.getAffineDimExpr(0), context));
+    }
+    SmallVector<utils::IteratorType> iterators = {
+        utils::IteratorType::parallel};
+    llvm::append_range(iterators, op.getIteratorTypesArray());
+    SmallVector<Type> types;
+    for (Value init : inits)
+      types.push_back(init.getType());
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, types, op.getInputs(), inits, maps, iterators);
+    rewriter.inlineRegionBefore(op.getRegion(), generic.getRegion(),
+                                generic.getRegion().end());
+    generic.getRegion().walk([&](linalg::IndexOp index) {
+      rewriter.modifyOpInPlace(index,
+                               [&] { index.setDim(index.getDim() + 1); });
+    });
+    rewriter.replaceOp(op, scalarResults(rewriter, loc, generic->getResults(),
+                                         op->getResults()));
+    return success();
+  }
+};
+
 struct PrunePass : public fuse::impl::FusePruneBase<PrunePass> {
   using FusePruneBase::FusePruneBase;
 
@@ -606,7 +745,8 @@ struct PrunePass : public fuse::impl::FusePruneBase<PrunePass> {
     // can write its slice (the concat_slices rule).
     tensor::populateDecomposeTensorConcatPatterns(owning);
     owning.add<RemoveTosaIdentity, DropDepthwiseMultiplier,
-               SinkReshapeBelowElementwise,
+               SinkReshapeBelowElementwise, UnitDimForFullReduction,
+               UnitDimForFullReductionGeneric,
                DropPaddingOnlyTaps<linalg::Conv2DNhwcFhwcOp, 1, 2>,
                DropPaddingOnlyTaps<linalg::Conv2DNhwcHwcfOp, 0, 1>,
                DropPaddingOnlyTaps<linalg::DepthwiseConv2DNhwcHwcOp, 0, 1>>(
