@@ -591,14 +591,18 @@ struct DropPaddingOnlyTaps : OpRewritePattern<ConvOp> {
 /// dimension, the result viewed back as a scalar. The unit dimension is a
 /// parallel loop, so the GPU tiling has a tile (one block) to give it; the
 /// arithmetic, and its order, are unchanged.
-/// `init` (a scalar tensor) as a [1] tensor: an init filled into an empty
-/// tensor (the usual start value) is filled into a [1] one, so that the
-/// fill stays with its reduction; any other is copied into one by an
+/// `init` (a scalar tensor) as a [1] tensor: an empty one as an empty one;
+/// an init filled into an empty tensor (the usual start value) is filled
+/// into a [1] one, so that the fill stays with its reduction; any other is
+/// copied into one by an
 /// elementwise generic (a reshape of a scalar the caller passes in would be
 /// read on the host).
 static Value unitInit(PatternRewriter &rewriter, Location loc, Value init) {
   auto type = RankedTensorType::get(
       {1}, cast<RankedTensorType>(init.getType()).getElementType());
+  if (init.getDefiningOp<tensor::EmptyOp>())
+    return tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                   type.getElementType());
   auto fill = init.getDefiningOp<linalg::FillOp>();
   if (fill && fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>()) {
     Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
@@ -681,15 +685,15 @@ struct UnitDimForFullReduction : OpRewritePattern<linalg::ReduceOp> {
 };
 
 /// The same for a linalg.generic whose loops all reduce into scalars (an
-/// ArgMax over a vector): a leading parallel loop of one iteration, which
-/// only the outputs' maps read; the inputs' maps and the body's
-/// linalg.index ops move one loop up.
+/// ArgMax over a vector), or that has no loop at all (arithmetic on
+/// scalars, such as a mean's division after its sum): a leading parallel
+/// loop of one iteration, which only the outputs' maps read; the inputs'
+/// maps and the body's linalg.index ops move one loop up.
 struct UnitDimForFullReductionGeneric : OpRewritePattern<linalg::GenericOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(linalg::GenericOp op,
                                 PatternRewriter &rewriter) const override {
-    if (op.getNumLoops() == 0 ||
-        op.getNumReductionLoops() != op.getNumLoops() ||
+    if (op.getNumReductionLoops() != op.getNumLoops() ||
         !op.hasPureTensorSemantics() || !allScalarTensors(op.getOutputs()))
       return failure();
     Location loc = op.getLoc();

@@ -1,5 +1,6 @@
-// A reduction of every dimension to a scalar gets a leading unit dimension
-// in fuse-prune (UnitDimForFullReduction{,Generic}): the GPU tiling needs a
+// A reduction of every dimension to a scalar, and arithmetic on scalars,
+// gets a leading unit dimension in fuse-prune
+// (UnitDimForFullReduction{,Generic}): the GPU tiling needs a
 // parallel loop to give a block, and a full reduction had none ("needs a
 // split reduction"). The arithmetic and its order are unchanged.
 // RUN: fuse-opt %s -split-input-file --fuse-prune | FileCheck %s
@@ -7,12 +8,13 @@
 // the CPU through the emulated GPU schedule (one block, 128 threads).
 // RUN: fuse-opt %s -split-input-file --fuse-fusion-pipeline=target=h200 \
 // RUN:   | fuse-opt -split-input-file --fuse-to-nvptx=target=h200 | FileCheck %s --check-prefix=GPU
-// GPU-COUNT-5: gpu.launch_func
+// GPU-COUNT-6: gpu.launch_func
 // RUN: fuse-opt %s -split-input-file --fuse-fusion-pipeline=target=h200 | FileCheck %s --check-prefix=FUSED
 // RUN: %check_equivalence %s --function sum_all --lower-groups --distribute-threads 128 | FileCheck %s --check-prefix=EXEC
 // RUN: %check_equivalence %s --function sum_two --lower-groups --distribute-threads 128 | FileCheck %s --check-prefix=EXEC
 // RUN: %check_equivalence %s --function arg_max --lower-groups --distribute-threads 128 | FileCheck %s --check-prefix=EXEC
 // RUN: %check_equivalence %s --function sum_exp --lower-groups --distribute-threads 128 | FileCheck %s --check-prefix=EXEC
+// RUN: %check_equivalence %s --function mean_all --lower-groups --distribute-threads 128 | FileCheck %s --check-prefix=EXEC
 // EXEC: PASS{{$}}
 
 // CHECK-LABEL: func @sum_all
@@ -115,6 +117,35 @@ func.func @sum_exp(%x: tensor<8x16xf32>) -> tensor<f32> {
       linalg.yield %s : f32
     }
   return %r : tensor<f32>
+}
+
+// -----
+
+// A mean: the sum, then arithmetic on the scalar (a generic with no loop),
+// which gets the unit loop too; its empty init becomes a [1] empty.
+// CHECK-LABEL: func @mean_all
+// CHECK: linalg.reduce ins(%{{.*}} : tensor<1x64xf32>)
+// CHECK: %[[E:.+]] = tensor.empty() : tensor<1xf32>
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel"]} ins(%{{.*}} : tensor<f32>) outs(%[[E]] : tensor<1xf32>)
+// CHECK: arith.divf
+func.func @mean_all(%x: tensor<64xf32>) -> tensor<f32> {
+  %z = arith.constant 0.0 : f32
+  %n = arith.constant 64.0 : f32
+  %e = tensor.empty() : tensor<f32>
+  %i = linalg.fill ins(%z : f32) outs(%e : tensor<f32>) -> tensor<f32>
+  %r = linalg.reduce ins(%x : tensor<64xf32>) outs(%i : tensor<f32>) dimensions = [0]
+    (%a: f32, %b: f32) {
+      %s = arith.addf %a, %b : f32
+      linalg.yield %s : f32
+    }
+  %e2 = tensor.empty() : tensor<f32>
+  %m = linalg.generic {indexing_maps = [affine_map<() -> ()>, affine_map<() -> ()>], iterator_types = []}
+      ins(%r : tensor<f32>) outs(%e2 : tensor<f32>) {
+    ^bb0(%in: f32, %out: f32):
+      %d = arith.divf %in, %n : f32
+      linalg.yield %d : f32
+  } -> tensor<f32>
+  return %m : tensor<f32>
 }
 
 // -----
