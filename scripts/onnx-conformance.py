@@ -17,9 +17,14 @@ int32 or bool: the element types of the compiler's run-time values). Known non-p
 in KNOWN with their reason; --check exits 1 when any other test does not
 pass, or when a known one passes (so the list stays true).
 
+--gpu-target TARGET also compiles each test as a GPU library for TARGET
+(PTX, not run; onnx-run.py --gpu-compile): a test that runs on the CPU but
+does not lower for the GPU is an ERROR that says so. make check passes h200.
+
 --out writes the per-op table (docs/onnx-conformance.md).
 
 usage: onnx-conformance.py [--check] [--out FILE] [--filter REGEX] [-j N]
+         [--gpu-target TARGET]
 """
 import argparse
 import concurrent.futures
@@ -124,7 +129,8 @@ def run_test(args, name, suite):
     for data in sets:
         proc = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "onnx-run.py"), model_path,
                                "--data", data, "--rtol", str(args.rtol), "--atol", str(args.atol),
-                               "--fuse-compile", args.fuse_compile] + binds,
+                               "--fuse-compile", args.fuse_compile] + binds
+                              + (["--gpu-compile", args.gpu_target] if args.gpu_target else []),
                               capture_output=True, text=True)
         last = (proc.stdout.strip().splitlines() or [""])[-1]
         if proc.returncode == 2 or "ERROR" in last:
@@ -149,6 +155,10 @@ def main():
     parser.add_argument("--atol", type=float, default=1e-5)
     parser.add_argument("--fuse-compile", default=os.path.join(ROOT, "build", "bin", "fuse-compile"))
     parser.add_argument("--fuse-translate", default=os.path.join(ROOT, "build", "bin", "fuse-translate"))
+    parser.add_argument("--gpu-target", metavar="TARGET",
+                        help="also compile every test as a GPU library for TARGET (onnx-run.py "
+                             "--gpu-compile): a test that runs on the CPU but does not lower for the "
+                             "GPU is an ERROR")
     args = parser.parse_args()
     if not os.path.isdir(DATA):
         sys.exit(f"onnx-conformance: {DATA} not found (Debian package libonnx-testdata)")

@@ -28,6 +28,7 @@ python3-numpy (/usr/bin/python3).
 usage: onnx-run.py MODEL.onnx (--data DIR | --npz FILE) [--target h200]
          [--rtol 1e-4] [--atol 1e-5] [--unfused] [--repeat N] [--threads 1,2]
          [--import-options "..."] [--fuse-compile PATH] [--keep DIR] [--bind NAME]...
+         [--gpu-compile TARGET]
 """
 import argparse
 import glob
@@ -147,6 +148,9 @@ def main():
                         help="extra fuse-compile import options, e.g. --onnx-batch=2")
     parser.add_argument("--fuse-compile", default=os.path.join(ROOT, "build", "bin", "fuse-compile"))
     parser.add_argument("--keep", help="keep the compiled library and the fusion report here")
+    parser.add_argument("--gpu-compile", metavar="TARGET",
+                        help="also compile the model as a GPU library for TARGET (PTX, not run); "
+                             "a failure is an ERROR")
     parser.add_argument("--bind", action="append", default=[], metavar="NAME",
                         help="compile graph input NAME as the constant its test data holds "
                              "(fuse-compile --onnx-bind; repeatable): for inputs that carry "
@@ -206,6 +210,18 @@ def main():
             other = compiled.run(feeds, threads=count)
             if any(not np.array_equal(outputs[k], other[k], equal_nan=True) for k in outputs):
                 differ.append(count)
+        # The same model (and bound inputs) as a GPU library: the check
+        # that whatever runs on the CPU also lowers for the GPU (PTX; no
+        # device needed).
+        if args.gpu_compile:
+            gpu = [args.fuse_compile, args.model, f"--target={args.gpu_compile}", "--gpu-format=isa",
+                   "-q", "-o", os.path.join(work, "model-gpu.so")] \
+                + (["--unfused"] if args.unfused else []) + args.import_options.split() + bind_options
+            proc = subprocess.run(gpu, capture_output=True, text=True, errors="replace")
+            if proc.returncode != 0:
+                first = next((l for l in proc.stderr.splitlines() if "error:" in l), proc.stderr.strip())
+                raise RunError(f"the GPU library (--target={args.gpu_compile}) failed: "
+                               f"{first.split('error: ', 1)[-1]}")
         times = []
         for _ in range(args.repeat):
             start = time.perf_counter()

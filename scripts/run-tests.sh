@@ -11,7 +11,8 @@
 #   3. differential testing on a fixed-seed batch of random graphs
 #      (scripts/soak.py): each graph's check counts as one test;
 #   4. the ONNX backend node tests of the ops the importer claims
-#      (scripts/onnx-conformance.py --check): each test counts as one; a
+#      (scripts/onnx-conformance.py --check), each also compiled as an H200
+#      library (--gpu-target h200): each test counts as one; a
 #      test listed there as known not to pass counts as skipped.
 set -uo pipefail
 BUILD_DIR=${1:-build}
@@ -177,7 +178,7 @@ fi
 [ "$soak_rc" -eq 0 ] || [ "$failed" -gt 0 ] || failed=$((failed + 1))
 
 # --- 4. ONNX backend node tests ---
-conf_out=$(/usr/bin/python3 scripts/onnx-conformance.py --check -j "$(nproc)" \
+conf_out=$(/usr/bin/python3 scripts/onnx-conformance.py --check -j "$(nproc)" --gpu-target h200 \
   --fuse-compile "$BUILD_DIR/bin/fuse-compile" --fuse-translate "$BUILD_DIR/bin/fuse-translate" 2>&1)
 conf_rc=$?
 echo "$conf_out" | grep -E '^UNEXPECTED' | tail -n 30
