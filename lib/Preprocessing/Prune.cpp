@@ -585,18 +585,11 @@ struct DropPaddingOnlyTaps : OpRewritePattern<ConvOp> {
   }
 };
 
-/// A reduction of every dimension to a scalar (ReduceSum over all axes, an
-/// Einsum trace) gets a leading unit dimension: the input viewed as
-/// [1, ...], the init as [1], the reduction over all but the new
-/// dimension, the result viewed back as a scalar. The unit dimension is a
-/// parallel loop, so the GPU tiling has a tile (one block) to give it; the
-/// arithmetic, and its order, are unchanged.
 /// `init` (a scalar tensor) as a [1] tensor: an empty one as an empty one;
 /// an init filled into an empty tensor (the usual start value) is filled
 /// into a [1] one, so that the fill stays with its reduction; any other is
-/// copied into one by an
-/// elementwise generic (a reshape of a scalar the caller passes in would be
-/// read on the host).
+/// copied into one by an elementwise generic (a reshape of a scalar the
+/// caller passes in would be read on the host).
 static Value unitInit(PatternRewriter &rewriter, Location loc, Value init) {
   auto type = RankedTensorType::get(
       {1}, cast<RankedTensorType>(init.getType()).getElementType());
@@ -644,6 +637,12 @@ static bool allScalarTensors(ValueRange values) {
   });
 }
 
+/// A reduction of every dimension to a scalar (ReduceSum over all axes, an
+/// Einsum trace) gets a leading unit dimension: the input viewed as
+/// [1, ...], the init as [1], the reduction over all but the new
+/// dimension, the result viewed back as a scalar. The unit dimension is a
+/// parallel loop, so the GPU tiling has a tile (one block) to give it; the
+/// arithmetic, and its order, are unchanged.
 struct UnitDimForFullReduction : OpRewritePattern<linalg::ReduceOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(linalg::ReduceOp op,

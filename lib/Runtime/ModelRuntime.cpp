@@ -797,6 +797,8 @@ FuseStatus fuseModelRun(FuseModel *model, const FuseTensor *inputs,
         for (void *buffer : buffers)
           if (buffer)
             cuda->deviceFree(buffer);
+        if (!buffers.empty())
+          cuda->takeError(nullptr, 0); // the call's status is already made
       }
     } staging{cuda, {}};
     if (staged) {
