@@ -194,7 +194,9 @@ class Model:
     def run(self, feeds, threads=None):
         """Runs on `feeds` ({input name: array}); returns {output name: array}.
         `threads`: the threads a CPU model's call may use (None: the
-        runtime's default, FUSE_NUM_THREADS or the CPUs this process may use)."""
+        runtime's default, FUSE_NUM_THREADS or the CPUs this process may use).
+        A GPU model takes the same host arrays: the runtime copies them to
+        the device and the outputs back (run_pointers takes device memory)."""
         if threads is not None and (not isinstance(threads, int) or not 1 <= threads <= 1024):
             raise FuseError(f"threads must be an int from 1 to 1024, got {threads!r}")
         names = [info.name for info in self.inputs]
