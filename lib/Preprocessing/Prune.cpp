@@ -591,26 +591,20 @@ struct DropPaddingOnlyTaps : OpRewritePattern<ConvOp> {
 /// copied into one by an elementwise generic (a reshape of a scalar the
 /// caller passes in would be read on the host).
 static Value unitInit(PatternRewriter &rewriter, Location loc, Value init) {
-  auto type = RankedTensorType::get(
-      {1}, cast<RankedTensorType>(init.getType()).getElementType());
+  Type elem = cast<RankedTensorType>(init.getType()).getElementType();
+  Value empty = tensor::EmptyOp::create(rewriter, loc, {1}, elem);
   if (init.getDefiningOp<tensor::EmptyOp>())
-    return tensor::EmptyOp::create(rewriter, loc, type.getShape(),
-                                   type.getElementType());
+    return empty;
   auto fill = init.getDefiningOp<linalg::FillOp>();
-  if (fill && fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>()) {
-    Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
-                                          type.getElementType());
+  if (fill && fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>())
     return linalg::FillOp::create(rewriter, fill.getLoc(), fill.getInputs()[0],
                                   empty)
         .getResult(0);
-  }
-  MLIRContext *context = rewriter.getContext();
-  Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
-                                        type.getElementType());
-  SmallVector<AffineMap> maps = {AffineMap::get(1, 0, {}, context),
-                                 rewriter.getMultiDimIdentityMap(1)};
+  SmallVector<AffineMap> maps = {
+      AffineMap::get(1, 0, {}, rewriter.getContext()),
+      rewriter.getMultiDimIdentityMap(1)};
   return linalg::GenericOp::create(
-             rewriter, loc, TypeRange{type}, ValueRange{init},
+             rewriter, loc, TypeRange{empty.getType()}, ValueRange{init},
              ValueRange{empty}, maps,
              SmallVector<utils::IteratorType>{utils::IteratorType::parallel},
              [](OpBuilder &b, Location l, ValueRange args) {

@@ -51,6 +51,10 @@ size_t floorLog2(size_t k) {
 constexpr size_t kMaxWalkedBuffers = 16384;
 constexpr size_t kMinWalkedDegree = 64;
 
+/// At most this many placed conflicts are always sorted (short sorts are
+/// cheaper than any walk).
+constexpr size_t kAlwaysSorted = 16;
+
 /// One work unit of the budget is this many steps of the exact search (a
 /// step visits one section or one buffer with no other work: on this
 /// project's machine 2^26 steps take about as long as 2^22 units of the
@@ -249,7 +253,8 @@ struct Problem {
       // Sorting k pairs costs about k log k steps, the walk one per placed
       // buffer.
       size_t k = used.size();
-      if (keepPlaced && k > 16 && 2 * k * floorLog2(k) > placed.size()) {
+      if (keepPlaced && k > kAlwaysSorted &&
+          2 * k * floorLog2(k) > placed.size()) {
         for (const Placed &p : placed)
           if (mark[p.index] == epoch)
             visit(p.begin, p.end);

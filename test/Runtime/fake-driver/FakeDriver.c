@@ -19,10 +19,13 @@ typedef int CUresult;
 typedef unsigned long long CUdeviceptr;
 enum { kSuccess = 0, kInvalidValue = 1, kNoDevice = 100 };
 
-static int hasDevice(void) {
-  const char *v = getenv("FUSE_FAKE_CUDA_DEVICE");
+/* Whether the environment variable `name` is "1" (the switches below). */
+static int envFlag(const char *name) {
+  const char *v = getenv(name);
   return v && strcmp(v, "1") == 0;
 }
+
+static int hasDevice(void) { return envFlag("FUSE_FAKE_CUDA_DEVICE"); }
 
 CUresult cuInit(unsigned flags) {
   (void)flags;
@@ -112,8 +115,7 @@ CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
   }
   clockMs += (double)gx * gy * gz * bx * by * bz * 1e-6;
   /* FUSE_FAKE_CUDA_TRACE_LAUNCHES=1: each launch's grid, block and stream. */
-  const char *v = getenv("FUSE_FAKE_CUDA_TRACE_LAUNCHES");
-  if (v && strcmp(v, "1") == 0)
+  if (envFlag("FUSE_FAKE_CUDA_TRACE_LAUNCHES"))
     fprintf(stderr,
             "fake-cuda: launch grid %ux%ux%u block %ux%ux%u stream %p\n", gx,
             gy, gz, bx, by, bz, stream);
@@ -141,14 +143,12 @@ CUresult cuStreamSynchronize(void *stream) {
  * graph is that count; each of its launches is traced as one line with
  * FUSE_FAKE_CUDA_TRACE_LAUNCHES=1, as is each capture. */
 static int traceLaunches(void) {
-  const char *v = getenv("FUSE_FAKE_CUDA_TRACE_LAUNCHES");
-  return v && strcmp(v, "1") == 0;
+  return envFlag("FUSE_FAKE_CUDA_TRACE_LAUNCHES");
 }
 CUresult cuStreamBeginCapture_v2(void *stream, int mode) {
   (void)mode;
   /* FUSE_FAKE_CUDA_NO_CAPTURE=1: a driver that cannot capture. */
-  const char *refuse = getenv("FUSE_FAKE_CUDA_NO_CAPTURE");
-  if (refuse && strcmp(refuse, "1") == 0)
+  if (envFlag("FUSE_FAKE_CUDA_NO_CAPTURE"))
     return 900; /* CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED */
   if (capturedStream || !stream)
     return 1; /* CUDA_ERROR_INVALID_VALUE */
@@ -223,8 +223,7 @@ CUresult cuEventElapsedTime_v2(float *ms, void *start, void *stop) {
  * FUSE_FAKE_CUDA_TRACE_COPIES=1 each copy (cuMemcpyAsync) with its size and
  * direction (device memory is what cuMemAlloc returned). */
 static void traceAllocation(const char *kind, size_t bytes) {
-  const char *v = getenv("FUSE_FAKE_CUDA_TRACE");
-  if (v && strcmp(v, "1") == 0)
+  if (envFlag("FUSE_FAKE_CUDA_TRACE"))
     fprintf(stderr, "fake-cuda: %s %zu bytes\n", kind, bytes);
 }
 /* The live device allocations (a short list: a test's few buffers). */
@@ -274,8 +273,7 @@ CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t bytes) {
 CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes,
                        void *stream) {
   (void)stream;
-  const char *trace = getenv("FUSE_FAKE_CUDA_TRACE_COPIES");
-  if (trace && strcmp(trace, "1") == 0)
+  if (envFlag("FUSE_FAKE_CUDA_TRACE_COPIES"))
     fprintf(stderr, "fake-cuda: copy %zu bytes %s\n", bytes,
             isHostBuffer(dst) ? "to the host" : "to the device");
   memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, bytes);
