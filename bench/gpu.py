@@ -231,11 +231,8 @@ def print_bandwidth(rows, summary, copy_gbps):
 
 
 def fuse_latency(name, onnx_path, args, work):
-    mlir = os.path.join(work, name + ".mlir")
-    subprocess.run([os.path.join(args.bin, "fuse-translate"), "--import-onnx", onnx_path, "-o", mlir], check=True)
-    cmd = [sys.executable, os.path.join(ROOT, "scripts", "gpu-check.py"), mlir,
-           "--fuse-opt", os.path.join(args.bin, "fuse-opt"),
-           "--runtime", os.path.join(os.path.dirname(os.path.abspath(args.bin)), "lib", "libfuse_cuda_runtime.so")]
+    cmd = [sys.executable, os.path.join(ROOT, "scripts", "gpu-check.py"), onnx_path,
+           "--fuse-compile", os.path.join(args.bin, "fuse-compile")]
     report, profile = os.path.join(work, name + ".report.json"), os.path.join(work, name + ".profile.tsv")
     cmd += ["--report", report]
     cmd += ["--compile-only"] if args.compile_only else ["--repeat", str(args.repeat), "--profile", profile]

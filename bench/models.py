@@ -23,6 +23,7 @@ usage: bench/models.py [--fuse-opt build/bin/fuse-opt] [--out FILE] [--keep DIR]
 """
 import argparse
 import datetime
+import json
 import os
 import subprocess
 import sys
@@ -36,7 +37,6 @@ import importlib  # noqa: E402
 
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 model_blocks = importlib.import_module("model-blocks")
-check_equivalence = importlib.import_module("check-equivalence")
 
 
 # --- CNNs ------------------------------------------------------------------
@@ -280,21 +280,24 @@ def fuse(fuse_opt, path, target, disabled=()):
     return report, time.monotonic() - start
 
 
-def plan_buffers(fuse_opt, path, target, name):
-    """The fused network through fuse-to-cpu: fuse-plan-buffers' arena on
-    the bufferized host function and the pass's time."""
-    with tempfile.NamedTemporaryFile(suffix=".mlir") as out:
-        proc = subprocess.run([fuse_opt, path, f"--fuse-fusion-pipeline=target={target}", "--fuse-to-cpu",
-                               "--mlir-timing", "--mlir-elide-elementsattrs-if-larger=16", "-o", out.name],
+def plan_buffers(fuse_compile, path, target, name):
+    """The fused network compiled for the GPU target (fuse-compile, PTX
+    kernels): the arena fuse-plan-buffers builds for the host function, from
+    the report, and the pass's time."""
+    with tempfile.TemporaryDirectory() as tmp:
+        report = os.path.join(tmp, "report.json")
+        proc = subprocess.run([fuse_compile, path, f"--target={target}", "--gpu-format=isa", f"--entry={name}",
+                               "--pass-timing", "-q", "--report", report, "-o", os.path.join(tmp, "model.mlir")],
                               check=True, capture_output=True, text=True)
-        text = open(out.name).read()
+        with open(report) as f:
+            functions = json.load(f)["functions"]
     ms = None
     for line in proc.stderr.splitlines():
         if line.strip().endswith("FusePlanBuffers"):
             ms = float(line.split()[0]) * 1000.0
-    m = check_equivalence.read_memory(text, name)
+    m = next((fn["memory"].get("workspace_plan") for fn in functions if fn["name"] == name), None)
     if not m or ms is None:
-        sys.exit(f"no fuse.memory or timing for @{name}")
+        sys.exit(f"no workspace plan or timing for @{name}")
     return m["arena"], m["in_place_bytes"], m["max_live"], m["naive"], ms
 
 
@@ -327,7 +330,8 @@ def main():
         u, t = unfused["totals"], fused["totals"]
         m = fused["memory"]
         fn = fused["functions"][0]["name"]
-        arena, in_place, max_live, naive, ms = plan_buffers(args.fuse_opt, path, args.target, fn)
+        arena, in_place, max_live, naive, ms = plan_buffers(
+            os.path.join(os.path.dirname(os.path.abspath(args.fuse_opt)), "fuse-compile"), path, args.target, fn)
         row = (name, u["kernels_after"], t["kernels_after"], mib(u["bytes_after"]), mib(t["bytes_after"]),
                mib(m["unfused_naive"]), mib(m["naive"]), mib(m["arena"]), f"{m['ratio']:.4f}",
                mib(naive), mib(arena), f"{arena / max_live:.4f}", mib(in_place), f"{ms:.1f}",

@@ -6,100 +6,82 @@ usage: gpu-check.py INPUT.mlir [--function F] [--target h200] [--block-size T]
                     [--compile-only] [--keep DIR] [--report FILE]
                     [--profile FILE]
 
-The function (tensors of f32, static shapes) is fused and compiled by
-fuse-to-nvptx (workspace=argument) into an object with its kernels; a host
-`main` puts seeded random inputs and the workspace in CUDA managed memory
-(gpu.alloc host_shared), calls it and prints every output bit-exactly; the
-executable links fuse's CUDA runtime library. The reference is the unfused
-function on the CPU (fuse-to-cpu), on the same inputs. Each output must agree
-within rtol (relative to the output's largest magnitude) plus atol.
+The function is compiled by fuse-compile into a GPU library for --target
+(its kernels as cubin, or PTX where ptxas is missing) and, as the reference,
+into an unfused CPU library (every op its own kernel, plain loops). Both run
+through the fuse Python package (the runtime's C API) on the same seeded
+random inputs, the GPU library on host arrays (the runtime copies them to
+the device and the outputs back). Each output must agree within rtol
+(relative to the output's largest magnitude) plus atol. Nothing reads IR.
 
 --repeat N times N further calls after a first one (which loads the kernels
-and copies the weights) and prints "gpu ms per run".
---compile-only builds the executable and stops (no GPU needed): it checks
-that the whole host + device program compiles and links.
---report FILE writes the fusion report of the fused build (its group ids are
-the kernels' names: <function>__gpu__group<id>_kernel).
---profile FILE runs the program once more with every kernel launch timed on
-the device (FUSE_KERNEL_PROFILE, see lib/Runtime) and writes one line per
-kernel: name, launches, median, minimum and total ms.
+and uploads the weights) and prints "gpu ms per run": on device buffers on
+PyTorch's current stream where PyTorch has CUDA, else on host arrays (the
+copies included, and said so).
+--compile-only builds the GPU library and stops (no GPU needed).
+--report FILE writes the fusion report of the GPU build (its group ids are
+the kernels' names: <function>__group<id>_kernel).
+--profile FILE runs the library 1 + N more times (fuse-benchmark, in a
+process of its own: one warm-up call, then --repeat N calls, at least one)
+with every kernel launch timed on the device (FUSE_KERNEL_PROFILE, see
+lib/Runtime) and writes one line per kernel: name, launches, median, minimum
+and total ms.
 """
 import argparse
-import importlib.util
+import json
 import os
 import random
-import re
 import shutil
-import struct
 import subprocess
 import sys
 import tempfile
+import time
+
+import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-LLVM = os.environ.get("LLVM_PREFIX", "/usr/lib/llvm-22")
-
-_spec = importlib.util.spec_from_file_location("check_equivalence",
-                                               os.path.join(ROOT, "scripts", "check-equivalence.py"))
-ce = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(ce)
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+ce = __import__("check-equivalence")
 
 
 def fail(message):
     sys.exit(f"gpu-check: {message}")
 
 
-def run(cmd, stdin=None, what=None):
-    proc = subprocess.run(cmd, input=stdin, capture_output=True, text=True)
+def run(cmd, what, env=None):
+    proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace", env=env)
     if proc.returncode != 0:
-        fail(f"{what or 'command'} failed: {' '.join(cmd)}\n{proc.stdout[-4000:]}{proc.stderr[-4000:]}")
+        fail(f"{what} failed: {' '.join(cmd)}\n{proc.stdout[-4000:]}{proc.stderr[-4000:]}")
     return proc
 
 
-def memref_of(tensor_type):
-    return tensor_type.replace("tensor<", "memref<", 1)
-
-
-def print_bits(value, shape, tag, tensor_level):
-    """Lines that print `value` (f32, `shape`) as the i32 bit patterns of its
-    elements (printMemrefI32), so nothing is lost to decimal printing."""
-    rank = len(shape)
-    dims = ", ".join(f"d{i}" for i in range(rank))
-    ident = f"affine_map<({dims}) -> ({dims})>"
-    iters = ", ".join(['"parallel"'] * rank)
-    shape_text = "x".join(str(d) for d in shape) + ("x" if shape else "")
-    kind = "tensor" if tensor_level else "memref"
-    f32, i32 = f"{kind}<{shape_text}f32>", f"{kind}<{shape_text}i32>"
-    # The bitcast, on tensors (a result) or on buffers (written in place).
-    bitcast = lambda out: [
-        f"    {'%b' + str(tag) + ' = ' if tensor_level else ''}linalg.generic "
-        f"{{indexing_maps = [{ident}, {ident}], iterator_types = [{iters}]}} "
-        f"ins({value} : {f32}) outs({out} : {i32}) {{",
-        "    ^bb0(%x: f32, %unused: i32):",
-        "      %i = arith.bitcast %x : f32 to i32",
-        "      linalg.yield %i : i32",
-        f"    }}{' -> ' + i32 if tensor_level else ''}"]
-    if tensor_level:
-        lines = [f"    %e{tag} = tensor.empty() : {i32}"] + bitcast(f"%e{tag}") + [
-            f"    %m{tag} = bufferization.to_buffer %b{tag} : {i32} to memref<{shape_text}i32>"]
-    else:
-        lines = [f"    %m{tag} = memref.alloc() : {i32}"] + bitcast(f"%m{tag}")
-    return lines + [
-        f"    %u{tag} = memref.cast %m{tag} : memref<{shape_text}i32> to memref<*xi32>",
-        f"    call @printMemrefI32(%u{tag}) : (memref<*xi32>) -> ()",
-    ]
-
-
-def read_outputs(output, count):
-    """The outputs printed by printMemrefI32, as lists of floats."""
-    parts = output.split("Unranked Memref")[1:]
-    if len(parts) != count:
-        fail(f"expected {count} printed outputs, got {len(parts)}:\n{output[-2000:]}")
-    values = []
-    for part in parts:
-        data = part.split("data =", 1)[1]
-        ints = [int(x) for x in re.findall(r"-?\d+", data)]
-        values.append([struct.unpack("<f", struct.pack("<i", i))[0] for i in ints])
-    return values
+def time_calls(model, feeds, repeat):
+    """ms per call of `repeat` calls, and how the buffers were given."""
+    try:
+        import torch
+        cuda = torch.cuda.is_available()
+    except ImportError:
+        cuda = False
+    if cuda:
+        tensors = {name: torch.from_numpy(np.ascontiguousarray(a)).cuda() for name, a in feeds.items()}
+        inputs = [tensors[info.name].data_ptr() for info in model.inputs]
+        outs = [torch.empty(info.shape, dtype=getattr(torch, {"f32": "float32", "f16": "float16",
+                                                                 "bf16": "bfloat16", "i64": "int64",
+                                                                 "i32": "int32", "bool": "bool"}[info.dtype]),
+                            device="cuda") for info in model.outputs]
+        outputs = [o.data_ptr() for o in outs]
+        stream = torch.cuda.current_stream().cuda_stream
+        model.run_pointers(inputs, outputs, stream=stream)
+        torch.cuda.synchronize()
+        start = time.perf_counter()
+        for _ in range(repeat):
+            model.run_pointers(inputs, outputs, stream=stream)
+        torch.cuda.synchronize()
+        return (time.perf_counter() - start) * 1e3 / repeat, "device buffers"
+    start = time.perf_counter()
+    for _ in range(repeat):
+        model.run(feeds)
+    return (time.perf_counter() - start) * 1e3 / repeat, "host arrays: the copies included"
 
 
 def main():
@@ -107,186 +89,82 @@ def main():
     parser.add_argument("input")
     parser.add_argument("--function")
     parser.add_argument("--target", default="h200")
-    parser.add_argument("--block-size", type=int, default=128)
+    parser.add_argument("--block-size", type=int, default=0,
+                        help="threads per block of every kernel, its tiles chosen anew for it "
+                             "(fuse-compile --block-size; default: each group's own)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--rtol", type=float, default=1e-5)
     parser.add_argument("--atol", type=float, default=1e-6)
     parser.add_argument("--repeat", type=int, default=0)
     parser.add_argument("--compile-only", action="store_true")
-    parser.add_argument("--keep", help="keep the generated files in this directory")
-    parser.add_argument("--report", help="write the fused build's fusion report (JSON) here")
-    parser.add_argument("--profile", help="time every kernel launch of the GPU run into this file")
-    parser.add_argument("--fuse-opt", default=os.path.join(ROOT, "build", "bin", "fuse-opt"))
-    parser.add_argument("--runtime", default=os.path.join(ROOT, "build", "lib", "libfuse_cuda_runtime.so"))
+    parser.add_argument("--keep", help="keep the libraries (gpu.so, reference.so) in this directory")
+    parser.add_argument("--report", help="write the GPU build's fusion report (JSON) here")
+    parser.add_argument("--profile", help="time every kernel launch of a GPU run into this file")
+    parser.add_argument("--fuse-compile", default=os.path.join(ROOT, "build", "bin", "fuse-compile"))
     args = parser.parse_args()
-    if not os.path.exists(args.runtime):
-        fail(f"no CUDA runtime library at {args.runtime} (built when the CUDA toolkit is installed)")
+    if args.repeat < 0 or args.block_size < 0:
+        fail("--repeat and --block-size must not be negative")
 
     work = args.keep or tempfile.mkdtemp(prefix="gpu-check-")
     os.makedirs(work, exist_ok=True)
-    fuse_opt = args.fuse_opt
-    rules = [line.split()[0] for line in run([fuse_opt, "--fuse-list-rules"]).stdout.splitlines()
-             if line.startswith("  ") and not line.startswith("    ")]
-    blobs = {}
-    name, arg_types, result_types, ref = ce.compile_variant(
-        fuse_opt, args.input, "prune=false disable-rules=" + ",".join(rules), "ref", args.function, blobs=blobs)
-    report = f" report={os.path.abspath(args.report)}" if args.report else ""
-    _, _, _, fused = ce.compile_variant(fuse_opt, args.input, f"target={args.target}{report}", "gpu",
-                                        args.function, blobs=blobs)
-    shapes_in = [ce.shape_of(t) for t in arg_types]
-    shapes_out = [ce.shape_of(t) for t in result_types]
-    rng = random.Random(args.seed)
-    inputs = [ce.hex_constant(s, rng) for s in shapes_in]
-    resources = ce.resource_block(blobs)
-
-    # The reference: unfused, on the CPU.
-    lines = ["  func.func private @printMemrefI32(memref<*xi32>) attributes {llvm.emit_c_interface}",
-             "  func.func @main() {"]
-    for i, t in enumerate(arg_types):
-        lines.append(f"    %in{i} = arith.constant dense<{inputs[i]}> : {t}")
-    n = len(result_types)
-    sig = f"({', '.join(arg_types)}) -> ({', '.join(result_types)})"
-    lines.append(f"    {'%r' if n == 1 else f'%r:{n}'} = call @{name}__ref("
-                 + ", ".join(f"%in{i}" for i in range(len(arg_types))) + f") : {sig}")
-    for k, shape in enumerate(shapes_out):
-        lines += print_bits("%r" if n == 1 else f"%r#{k}", shape, k, tensor_level=True)
-    lines += ["    return", "  }"]
-    cpu_module = "module {\n" + ref + "\n".join(lines) + "\n}\n" + resources
-    open(os.path.join(work, "cpu.mlir"), "w").write(cpu_module)
-
-    def cpu_reference():
-        cpu_lowered = run([fuse_opt, "--fuse-to-cpu"], stdin=cpu_module, what="fuse-to-cpu").stdout
-        cpu_out = run([os.path.join(LLVM, "bin", "mlir-runner"), "-e", "main", "-entry-point-result=void",
-                       f"-shared-libs={LLVM}/lib/libmlir_runner_utils.so,{LLVM}/lib/libmlir_c_runner_utils.so"],
-                      stdin=cpu_lowered, what="the CPU reference").stdout
-        return read_outputs(cpu_out, n)
-
-    # The fused function on the GPU: kernels + host code (fuse-to-nvptx).
-    gpu_source = "module {\n" + fused + "}\n" + resources
-    open(os.path.join(work, "fused.mlir"), "w").write(gpu_source)
-    proc = run([fuse_opt, f"--fuse-to-nvptx=target={args.target} block-size={args.block_size} "
-                "workspace=argument", "--mlir-print-ir-after=fuse-plan-buffers",
-                "-o", os.path.join(work, "kernels.mlir")], stdin=gpu_source, what="fuse-to-nvptx")
-    header = re.search(rf"func\.func @{name}__gpu\((.*?)\)(?: -> \(?(.*?)\)?)? (?:attributes|\{{)", proc.stderr)
-    if not header:
-        fail(f"cannot find the host function @{name}__gpu after fuse-plan-buffers")
-    # Types only: argument attributes (an ONNX input's name) are dropped.
-    params = [re.sub(r"\s*\{.*?\}", "", p.split(":", 1)[1]).strip()
-              for p in re.split(r",\s*(?=%)", header.group(1)) if p]
-    results = re.findall(r"memref<[^>]*>", header.group(2) or "")
-    kernels = open(os.path.join(work, "kernels.mlir")).read()
-    launches = kernels.count("gpu.launch_func")
-    workspace = re.search(rf"llvm\.func @{name}__gpu_workspace_bytes\(\) -> i64 \{{\s*%\w+ = llvm\.mlir\.constant\((\d+)",
-                          kernels)
-
-    # Its host main: inputs and workspace in managed memory, outputs printed.
-    lines = ["module attributes {gpu.container_module} {"]
-    for i, t in enumerate(arg_types):
-        lines.append(f'  memref.global "private" constant @in{i} : {memref_of(t)} = dense<{inputs[i]}>')
-    ret = f" -> ({', '.join(results)})" if results else ""
-    lines += [f"  func.func private @{name}__gpu({', '.join(params)}){ret}",
-              "  func.func private @printMemrefI32(memref<*xi32>) attributes {llvm.emit_c_interface}",
-              "  func.func private @rtclock() -> f64",
-              "  func.func private @printF64(f64)",
-              "  func.func private @printNewline()",
-              "  func.func @main() {"]
-    call_args = []
-    for i, t in enumerate(arg_types):
-        m = memref_of(t)
-        lines += [f"    %g{i} = memref.get_global @in{i} : {m}",
-                  f"    %d{i} = gpu.alloc host_shared () : {m}",
-                  f"    memref.copy %g{i}, %d{i} : {m} to {m}"]
-        call_args.append(f"%d{i}")
-    if len(params) == len(arg_types) + 1:
-        if not workspace or params[-1] != f"memref<{workspace.group(1)}xi8>":
-            fail(f"unexpected workspace parameter {params[-1]}")
-        lines.append(f"    %ws = gpu.alloc host_shared () : {params[-1]}")
-        call_args.append("%ws")
-    elif len(params) != len(arg_types):
-        fail(f"unexpected host signature ({', '.join(params)}){ret}")
-    res = "" if not results else ("%o = " if len(results) == 1 else f"%o:{len(results)} = ")
-    call = (f"{res}func.call @{name}__gpu({', '.join(call_args)}) : ({', '.join(params)}){ret}")
-    lines.append("    " + call)
-    if args.repeat:
-        lines += ["    %c0 = arith.constant 0 : index", "    %c1 = arith.constant 1 : index",
-                  f"    %cn = arith.constant {args.repeat} : index",
-                  "    %t0 = call @rtclock() : () -> f64",
-                  "    scf.for %it = %c0 to %cn step %c1 {",
-                  "      " + call.replace("%o", "%again"),
-                  # Each call's results go back (to the runtime's cache), as
-                  # a program that calls the model again and again would.
-                  *[f"      memref.dealloc {'%again' if len(results) == 1 else f'%again#{k}'} : {t}"
-                    for k, t in enumerate(results)],
-                  "    }",
-                  "    %t1 = call @rtclock() : () -> f64",
-                  "    %dt = arith.subf %t1, %t0 : f64",
-                  f"    %nf = arith.constant {1000.0 / args.repeat:e} : f64",
-                  "    %ms = arith.mulf %dt, %nf : f64",
-                  "    call @printF64(%ms) : (f64) -> ()",
-                  "    call @printNewline() : () -> ()"]
-    if len(results) != n:
-        fail(f"the host function returns {len(results)} buffers for {n} results")
-    for k, shape in enumerate(shapes_out):
-        lines += print_bits("%o" if n == 1 else f"%o#{k}", shape, k, tensor_level=False)
-    lines += ["    return", "  }", "}"]
-    main_mlir = "\n".join(lines) + "\n"
-    open(os.path.join(work, "main.mlir"), "w").write(main_mlir)
-    main_llvm = run([fuse_opt, "--pass-pipeline=builtin.module(func.func(convert-linalg-to-loops),"
-                     "convert-scf-to-cf,gpu-to-llvm,expand-strided-metadata,finalize-memref-to-llvm,"
-                     "convert-arith-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,fuse-device-memory,"
-                     "reconcile-unrealized-casts)"],
-                    stdin=main_mlir, what="lowering the host main").stdout
-    translate = os.path.join(LLVM, "bin", "mlir-translate")
-    for stem, text in (("main", main_llvm), ("kernels", None)):
-        source = os.path.join(work, f"{stem}.mlir") if text is None else None
-        run([translate, "--mlir-to-llvmir", "-o", os.path.join(work, f"{stem}.ll")]
-            + ([source] if source else []), stdin=text, what=f"translating {stem} to LLVM IR")
-    exe = os.path.join(work, "run")
-    runtime_dir = os.path.dirname(os.path.abspath(args.runtime))
-    run([os.path.join(LLVM, "bin", "clang"), "-O2", "-fuse-ld=lld", os.path.join(work, "main.ll"),
-         os.path.join(work, "kernels.ll"), "-o", exe, f"-L{runtime_dir}", "-lfuse_cuda_runtime",
-         f"-L{LLVM}/lib", "-lmlir_c_runner_utils", "-lmlir_runner_utils", "-lm",
-         f"-Wl,-rpath,{runtime_dir}", f"-Wl,-rpath,{LLVM}/lib"], what="linking")
-    print(f"{os.path.basename(args.input)} @{name}: {launches} kernel launch(es), "
-          f"{args.block_size} threads per block, executable {exe}")
+    gpu_lib, ref_lib = os.path.join(work, "gpu.so"), os.path.join(work, "reference.so")
+    report_path = os.path.abspath(args.report) if args.report else os.path.join(work, "report.json")
+    entry = [f"--entry={args.function}"] if args.function else []
+    cmd = [args.fuse_compile, args.input, f"--target={args.target}", "-q", "-o", gpu_lib,
+           "--report", report_path] + entry
+    if args.block_size:
+        cmd.append(f"--block-size={args.block_size}")
+    run(cmd, "compiling the GPU library")
+    with open(report_path) as f:
+        functions = json.load(f).get("functions", [])
+    name = args.function or (functions[0]["name"] if len(functions) == 1 else "?")
+    kernels = sum(fn["kernels_after"] for fn in functions if fn["name"] == name)
+    threads = f"{args.block_size} threads per block" if args.block_size else "each group's threads per block"
+    print(f"{os.path.basename(args.input)} @{name}: {kernels} kernel(s), {threads}, library {gpu_lib}")
     if args.compile_only:
         print("compiled (not run: --compile-only)")
         return 0
 
-    reference = cpu_reference()
-    out = run([exe], what="the GPU run").stdout
+    run([args.fuse_compile, args.input, "--target=cpu", f"--fusion-target={args.target}", "-q",
+         "-o", ref_lib, "--unfused", "--plan-buffers=false", "--cpu-vectorize=false",
+         "--cpu-parallel=false"] + entry, "compiling the CPU reference")
+    fuse = ce.import_fuse(args.fuse_compile)
+    try:
+        gpu, reference = fuse.load(gpu_lib), fuse.load(ref_lib)
+        rng = random.Random(args.seed)
+        feeds = {info.name: ce.random_input(info, rng) for info in reference.inputs}
+        expected = reference.run(feeds)
+        got = gpu.run(feeds)
+        timing = time_calls(gpu, feeds, args.repeat) if args.repeat else None
+    except fuse.FuseError as e:
+        fail(f"the runtime failed: {e}")
     if args.profile:
-        # A second run, timed per launch: the events around every launch
-        # would slow the first one's end-to-end time.
+        # A run of its own, timed per launch: the events around every launch
+        # would slow the timed calls; the runtime writes the file at exit.
         env = dict(os.environ, FUSE_KERNEL_PROFILE=os.path.abspath(args.profile))
-        proc = subprocess.run([exe], capture_output=True, text=True, env=env)
-        if proc.returncode != 0:
-            fail(f"the profiled GPU run failed:\n{proc.stderr[-4000:]}")
+        run([os.path.join(os.path.dirname(os.path.abspath(args.fuse_compile)), "fuse-benchmark"), gpu_lib,
+             "--seed", str(args.seed), "--warmup", "1", "--runs", str(max(args.repeat, 1))],
+            "the profiled GPU run", env=env)
         print(f"kernel profile: {args.profile}")
-    timing = None
-    if args.repeat:
-        first = out.split("Unranked Memref", 1)[0]
-        m = re.search(r"([0-9.eE+-]+)\s*$", first.strip())
-        timing = float(m.group(1)) if m else None
-    values = read_outputs(out, n)
     failed = 0
-    for k, (ref_k, gpu_k) in enumerate(zip(reference, values)):
-        if len(ref_k) != len(gpu_k):
-            fail(f"output {k}: {len(gpu_k)} values on the GPU, {len(ref_k)} on the CPU")
-        scale = max((abs(v) for v in ref_k), default=0.0)
-        worst, worst_i = 0.0, 0
-        for i, (a, b) in enumerate(zip(ref_k, gpu_k)):
-            err = abs(a - b) if a == a and b == b else float("inf")
-            if err > worst:
-                worst, worst_i = err, i
+    for k, info in enumerate(reference.outputs):
+        ref_k = ce.as_float32(expected[info.name], info).reshape(-1).astype(np.float64)
+        gpu_k = ce.as_float32(got[gpu.outputs[k].name], gpu.outputs[k]).reshape(-1).astype(np.float64)
+        if ref_k.size != gpu_k.size:
+            fail(f"output {k}: {gpu_k.size} values on the GPU, {ref_k.size} on the CPU")
+        scale = float(np.max(np.abs(ref_k))) if ref_k.size else 0.0
+        err = np.abs(ref_k - gpu_k)
+        err[np.isnan(err)] = np.inf
+        worst_i = int(np.argmax(err)) if err.size else 0
+        worst = float(err[worst_i]) if err.size else 0.0
         ok = worst <= args.rtol * scale + args.atol
         failed += not ok
-        print(f"  output {k} {result_types[k]}: max abs err {worst:.3g} (max |ref| {scale:.3g}), "
-              f"worst at flat index {worst_i}: gpu {gpu_k[worst_i]:.7g} vs cpu {ref_k[worst_i]:.7g}: "
-              f"{'PASS' if ok else 'FAIL'}")
+        print(f"  output {k} {ce.type_text(info)}: max abs err {worst:.3g} (max |ref| {scale:.3g}), "
+              f"worst at flat index {worst_i}: gpu {gpu_k[worst_i] if err.size else 0:.7g} vs cpu "
+              f"{ref_k[worst_i] if err.size else 0:.7g}: {'PASS' if ok else 'FAIL'}")
     if timing is not None:
-        print(f"gpu ms per run: {timing:.4f} (median of one timing loop of {args.repeat} runs)")
-    print("PASS" if not failed else f"FAIL: {failed} of {n} outputs differ")
+        print(f"gpu ms per run: {timing[0]:.4f} (mean of {args.repeat} runs, {timing[1]})")
+    print("PASS" if not failed else f"FAIL: {failed} of {len(reference.outputs)} outputs differ")
     if not args.keep:
         shutil.rmtree(work, ignore_errors=True)
     return 1 if failed else 0

@@ -90,8 +90,7 @@ if config.cuda_runtime and os.path.exists(config.cuda_runtime):
     config.substitutions.append(("%cuda_runtime", config.cuda_runtime))
     config.substitutions.append(("%gpu_check",
         "/usr/bin/python3 " + os.path.join(config.fuse_src_root, "scripts", "gpu-check.py")
-        + " --fuse-opt " + os.path.join(config.fuse_tools_dir, "fuse-opt")
-        + " --runtime " + config.cuda_runtime))
+        + " --fuse-compile " + os.path.join(config.fuse_tools_dir, "fuse-compile")))
     config.substitutions.append(("%fake_cuda_driver_dir",
         os.path.join(config.fuse_obj_root, "test", "Runtime", "fake-driver")))
 

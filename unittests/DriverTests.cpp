@@ -164,6 +164,33 @@ TEST(Driver, ChecksNameTheOption) {
   o.input = "m.mlir";
   o.onnxDims = {"S=4"};
   expect(o, "--onnx-dim: the input 'm.mlir' is not an ONNX model");
+  // The GPU schedules on the host: their options need them, and they need
+  // the CPU target without a CPU schedule.
+  o = options;
+  o.emulateThreads = 32;
+  expect(o, "--emulate-threads needs --gpu-schedules");
+  o = options;
+  o.scheduleOptions = "split-k=2";
+  expect(o, "--schedule-options needs --gpu-schedules");
+  o = options;
+  o.relayoutWeights = true;
+  expect(o, "--relayout-weights needs --gpu-schedules");
+  o = options;
+  o.gpuSchedules = true;
+  EXPECT_EQ(checkError(o), "");
+  o.emulateThreads = -3;
+  expect(o, "--emulate-threads=-3");
+  o.emulateThreads = 0;
+  o.target = "a100";
+  expect(o, "--gpu-schedules with --target=a100");
+  o.target = "cpu";
+  o.cpuTarget = "avx2";
+  expect(o, "--cpu-target=avx2 with --gpu-schedules");
+  o = options;
+  o.blockSize = 128;
+  expect(o, "--block-size=128 with --target=cpu");
+  o.target = "h200";
+  EXPECT_EQ(checkError(o), "");
 }
 
 class DriverPipelines : public ::testing::Test {
@@ -231,6 +258,40 @@ TEST_F(DriverPipelines, FusionOptionsAreOptionsOnly) {
     std::string error = build(o, &fusion, &lowering);
     EXPECT_NE(error.find("--fusion-options="), std::string::npos)
         << text << ": " << error;
+  }
+}
+
+TEST_F(DriverPipelines, GpuSchedulesOnTheHost) {
+  std::vector<std::string> fusion, lowering;
+  CompileOptions o = options;
+  o.gpuSchedules = true;
+  o.scheduleOptions = "tensor-cores=always split-k=2";
+  o.emulateThreads = -1;
+  PassManager fusionPm(&context), loweringPm(&context);
+  ASSERT_FALSE(
+      llvm::errorToBool(buildCompilePipelines(o, fusionPm, loweringPm, "")));
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  loweringPm.printAsTextualPipeline(os);
+  // The groups are tiled as their kernels, configured anew with the
+  // options, and their tiles' ops spread over emulated threads; the fusion
+  // gives them no CPU schedule.
+  EXPECT_NE(text.find("fuse-lower-groups{"), std::string::npos) << text;
+  EXPECT_NE(text.find("split-k=2"), std::string::npos) << text;
+  EXPECT_NE(text.find("tensor-cores=always"), std::string::npos) << text;
+  EXPECT_NE(text.find("reconfigure=true"), std::string::npos) << text;
+  EXPECT_NE(text.find("fuse-distribute-threads"), std::string::npos) << text;
+  EXPECT_EQ(text.find("fuse-cpu-vectorize"), std::string::npos) << text;
+  std::string formGroups = passText(fusionPm, "fuse-form-groups");
+  EXPECT_EQ(formGroups.find("cpu-target=host"), std::string::npos)
+      << formGroups;
+  // The options are fuse-lower-groups' alone: none adds a pass.
+  for (const char *bad : {"} ,canonicalize{", "split-k=2} ,cse{",
+                          "no-such-option=1", "split-k=many"}) {
+    o.scheduleOptions = bad;
+    std::string error = build(o, &fusion, &lowering);
+    EXPECT_NE(error.find("--schedule-options='"), std::string::npos)
+        << bad << ": " << error;
   }
 }
 

@@ -13,6 +13,8 @@
 
 #include "fuse/Driver/Compile.h"
 #include "fuse-c/ModelAbi.h"
+#include "fuse/Codegen/GPU/Passes.h"
+#include "fuse/Codegen/Tiling/Passes.h"
 #include "fuse/Dialect/Fuse/IR/FuseDialect.h"
 #include "fuse/Dialect/Fuse/Utils/ToolFiles.h"
 #include "fuse/Fusion/FusionRule.h"
@@ -20,6 +22,9 @@
 #include "fuse/Pipelines/Pipelines.h"
 #include "fuse/Target/ONNX/Import.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -147,6 +152,61 @@ bool writeStage(Operation *module, llvm::StringRef irDir,
   return true;
 }
 
+/// Writes each GPU kernel module of `module` (every object of every
+/// gpu.binary) into `dir` as <binary>.<ptx|cubin|fatbin|bc> (with the
+/// object's chip when a binary has several); the number written, or -1 on
+/// an error (reported).
+int64_t writeKernels(ModuleOp module, llvm::StringRef dir) {
+  if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
+    fail("cannot create '" + dir + "': " + ec.message());
+    return -1;
+  }
+  int64_t written = 0;
+  for (auto binary : module.getOps<gpu::BinaryOp>()) {
+    ArrayAttr objects = binary.getObjects();
+    for (auto object : objects.getAsRange<gpu::ObjectAttr>()) {
+      llvm::StringRef extension;
+      switch (object.getFormat()) {
+      case gpu::CompilationTarget::Assembly:
+        extension = "ptx";
+        break;
+      case gpu::CompilationTarget::Binary:
+        extension = "cubin";
+        break;
+      case gpu::CompilationTarget::Fatbin:
+        extension = "fatbin";
+        break;
+      case gpu::CompilationTarget::Offload:
+        extension = "bc";
+        break;
+      }
+      std::string name = binary.getSymName().str();
+      if (objects.size() > 1)
+        if (auto target = dyn_cast<NVVM::NVVMTargetAttr>(object.getTarget()))
+          name += "-" + target.getChip().str();
+      llvm::SmallString<256> path(dir);
+      llvm::sys::path::append(path, name + "." + extension);
+      std::string error;
+      std::unique_ptr<llvm::ToolOutputFile> out =
+          mlir::openOutputFile(path, &error);
+      if (!out) {
+        fail(error);
+        return -1;
+      }
+      out->os() << object.getObject().getValue();
+      out->os().flush();
+      if (out->os().has_error()) {
+        fail("cannot write '" + path + "'");
+        out->os().clear_error();
+        return -1;
+      }
+      out->keep();
+      ++written;
+    }
+  }
+  return written;
+}
+
 /// Adds to the report at `path` the weights the lowering re-laid out (each
 /// function's `relayouts`: op, group, layouts, bytes) and what the
 /// compiled library asks for as its workspace: each function's `fuse.memory`
@@ -167,16 +227,24 @@ bool addWorkspaceToReport(ModuleOp module, llvm::StringRef path) {
          "': " + llvm::toString(report.takeError()));
     return false;
   }
-  auto workspaceOf = [&](llvm::StringRef name) -> std::optional<int64_t> {
+  // The plan fuse-plan-buffers left on a lowered function (fuse.memory).
+  auto planOf = [&](llvm::StringRef name) -> DictionaryAttr {
     Operation *fn = SymbolTable::lookupSymbolIn(module, name);
     if (!fn)
-      return std::nullopt;
-    auto memory = mlir::fuse::FuseDialect::MemoryAttrHelper(module.getContext())
-                      .getAttr(fn);
-    auto arena = memory ? memory.getAs<IntegerAttr>("arena") : IntegerAttr();
-    if (!arena)
-      return std::nullopt;
-    return arena.getInt();
+      return {};
+    return mlir::fuse::FuseDialect::MemoryAttrHelper(module.getContext())
+        .getAttr(fn);
+  };
+  // A dictionary of integers and strings as a JSON object.
+  auto toJson = [](DictionaryAttr fields) {
+    llvm::json::Object entry;
+    for (NamedAttribute field : fields) {
+      if (auto text = dyn_cast<StringAttr>(field.getValue()))
+        entry[field.getName().str()] = text.str();
+      else if (auto number = dyn_cast<IntegerAttr>(field.getValue()))
+        entry[field.getName().str()] = number.getInt();
+    }
+    return entry;
   };
   auto update = [](llvm::json::Object *footprint, int64_t workspace) {
     if (!footprint)
@@ -206,24 +274,19 @@ bool addWorkspaceToReport(ModuleOp module, llvm::StringRef path) {
                                       module.getContext())
                                       .getAttr(op)) {
           llvm::json::Array list;
-          for (auto record : relayouts.getAsRange<DictionaryAttr>()) {
-            llvm::json::Object entry;
-            for (NamedAttribute field : record) {
-              if (auto text = dyn_cast<StringAttr>(field.getValue()))
-                entry[field.getName().str()] = text.str();
-              else if (auto number = dyn_cast<IntegerAttr>(field.getValue()))
-                entry[field.getName().str()] = number.getInt();
-            }
-            list.push_back(std::move(entry));
-          }
+          for (auto record : relayouts.getAsRange<DictionaryAttr>())
+            list.push_back(toJson(record));
           (*object)["relayouts"] = std::move(list);
         }
-      std::optional<int64_t> workspace =
-          name ? workspaceOf(*name) : std::nullopt;
-      if (!memory || !workspace)
+      DictionaryAttr plan = name ? planOf(*name) : DictionaryAttr();
+      auto arena = plan ? plan.getAs<IntegerAttr>("arena") : IntegerAttr();
+      if (!memory || !arena)
         continue;
-      update(memory->getObject("footprint"), *workspace);
-      total += *workspace;
+      // The workspace as planned at codegen: its arena, the bytes its
+      // buffers take one by one, those written in place, the strategy.
+      (*memory)["workspace_plan"] = toJson(plan);
+      update(memory->getObject("footprint"), arena.getInt());
+      total += arena.getInt();
       any = true;
     }
   if (any && root)
@@ -443,6 +506,38 @@ llvm::Error mlir::fuse::checkCompileOptions(const CompileOptions &options) {
           "--profile: a GPU library's kernels are timed by "
           "FUSE_KERNEL_PROFILE in the CUDA runtime, not by a hook");
   }
+  // The GPU schedules on the host: options for them alone.
+  if (options.gpuSchedules && options.isGpu())
+    return optionError("--gpu-schedules with --target=" + options.target +
+                       ": a GPU library runs its schedules on the GPU "
+                       "(--gpu-schedules is for --target=cpu)");
+  if (!options.kernelsDir.empty() && !options.isGpu())
+    return optionError("--kernels=" + options.kernelsDir +
+                       " with --target=cpu: a CPU library has no GPU "
+                       "kernels");
+  if (options.blockSize != 0 && !options.isGpu())
+    return optionError("--block-size=" + llvm::Twine(options.blockSize) +
+                       " with --target=cpu: threads per block are a GPU "
+                       "kernel's (--gpu-schedules runs each group's own)");
+  if (options.gpuSchedules && options.cpuTarget)
+    return optionError("--cpu-target=" + *options.cpuTarget +
+                       " with --gpu-schedules: the groups run their GPU "
+                       "tiles, not CPU schedules");
+  if (!options.gpuSchedules) {
+    const char *given = !options.scheduleOptions.empty() ? "--schedule-options"
+                        : options.emulateThreads != 0    ? "--emulate-threads"
+                        : options.relayoutWeights        ? "--relayout-weights"
+                                                         : nullptr;
+    if (given)
+      return optionError(llvm::Twine(given) +
+                         " needs --gpu-schedules (it configures the GPU "
+                         "kernels' tiles run on the host)");
+  }
+  if (options.emulateThreads < -1 || options.emulateThreads > 1024)
+    return optionError(
+        "--emulate-threads=" + llvm::Twine(options.emulateThreads) +
+        ": expected 1 to 1024 threads, 0 (none) or -1 (each "
+        "group's block size)");
   if (!llvm::is_contained({"auto", "bin", "isa"}, options.gpuFormat))
     return optionError("--gpu-format=" + options.gpuFormat +
                        ": expected bin (cubin), isa (PTX) or auto");
@@ -517,7 +612,8 @@ llvm::Error mlir::fuse::buildCompilePipelines(const CompileOptions &options,
   fusion.target =
       gpu ? options.target
           : options.fusionTarget.value_or(CompileOptions::kDefaultFusionTarget);
-  if (!gpu)
+  // CPU schedules for the groups, unless they run their GPU tiles.
+  if (!gpu && !options.gpuSchedules)
     fusion.cpuTarget =
         options.cpuTarget.value_or(CompileOptions::kDefaultCpuTarget);
   // fuse's importer makes valid TOSA; the check is for TOSA from elsewhere.
@@ -554,6 +650,7 @@ llvm::Error mlir::fuse::buildCompilePipelines(const CompileOptions &options,
     lowering.planBuffers = options.planBuffers;
     lowering.entry = options.entry;
     lowering.shareKernels = options.shareKernels;
+    lowering.blockSize = options.blockSize;
     lowering.format = gpuFormat.str();
     std::string message;
     if (failed(checkNvptxPipelineOptions(lowering, [&](const llvm::Twine &why) {
@@ -563,7 +660,36 @@ llvm::Error mlir::fuse::buildCompilePipelines(const CompileOptions &options,
       return optionError(message);
     buildNvptxPipeline(loweringPm, lowering);
   } else {
+    // The GPU kernels' tiles, run on the host (--gpu-schedules).
+    if (options.gpuSchedules) {
+      if (options.relayoutWeights) {
+        FuseRelayoutWeightsOptions relayout;
+        relayout.tensorCores = "never";
+        loweringPm.addNestedPass<func::FuncOp>(
+            createFuseRelayoutWeights(relayout));
+      }
+      std::unique_ptr<Pass> lower = createFuseLowerGroups();
+      if (!options.scheduleOptions.empty()) {
+        // Options given: every group's tiles are chosen anew with them
+        // (unless the options say reconfigure=false themselves).
+        std::string text = options.scheduleOptions;
+        if (!llvm::StringRef(text).contains("reconfigure"))
+          text += " reconfigure=true";
+        std::string message;
+        if (failed(lower->initializeOptions(text, [&](const llvm::Twine &why) {
+              message = why.str();
+              return failure();
+            })))
+          return optionError(
+              "--schedule-options='" + options.scheduleOptions + "': " +
+              (message.empty() ? llvm::StringRef("a value is malformed")
+                               : llvm::StringRef(message).trim()) +
+              " (fuse-lower-groups' options: see fuse-opt --help)");
+      }
+      loweringPm.addNestedPass<func::FuncOp>(std::move(lower));
+    }
     CpuPipelineOptions lowering;
+    lowering.emulateThreads = options.emulateThreads;
     lowering.entryAbi = true;
     lowering.planBuffers = options.planBuffers;
     lowering.entry = options.entry;
@@ -639,6 +765,13 @@ int mlir::fuse::runCompile(const CompileOptions &options) {
   progress.done("codegen", gpu ? (format == "bin" ? "cubin" : "PTX") : "");
   if (!writeStage(*module, options.emitIr, "3-lowered.mlir"))
     return 1;
+  if (!options.kernelsDir.empty()) {
+    int64_t written = writeKernels(*module, options.kernelsDir);
+    if (written < 0)
+      return 1;
+    progress.done("kernels", std::to_string(written) + " file(s) in " +
+                                 options.kernelsDir);
+  }
   if (!options.report.empty() && options.report != "-" &&
       !addWorkspaceToReport(*module, options.report))
     return 1;

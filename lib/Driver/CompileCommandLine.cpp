@@ -94,6 +94,37 @@ static cl::opt<bool> cpuParallel(
              "its threads (fuse-to-cpu parallel; the thread count is a "
              "run-time setting); false: every loop on the calling thread"),
     cl::cat(category));
+static cl::opt<bool> gpuSchedules(
+    "gpu-schedules", cl::init(defaults.gpuSchedules),
+    cl::desc("CPU target: every group tiled as its GPU kernel "
+             "(fuse-lower-groups: its tiles, tensor-core and attention "
+             "schedules) and run on the host, to check a GPU schedule "
+             "without a GPU"),
+    cl::cat(category));
+static cl::opt<std::string> scheduleOptions(
+    "schedule-options", cl::init(defaults.scheduleOptions),
+    cl::desc("With --gpu-schedules: fuse-lower-groups' options "
+             "(\"tensor-cores=always precision=bf16 split-k=2\"); every "
+             "group's tiles are chosen anew with them"),
+    cl::cat(category));
+static cl::opt<int64_t> emulateThreads(
+    "emulate-threads", cl::init(defaults.emulateThreads),
+    cl::desc("With --gpu-schedules: spread each tile's ops over this many "
+             "emulated threads, as the GPU kernels do (-1: each group's "
+             "block size; 0: none)"),
+    cl::cat(category));
+static cl::opt<bool> relayoutWeights(
+    "relayout-weights", cl::init(defaults.relayoutWeights),
+    cl::desc("With --gpu-schedules: constant conv filters re-laid out as "
+             "the SIMT GPU kernels read them (fuse-relayout-weights "
+             "tensor-cores=never)"),
+    cl::cat(category));
+static cl::opt<int64_t> blockSize(
+    "block-size", cl::init(defaults.blockSize),
+    cl::desc("GPU target: every kernel's threads per block, its tiles "
+             "chosen anew for them (fuse-to-nvptx block-size; 0: each "
+             "group's own)"),
+    cl::cat(category));
 static cl::opt<std::string>
     entry("entry", cl::init(defaults.entry),
           cl::desc("The function to compile (.mlir input with several "
@@ -115,6 +146,13 @@ static cl::opt<std::string>
                    "(1-import.mlir, 2-fused.mlir, 3-lowered.mlir, 4-model.ll; "
                    "large constants elided)"),
           cl::value_desc("dir"), cl::cat(category));
+static cl::opt<std::string>
+    kernelsDir("kernels", cl::init(defaults.kernelsDir),
+               cl::desc("GPU target: write each kernel module as the "
+                        "library embeds it into this directory "
+                        "(<name>.ptx, or <name>.cubin with "
+                        "--gpu-format=bin)"),
+               cl::value_desc("dir"), cl::cat(category));
 static cl::opt<std::string>
     cpu("cpu", cl::init(defaults.cpu),
         cl::desc("The CPU the code is generated for: host (this machine's "
@@ -212,10 +250,16 @@ bool mlir::fuse::parseCompileCommandLine(int argc, const char *const *argv,
   if (cpuTarget.getNumOccurrences())
     options.cpuTarget = cpuTarget;
   options.cpuParallel = cpuParallel;
+  options.gpuSchedules = gpuSchedules;
+  options.scheduleOptions = scheduleOptions;
+  options.emulateThreads = emulateThreads;
+  options.relayoutWeights = relayoutWeights;
+  options.blockSize = blockSize;
   options.entry = entry;
   options.report = reportPath;
   options.graph = graphPath;
   options.emitIr = irDir;
+  options.kernelsDir = kernelsDir;
   options.cpu = cpu;
   options.optLevel = optLevel;
   options.llvmUnroll = llvmUnroll;

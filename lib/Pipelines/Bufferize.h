@@ -38,6 +38,14 @@ createResultsToOutParamsPass(bool publicFunctions = false) {
   return bufferization::createBufferResultsToOutParamsPass(options);
 }
 
+/// Kernels write a function's output parameters directly where its last
+/// step copied a buffer of its own into one (fuse-results-in-place; the
+/// compiled-model entry's outputs).
+std::unique_ptr<Pass> createResultsInPlacePass();
+
+/// Registers fuse-results-in-place on its own, for tests.
+void registerResultsInPlacePass();
+
 /// Upstream's buffer-deallocation-pipeline (ownership-based deallocation,
 /// simplification, lowering), with deallocs that free distinct allocations
 /// unconditionally split into memref.dealloc ops first: the simplification

@@ -79,6 +79,9 @@ void mlir::fuse::buildCpuPipeline(OpPassManager &pm,
   pm.addPass(bufferization::createDropEquivalentBufferResultsPass());
   pm.addPass(detail::createResultsToOutParamsPass(
       /*publicFunctions=*/options.entryAbi));
+  // The entry's last kernels write the caller's outputs directly.
+  if (options.entryAbi)
+    pm.addNestedPass<func::FuncOp>(detail::createResultsInPlacePass());
   detail::addBufferDeallocationPasses(pm);
   pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addPass(createCanonicalizerPass());
@@ -156,6 +159,7 @@ void mlir::fuse::buildCpuPipeline(OpPassManager &pm,
 
 void mlir::fuse::registerCpuPipeline() {
   detail::registerSplitTrivialDeallocsPass();
+  detail::registerResultsInPlacePass();
   PassPipelineRegistration<CpuPipelineOptions>(
       "fuse-to-cpu",
       "Fused (or unfused) IR to the LLVM dialect for CPU execution under "

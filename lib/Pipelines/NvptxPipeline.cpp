@@ -175,6 +175,9 @@ void mlir::fuse::buildNvptxPipeline(OpPassManager &pm,
   // and those go into one arena (fuse-plan-buffers).
   pm.addPass(detail::createResultsToOutParamsPass(
       /*publicFunctions=*/options.entryAbi));
+  // The entry's last kernels write the caller's outputs directly.
+  if (options.entryAbi)
+    pm.addNestedPass<func::FuncOp>(detail::createResultsInPlacePass());
   if (options.planBuffers) {
     FusePlanBuffersOptions plan;
     plan.workspace = options.entryAbi ? std::string("argument")

@@ -106,12 +106,22 @@ bool cuOk(const char *call, CUresult result, const std::string &detail = "") {
 
 int32_t defaultDevice = 0;
 
+/// Why the kernel profile (FUSE_KERNEL_PROFILE) cannot be written; reported
+/// at the first driver call, before any kernel runs, as any CUDA error is.
+/// (A character array: set by a load-time constructor, before dynamic
+/// initialization can be relied on.)
+char profileError[1024];
+
 /// The device's primary context, made current on the calling thread. Created
 /// on first use: cuInit, device `defaultDevice`, primary context.
 CUcontext context() {
   static std::once_flag once;
   static CUcontext primary = nullptr;
   std::call_once(once, [] {
+    if (profileError[0]) {
+      report(profileError);
+      return;
+    }
     if (!cuOk("cuInit(0)", cuInit(0)))
       return;
     CUdevice device;
@@ -158,19 +168,20 @@ struct Profile {
 
 Profile *profile = nullptr;
 
-/// Opens the profile file when the library is loaded, so that a path that
-/// cannot be written is reported before any kernel runs.
+/// Opens the profile file when the library is loaded. A path that cannot
+/// be written is reported at the first driver call, before any kernel runs
+/// (as an error the library's user takes, in a process that goes on).
 __attribute__((constructor)) void openProfile() {
   const char *path = std::getenv("FUSE_KERNEL_PROFILE");
   if (!path || !*path)
     return;
   std::FILE *file = std::fopen(path, "w");
   if (!file) {
-    std::fprintf(stderr,
-                 "fuse-cuda-runtime: cannot write the kernel profile '%s' "
-                 "(FUSE_KERNEL_PROFILE): %s\n",
-                 path, std::strerror(errno));
-    std::_Exit(EXIT_FAILURE);
+    std::snprintf(profileError, sizeof(profileError),
+                  "cannot write the kernel profile '%s' "
+                  "(FUSE_KERNEL_PROFILE): %s",
+                  path, std::strerror(errno));
+    return;
   }
   profile = new Profile();
   profile->file = file;

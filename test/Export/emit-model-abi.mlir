@@ -9,14 +9,17 @@
 // takes no workspace.
 // RUN: fuse-opt %s --fuse-fusion-pipeline --fuse-to-cpu="entry-abi=true plan-buffers=false" | FileCheck %s --check-prefix=NOPLAN
 
-// The entry: two inputs (rank 2 and rank 0), one output, the workspace.
+// The entry: two inputs (rank 2 and rank 0), one output, the workspace
+// (the first kernel's result; the second writes the output itself).
 // CHECK: llvm.func internal @mlp(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64)
 // CHECK-NOT: llvm.return %
 // Each group stays a function of its own.
 // CHECK: llvm.func internal @mlp_workspace_bytes
+// CHECK: llvm.func internal @mlp__group1(
+// CHECK-SAME: no_inline
 // CHECK: llvm.func internal @mlp__group0(
 // CHECK-SAME: no_inline
-// CHECK: llvm.mlir.global external constant @fuse_model_signature("fuse-model 1\0Atarget cpu\0Aworkspace [[WS:[0-9]+]]\0Areentrant 1\0Ainput x f32 4x16\0Ainput scale%20/%20factor f32 scalar\0Aoutput output0 f32 4x32\0Akernel mlp__group0 contraction_epilogue -\0A\00")
+// CHECK: llvm.mlir.global external constant @fuse_model_signature("fuse-model 1\0Atarget cpu\0Aworkspace [[WS:[0-9]+]]\0Areentrant 1\0Ainput x f32 4x16\0Ainput scale%20/%20factor f32 scalar\0Aoutput output0 f32 4x32\0Akernel mlp__group0 contraction_epilogue -\0Akernel mlp__group1 - -\0A\00")
 // CHECK: llvm.mlir.global external constant @fuse_model_abi_version(1 : i32)
 // CHECK-NOT: fuse_model_profile_hook
 // CHECK: llvm.func @fuse_model_run(%[[IN:.*]]: !llvm.ptr, %[[OUT:.*]]: !llvm.ptr, %[[WSP:.*]]: !llvm.ptr) -> i32
@@ -52,7 +55,7 @@
 // PROFILE-NEXT: %[[K1:.*]] = llvm.mlir.constant(0 : i32)
 // PROFILE-NEXT: %[[AFTER:.*]] = llvm.mlir.constant(1 : i32)
 // PROFILE-NEXT: llvm.call @__fuse_profile_event(%[[K1]], %[[AFTER]])
-// PROFILE: @fuse_model_signature("{{.*}}\0Akernel mlp__group0 contraction_epilogue -\0Aprofile 1\0A\00")
+// PROFILE: @fuse_model_signature("{{.*}}\0Akernel mlp__group0 contraction_epilogue -\0Akernel mlp__group1 - -\0Aprofile 1\0A\00")
 // PROFILE: llvm.mlir.global external @fuse_model_profile_hook() {{.*}} : !llvm.ptr {
 // PROFILE-NEXT: %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr
 // PROFILE-NEXT: llvm.return %[[NULL]]
@@ -81,5 +84,9 @@ func.func @mlp(%x: tensor<4x16xf32> {onnx.name = "x"},
   } -> tensor<4x32xf32>
   %t = tosa.tanh %relu : (tensor<4x32xf32>) -> tensor<4x32xf32>
   %e = tosa.exp %t : (tensor<4x32xf32>) -> tensor<4x32xf32>
-  return %e : tensor<4x32xf32>
+  // A second contraction: a kernel of its own, so the first one's result
+  // is a buffer between kernels (in the workspace).
+  %w2 = arith.constant dense<0.25> : tensor<32x32xf32>
+  %mm2 = linalg.matmul ins(%e, %w2 : tensor<4x32xf32>, tensor<32x32xf32>) outs(%fill : tensor<4x32xf32>) -> tensor<4x32xf32>
+  return %mm2 : tensor<4x32xf32>
 }

@@ -1,6 +1,7 @@
 // On a machine with a GPU: every model block runs on the GPU (fused, one
-// kernel per group, tiles spread over 128 threads) and matches the unfused
-// CPU build on the same inputs, output by output (scripts/gpu-check.py).
+// kernel per group, each with its own block size; one run with 64 threads
+// for every kernel) as a compiled library, and matches the unfused CPU
+// library on the same inputs, output by output (scripts/gpu-check.py).
 // Elsewhere lit reports this test as unsupported.
 // REQUIRES: cuda-device
 // RUN: %gpu_check %fuse_src_root/test/Models/bert-layer.mlir | FileCheck %s

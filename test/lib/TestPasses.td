@@ -59,4 +59,29 @@ def FuseTestFusionPatterns : Pass<"fuse-test-fusion-patterns"> {
   let dependentDialects = ["::mlir::fuse::FuseDialect"];
 }
 
+def FuseTestWriteGroups : Pass<"fuse-test-write-groups", "::mlir::ModuleOp"> {
+  let summary = "Write every outlined group as a module of its own (for "
+                "the per-group equivalence check)";
+  let description = [{
+    Run after `fuse-outline-groups`. Every function outlined from a group
+    (one with `fuse.kind`) is written to `<dir>/<name>.mlir` as a module
+    holding it alone: public, with its discardable attributes dropped (an
+    ordinary function, fused again by whoever compiles it), and with the
+    empty tensors that its `tensor.insert_slice`s write into (a concat
+    branch, whose other slices the group leaves undefined) replaced by
+    zeros, so that a comparison sees defined values only. The written
+    names, in the module's order, go to `<dir>/groups.txt`, one per line.
+    The module itself is left as it is.
+
+    `scripts/check-equivalence.py --per-group` compiles each file twice
+    (fused and unfused) and compares them.
+  }];
+  let options = [
+    Option<"dir", "dir", "std::string", /*default=*/"\"\"",
+           "The directory the modules are written to (created)">,
+    Option<"function", "function", "std::string", /*default=*/"\"\"",
+           "Only the groups outlined from this function (empty: all)">,
+  ];
+}
+
 #endif // FUSE_TEST_LIB_TESTPASSES_TD

@@ -59,11 +59,30 @@ struct CompileOptions {
   /// The CPU the CPU schedules are sized for (unset: kDefaultCpuTarget).
   std::optional<std::string> cpuTarget;
   bool cpuParallel = true;
+  /// CPU target: every group tiled as its GPU kernel (fuse-lower-groups)
+  /// and run on the host, so a GPU schedule is checked without a GPU.
+  bool gpuSchedules = false;
+  /// With gpuSchedules: fuse-lower-groups' options, in its option syntax
+  /// ("tensor-cores=always precision=bf16"); given, every group's tiles are
+  /// chosen anew with them.
+  std::string scheduleOptions;
+  /// With gpuSchedules: each tile's ops spread over this many emulated
+  /// threads (-1: each group's configured block size; 0: none).
+  int64_t emulateThreads = 0;
+  /// With gpuSchedules: constant conv filters re-laid out as the SIMT GPU
+  /// kernels read them (fuse-relayout-weights tensor-cores=never).
+  bool relayoutWeights = false;
+  /// GPU target: every kernel's threads per block, its tiles chosen anew
+  /// for them (0: each group's lowering config).
+  int64_t blockSize = 0;
   std::string entry;
   std::string report;
   std::string graph;
   /// --emit-ir: the directory the IR of each stage goes to ("" none).
   std::string emitIr;
+  /// --kernels: the directory a GPU library's kernels go to, one file per
+  /// kernel module (.ptx or .cubin; "" none).
+  std::string kernelsDir;
   /// The CPU LLVM generates code for: host, generic or an LLVM CPU name.
   std::string cpu = "host";
   unsigned optLevel = 3;
