@@ -216,6 +216,21 @@ protected:
       *formGroups = passText(fusionPm, "fuse-form-groups");
     return "";
   }
+  /// The lowering pipeline `o` builds (GPU kernels as `format`), as
+  /// pipeline text; `formGroups`, when given, gets the fusion pipeline's
+  /// fuse-form-groups.
+  std::string loweringText(const CompileOptions &o, StringRef format,
+                           std::string *formGroups = nullptr) {
+    PassManager fusionPm(&context), loweringPm(&context);
+    EXPECT_FALSE(llvm::errorToBool(
+        buildCompilePipelines(o, fusionPm, loweringPm, format)));
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    loweringPm.printAsTextualPipeline(os);
+    if (formGroups)
+      *formGroups = passText(fusionPm, "fuse-form-groups");
+    return text;
+  }
   MLIRContext context;
   CompileOptions options;
 };
@@ -267,12 +282,8 @@ TEST_F(DriverPipelines, GpuSchedulesOnTheHost) {
   o.gpuSchedules = true;
   o.scheduleOptions = "tensor-cores=always split-k=2";
   o.emulateThreads = -1;
-  PassManager fusionPm(&context), loweringPm(&context);
-  ASSERT_FALSE(
-      llvm::errorToBool(buildCompilePipelines(o, fusionPm, loweringPm, "")));
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  loweringPm.printAsTextualPipeline(os);
+  std::string formGroups;
+  std::string text = loweringText(o, "", &formGroups);
   // The groups are tiled as their kernels, configured anew with the
   // options, and their tiles' ops spread over emulated threads; the fusion
   // gives them no CPU schedule.
@@ -282,7 +293,6 @@ TEST_F(DriverPipelines, GpuSchedulesOnTheHost) {
   EXPECT_NE(text.find("reconfigure=true"), std::string::npos) << text;
   EXPECT_NE(text.find("fuse-distribute-threads"), std::string::npos) << text;
   EXPECT_EQ(text.find("fuse-cpu-vectorize"), std::string::npos) << text;
-  std::string formGroups = passText(fusionPm, "fuse-form-groups");
   EXPECT_EQ(formGroups.find("cpu-target=host"), std::string::npos)
       << formGroups;
   // The options are fuse-lower-groups' alone: none adds a pass.
@@ -305,12 +315,7 @@ TEST_F(DriverPipelines, GpuLoweringChecksItsOptions) {
   // The kernels link the libdevice the build found, as the registered
   // fuse-to-nvptx does (the default is fuse's, wherever the options are
   // built).
-  PassManager fusionPm(&context), loweringPm(&context);
-  ASSERT_FALSE(
-      llvm::errorToBool(buildCompilePipelines(o, fusionPm, loweringPm, "bin")));
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  loweringPm.printAsTextualPipeline(os);
+  std::string text = loweringText(o, "bin");
   if (!getDefaultLibdevice().empty())
     EXPECT_NE(text.find(getDefaultLibdevice()), std::string::npos) << text;
   o.gpuFormat = "elf";

@@ -152,6 +152,21 @@ bool writeStage(Operation *module, llvm::StringRef irDir,
   return true;
 }
 
+/// The file extension of a kernel object of `format`.
+llvm::StringRef extensionOf(gpu::CompilationTarget format) {
+  switch (format) {
+  case gpu::CompilationTarget::Assembly:
+    return "ptx";
+  case gpu::CompilationTarget::Binary:
+    return "cubin";
+  case gpu::CompilationTarget::Fatbin:
+    return "fatbin";
+  case gpu::CompilationTarget::Offload:
+    return "bc";
+  }
+  return "bin";
+}
+
 /// Writes each GPU kernel module of `module` (every object of every
 /// gpu.binary) into `dir` as <binary>.<ptx|cubin|fatbin|bc> (with the
 /// object's chip when a binary has several); the number written, or -1 on
@@ -165,21 +180,7 @@ int64_t writeKernels(ModuleOp module, llvm::StringRef dir) {
   for (auto binary : module.getOps<gpu::BinaryOp>()) {
     ArrayAttr objects = binary.getObjects();
     for (auto object : objects.getAsRange<gpu::ObjectAttr>()) {
-      llvm::StringRef extension;
-      switch (object.getFormat()) {
-      case gpu::CompilationTarget::Assembly:
-        extension = "ptx";
-        break;
-      case gpu::CompilationTarget::Binary:
-        extension = "cubin";
-        break;
-      case gpu::CompilationTarget::Fatbin:
-        extension = "fatbin";
-        break;
-      case gpu::CompilationTarget::Offload:
-        extension = "bc";
-        break;
-      }
+      llvm::StringRef extension = extensionOf(object.getFormat());
       std::string name = binary.getSymName().str();
       if (objects.size() > 1)
         if (auto target = dyn_cast<NVVM::NVVMTargetAttr>(object.getTarget()))
