@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Prints a fuse fusion report (the JSON of fuse-form-groups report=...) as
 plain text: one line per group, the refused candidates, the ops left alone
-and the totals."""
+and the totals. fuse-compile --report-text prints the same text."""
 import json
 import sys
 
@@ -11,6 +11,13 @@ def human_bytes(n):
         if abs(n) < 1024 or unit == "GiB":
             return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
         n /= 1024.0
+
+
+def op_name(op):
+    """An op as the report names it: with the model's node name
+    (linalg.matmul@/layers.0/q/MatMul), without a location in a file."""
+    name, _, where = op.partition("@")
+    return name if not where or ".mlir:" in where or ".mlirbc:" in where or where.startswith("-:") else op
 
 
 def print_memory(m):
@@ -23,9 +30,15 @@ def print_memory(m):
         print(f"  kernel order: {order['strategy']}, max-live {human_bytes(order['max_live_source_order'])} "
               f"in the source order -> {human_bytes(order['max_live'])} "
               f"(no order below {human_bytes(order['bound'])})")
+    plan = m.get("workspace_plan")
+    if plan:
+        print(f"  workspace as built: arena {human_bytes(plan['arena'])} for buffers of "
+              f"{human_bytes(plan['naive'])} one by one ({human_bytes(plan['in_place_bytes'])} in place, "
+              f"{plan['strategy']})")
     fp = m.get("footprint")
     if fp:
-        print(f"  footprint: weights {human_bytes(fp['weights'])} + arena {human_bytes(fp['arena'])} "
+        print(f"  footprint: weights {human_bytes(fp['weights'])} + workspace "
+              f"{human_bytes(fp.get('workspace', fp['arena']))} "
               f"= {human_bytes(fp['model'])} for the model; with inputs {human_bytes(fp['inputs'])} "
               f"and outputs {human_bytes(fp['outputs'])}, {human_bytes(fp['total'])}")
 
@@ -48,7 +61,7 @@ def main(path):
         print_memory(fn["memory"])
         for g in fn["groups"]:
             rule = f" by {g['rule']}" if g["rule"] else ""
-            ops = ", ".join(op.split("@")[0] for op in g["ops"])
+            ops = ", ".join(op_name(op) for op in g["ops"])
             bound = f" [{g['bound']}-bound, {g['intensity']:.1f} FLOP/B]" if "bound" in g else ""
             print(f"  group {g['id']}: {g['kind']}{rule}: {ops}{bound}")
             config, predicted = g.get("lowering_config"), g.get("predicted")
@@ -70,7 +83,7 @@ def main(path):
                       f"{len(g['ops']) - 1} launch(es), ~{g['time_saved_us']:.2f} us")
         for r in fn.get("relayouts", []):
             print(f"  weights re-laid out {r['from']} -> {r['to']} for group {r.get('group', '?')}: "
-                  f"{r['op'].split('@')[0]} ({human_bytes(r['bytes'])})")
+                  f"{op_name(r['op'])} ({human_bytes(r['bytes'])})")
         for r in fn["rejected"]:
             print(f"  refused {r['rule']} {r['anchor']} + {r['candidate']}: "
                   f"[{r['check']}] {r['reason']}")

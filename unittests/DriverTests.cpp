@@ -187,6 +187,10 @@ TEST(Driver, ChecksNameTheOption) {
   o.cpuTarget = "avx2";
   expect(o, "--cpu-target=avx2 with --gpu-schedules");
   o = options;
+  o.report = "-";
+  o.reportText = "r.txt";
+  expect(o, "--report-text with --report=-");
+  o = options;
   o.blockSize = 128;
   expect(o, "--block-size=128 with --target=cpu");
   o.target = "h200";

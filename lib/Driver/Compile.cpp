@@ -54,6 +54,7 @@
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -303,6 +304,39 @@ bool addWorkspaceToReport(ModuleOp module, llvm::StringRef path) {
   return true;
 }
 
+/// Writes the JSON report at `json` as text to `path` ("-": stdout).
+bool writeReportText(llvm::StringRef json, llvm::StringRef path) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> bytes =
+      llvm::MemoryBuffer::getFile(json);
+  if (!bytes) {
+    fail("cannot read the report '" + json + "'");
+    return false;
+  }
+  llvm::Expected<llvm::json::Value> report =
+      llvm::json::parse((*bytes)->getBuffer());
+  if (!report || !report->getAsObject()) {
+    fail("cannot parse the report '" + json + "'" +
+         (report ? std::string() : ": " + llvm::toString(report.takeError())));
+    return false;
+  }
+  std::string error;
+  std::unique_ptr<llvm::ToolOutputFile> out =
+      mlir::openOutputFile(path, &error);
+  if (!out) {
+    fail(error);
+    return false;
+  }
+  mlir::fuse::printReportText(*report->getAsObject(), out->os());
+  out->os().flush();
+  if (out->os().has_error()) {
+    out->os().clear_error();
+    fail("cannot write '" + path + "'");
+    return false;
+  }
+  out->keep();
+  return true;
+}
+
 /// Runs `pm` (one stage's passes) on `module`; `stage` names it.
 LogicalResult runStage(ModuleOp module, PassManager &pm,
                        const mlir::fuse::CompileOptions &options,
@@ -512,6 +546,10 @@ llvm::Error mlir::fuse::checkCompileOptions(const CompileOptions &options) {
     return optionError("--gpu-schedules with --target=" + options.target +
                        ": a GPU library runs its schedules on the GPU "
                        "(--gpu-schedules is for --target=cpu)");
+  if (!options.reportText.empty() && options.report == "-")
+    return optionError("--report-text with --report=-: the JSON report on "
+                       "stdout would interleave with the text; give it a "
+                       "file");
   if (!options.kernelsDir.empty() && !options.isGpu())
     return optionError("--kernels=" + options.kernelsDir +
                        " with --target=cpu: a CPU library has no GPU "
@@ -728,11 +766,25 @@ int mlir::fuse::runCompile(const CompileOptions &options) {
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
 
+  // --report-text renders the JSON report; without a JSON file of the
+  // user's, the JSON goes to a temporary file.
+  CompileOptions effective = options;
+  llvm::SmallString<128> temporaryReport;
+  std::optional<llvm::FileRemover> removeReport;
+  if (!options.reportText.empty() && options.report.empty()) {
+    if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
+            "fuse-report", "json", temporaryReport))
+      return fail("cannot create a temporary file for the report: " +
+                  ec.message());
+    removeReport.emplace(temporaryReport);
+    effective.report = temporaryReport.str().str();
+  }
+
   // The pipelines, before anything is read: a bad option fails at once.
   std::string format = gpu ? resolveGpuFormat(options) : "";
   PassManager fusionPm(&context), loweringPm(&context);
   if (llvm::Error error =
-          buildCompilePipelines(options, fusionPm, loweringPm, format))
+          buildCompilePipelines(effective, fusionPm, loweringPm, format))
     return fail(llvm::toString(std::move(error)));
 
   Progress progress(options.quiet);
@@ -773,8 +825,11 @@ int mlir::fuse::runCompile(const CompileOptions &options) {
     progress.done("kernels", std::to_string(written) + " file(s) in " +
                                  options.kernelsDir);
   }
-  if (!options.report.empty() && options.report != "-" &&
-      !addWorkspaceToReport(*module, options.report))
+  if (!effective.report.empty() && effective.report != "-" &&
+      !addWorkspaceToReport(*module, effective.report))
+    return 1;
+  if (!options.reportText.empty() &&
+      !writeReportText(effective.report, options.reportText))
     return 1;
   if (extension == ".mlir") {
     std::unique_ptr<llvm::ToolOutputFile> out =

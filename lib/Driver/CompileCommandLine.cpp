@@ -135,6 +135,12 @@ static cl::opt<std::string> reportPath("report", cl::init(defaults.report),
                                                 "(JSON) to this file"),
                                        cl::value_desc("file"),
                                        cl::cat(category));
+static cl::opt<std::string> reportTextPath(
+    "report-text", cl::init(defaults.reportText),
+    cl::desc("Write the fusion report as text to this file ('-': stdout): "
+             "per group its ops, schedule and savings, the refusals, the "
+             "memory"),
+    cl::value_desc("file"), cl::cat(category));
 static cl::opt<std::string> graphPath("graph", cl::init(defaults.graph),
                                       cl::desc("Write the fused graph (DOT) "
                                                "to this file"),
@@ -257,6 +263,7 @@ bool mlir::fuse::parseCompileCommandLine(int argc, const char *const *argv,
   options.blockSize = blockSize;
   options.entry = entry;
   options.report = reportPath;
+  options.reportText = reportTextPath;
   options.graph = graphPath;
   options.emitIr = irDir;
   options.kernelsDir = kernelsDir;

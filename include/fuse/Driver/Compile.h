@@ -25,6 +25,9 @@
 
 namespace llvm {
 class SourceMgr;
+namespace json {
+class Object;
+} // namespace json
 class raw_ostream;
 namespace cl {
 class OptionCategory;
@@ -77,6 +80,8 @@ struct CompileOptions {
   int64_t blockSize = 0;
   std::string entry;
   std::string report;
+  /// --report-text: the report as text, to this file ("-": stdout).
+  std::string reportText;
   std::string graph;
   /// --emit-ir: the directory the IR of each stage goes to ("" none).
   std::string emitIr;
@@ -151,6 +156,12 @@ llvm::Error buildCompilePipelines(const CompileOptions &options,
 /// The GPU kernels' format `options` ask for: bin or isa (auto: bin when
 /// ptxas is found).
 std::string resolveGpuFormat(const CompileOptions &options);
+
+/// Prints the fusion report (fuse-compile's JSON) as text: the targets,
+/// per function its kernels, bytes and memory, one line per group with its
+/// schedule and savings, the weights re-laid out, the refusals and the ops
+/// left alone, then the totals.
+void printReportText(const llvm::json::Object &report, llvm::raw_ostream &os);
 
 /// The whole compile: the model to `options.output`. Progress lines and
 /// errors go to stderr; returns the tool's exit status (0, or 1 with no
