@@ -60,4 +60,4 @@ func.func @footprint(%x: tensor<4x8xf32>) -> tensor<4x16xf32> {
 // The text summary prints it.
 // RUN: fuse-opt %s --fuse-fusion-pipeline="target=h200 report=%t.fp.json" -o /dev/null
 // RUN: /usr/bin/python3 %fuse_src_root/scripts/report-summary.py %t.fp.json | FileCheck %s --check-prefix=TEXT
-// TEXT: footprint: weights 512 B + arena 0 B = 512 B for the model; with inputs 128 B and outputs 256 B, 896 B
+// TEXT: footprint: weights 512 B + workspace 0 B = 512 B for the model; with inputs 128 B and outputs 256 B, 896 B
