@@ -780,6 +780,26 @@ int mlir::fuse::runCompile(const CompileOptions &options) {
     effective.report = temporaryReport.str().str();
   }
 
+  // --graph=FILE.svg: the DOT goes to a temporary file, graphviz's dot
+  // draws it after the fusion.
+  llvm::SmallString<128> temporaryGraph;
+  std::optional<llvm::FileRemover> removeGraph;
+  std::string dotProgram;
+  if (llvm::sys::path::extension(options.graph) == ".svg") {
+    llvm::ErrorOr<std::string> dot = llvm::sys::findProgramByName("dot");
+    if (!dot)
+      return fail("--graph=" + options.graph +
+                  ": an SVG needs graphviz's dot, which is not on PATH "
+                  "(write the graph as .dot)");
+    dotProgram = *dot;
+    if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
+            "fuse-graph", "dot", temporaryGraph))
+      return fail("cannot create a temporary file for the graph: " +
+                  ec.message());
+    removeGraph.emplace(temporaryGraph);
+    effective.graph = temporaryGraph.str().str();
+  }
+
   // The pipelines, before anything is read: a bad option fails at once.
   std::string format = gpu ? resolveGpuFormat(options) : "";
   PassManager fusionPm(&context), loweringPm(&context);
@@ -809,6 +829,16 @@ int mlir::fuse::runCompile(const CompileOptions &options) {
       ++groups;
   });
   progress.done("fusion", std::to_string(groups) + " kernels");
+  if (!dotProgram.empty()) {
+    std::string why;
+    llvm::StringRef args[] = {dotProgram, "-Tsvg", effective.graph, "-o",
+                              options.graph};
+    if (llvm::sys::ExecuteAndWait(dotProgram, args, std::nullopt, {}, 0, 0,
+                                  &why) != 0)
+      return fail("drawing the graph '" + options.graph + "' with dot failed" +
+                  (why.empty() ? "" : ": " + why));
+    progress.done("graph", options.graph);
+  }
   if (!writeStage(*module, options.emitIr, "2-fused.mlir"))
     return 1;
 

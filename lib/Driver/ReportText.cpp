@@ -19,9 +19,9 @@
 
 #include <string>
 
+using llvm::StringRef;
 using llvm::json::Array;
 using llvm::json::Object;
-using llvm::StringRef;
 
 namespace {
 
@@ -91,9 +91,9 @@ void printMemory(const Object *m, llvm::raw_ostream &os) {
        << " (no order below " << human(number(order, "bound")) << ")\n";
   if (const Object *plan = m->getObject("workspace_plan"))
     os << "  workspace as built: arena " << human(number(plan, "arena"))
-       << " for buffers of " << human(number(plan, "naive"))
-       << " one by one (" << human(number(plan, "in_place_bytes"))
-       << " in place, " << text(plan, "strategy") << ")\n";
+       << " for buffers of " << human(number(plan, "naive")) << " one by one ("
+       << human(number(plan, "in_place_bytes")) << " in place, "
+       << text(plan, "strategy") << ")\n";
   if (const Object *fp = m->getObject("footprint"))
     os << "  footprint: weights " << human(number(fp, "weights"))
        << " + workspace "
@@ -123,7 +123,9 @@ void printGroup(const Object &g, llvm::raw_ostream &os) {
     if (const Array *tile = config->getArray("tile"))
       llvm::interleave(
           *tile, os,
-          [&](const llvm::json::Value &t) { os << t.getAsInteger().value_or(0); },
+          [&](const llvm::json::Value &t) {
+            os << t.getAsInteger().value_or(0);
+          },
           "x");
     os << ", " << num(config, "blocks") << " blocks";
     if (number(config, "split_k") != 0)
@@ -164,9 +166,8 @@ void mlir::fuse::printReportText(const llvm::json::Object &report,
        << num(target, "smem_per_block") << " B smem/block, "
        << num(target, "dram_gbps") << " GB/s)\n";
   if (const Object *cpu = report.getObject("cpu_target"))
-    os << "cpu target " << text(cpu, "name") << " ("
-       << num(cpu, "vector_bits") << "-bit vectors, "
-       << num(cpu, "vector_registers") << " registers, L1 "
+    os << "cpu target " << text(cpu, "name") << " (" << num(cpu, "vector_bits")
+       << "-bit vectors, " << num(cpu, "vector_registers") << " registers, L1 "
        << human(number(cpu, "l1_bytes")) << ", L2 "
        << human(number(cpu, "l2_bytes")) << ", L3 "
        << human(number(cpu, "l3_bytes")) << ")\n";
@@ -187,9 +188,8 @@ void mlir::fuse::printReportText(const llvm::json::Object &report,
       if (const Array *relayouts = fn->getArray("relayouts"))
         for (const llvm::json::Value &r : *relayouts)
           if (const Object *relayout = r.getAsObject()) {
-            std::string group = relayout->get("group")
-                                    ? num(relayout, "group")
-                                    : std::string("?");
+            std::string group = relayout->get("group") ? num(relayout, "group")
+                                                       : std::string("?");
             os << "  weights re-laid out " << text(relayout, "from") << " -> "
                << text(relayout, "to") << " for group " << group << ": "
                << opName(text(relayout, "op")) << " ("
@@ -199,10 +199,9 @@ void mlir::fuse::printReportText(const llvm::json::Object &report,
         for (const llvm::json::Value &r : *rejected)
           if (const Object *refusal = r.getAsObject())
             os << "  refused " << text(refusal, "rule") << " "
-               << text(refusal, "anchor") << " + "
-               << text(refusal, "candidate") << ": ["
-               << text(refusal, "check") << "] " << text(refusal, "reason")
-               << "\n";
+               << text(refusal, "anchor") << " + " << text(refusal, "candidate")
+               << ": [" << text(refusal, "check") << "] "
+               << text(refusal, "reason") << "\n";
       if (const Array *alone = fn->getArray("left_alone"))
         for (const llvm::json::Value &a : *alone)
           if (const Object *op = a.getAsObject()) {
@@ -224,8 +223,7 @@ void mlir::fuse::printReportText(const llvm::json::Object &report,
      << human(number(totals, "bytes_after")) << " between kernels";
   if (number(totals, "predicted_us") != 0)
     os << ", kernels predicted "
-       << llvm::format("%.3f", number(totals, "predicted_us") / 1000)
-       << " ms";
+       << llvm::format("%.3f", number(totals, "predicted_us") / 1000) << " ms";
   os << "\n";
   printMemory(report.getObject("memory"), os);
 }
