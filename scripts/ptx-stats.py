@@ -5,6 +5,12 @@ compiles each for its chip with `ptxas -v` and prints registers, spill
 stores/loads and shared memory per kernel.
 
 usage: ptx-stats.py LOWERED.mlir [--out DIR] [--ptxas PATH] [--json FILE] [--report REPORT.json]
+       ptx-stats.py KERNELS_DIR [--ptxas PATH] [--json FILE] [--report REPORT.json]
+
+The input is fuse-opt's fuse-to-nvptx output, or the directory
+`fuse-compile --target=... --gpu-format=isa --kernels DIR` wrote (one .ptx per
+kernel, its chip from the PTX's .target; the weight re-layouts then come
+from fuse-compile's own report, which lists them already).
 
 With --report, the statistics go into the fusion report (fuse-fusion-pipeline
 report=FILE): each group gets a "ptxas" object (kernel, chip, registers,
@@ -39,8 +45,13 @@ def main():
     parser.add_argument("--json")
     parser.add_argument("--report", help="fusion report (JSON) to add the statistics to, per group")
     args = parser.parse_args()
-    text = open(args.input).read()
-    kernels = OBJECT.findall(text)
+    text = None
+    if os.path.isdir(args.input):
+        kernels = read_kernel_dir(args.input)
+        args.out = args.input
+    else:
+        text = open(args.input).read()
+        kernels = OBJECT.findall(text)
     if not kernels:
         sys.exit("ptx-stats: no kernels with PTX (format=isa) in " + args.input)
     os.makedirs(args.out, exist_ok=True)
@@ -48,10 +59,11 @@ def main():
     stats = []
     spilled = False
     for name, target, assembly in kernels:
-        ptx = unescape(assembly)
+        ptx = unescape(assembly) if text is not None else assembly
         path = os.path.join(args.out, name + ".ptx")
-        with open(path, "w") as f:
-            f.write(ptx)
+        if text is not None:
+            with open(path, "w") as f:
+                f.write(ptx)
         chip = re.search(r'chip = "(sm_\w+)"', target).group(1)
         entry = {"kernel": name, "chip": chip, "ptx": path, "ptx_bytes": len(ptx),
                  "registers": None, "spill_stores": None, "spill_loads": None, "shared_bytes": None,
@@ -83,11 +95,29 @@ def main():
         with open(args.json, "w") as f:
             json.dump(stats, f, indent=2)
     if args.report:
-        add_to_report(args.report, stats, read_relayouts(text))
+        add_to_report(args.report, stats, read_relayouts(text) if text is not None else
+                      [dict(function=fn["name"], **r) for fn in json.load(open(args.report))["functions"]
+                       for r in fn.get("relayouts", [])])
     if spilled:
         print("ptx-stats: a kernel spills registers: " + ", ".join(
             e["kernel"] for e in stats if e["spill_stores"] or e["spill_loads"]), file=sys.stderr)
     return 1 if spilled else 0
+
+
+def read_kernel_dir(path):
+    """(name, target, PTX) of each .ptx file fuse-compile --kernels wrote;
+    the target as the chip the PTX names (.target sm_90a)."""
+    kernels = []
+    for entry in sorted(os.listdir(path)):
+        if not entry.endswith(".ptx"):
+            continue
+        with open(os.path.join(path, entry)) as f:
+            ptx = f.read()
+        m = re.search(r"^\s*\.target\s+(sm_\w+)", ptx, re.M)
+        if not m:
+            sys.exit(f"ptx-stats: {entry}: no .target line (not PTX?)")
+        kernels.append((entry[:-4], f'chip = "{m.group(1)}"', ptx))
+    return kernels
 
 
 KERNEL_NAME = re.compile(r"^(.*)__group(\d+)_kernel$")
