@@ -54,7 +54,6 @@
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -111,7 +110,9 @@ private:
   std::chrono::steady_clock::time_point begin;
 };
 
-/// Files removed when the compile fails (or is interrupted).
+int fail(const llvm::Twine &message);
+
+/// Files removed when the compile ends (or is interrupted).
 class TempFiles {
 public:
   ~TempFiles() {
@@ -123,6 +124,21 @@ public:
   void add(const std::string &path) {
     paths.push_back(path);
     llvm::sys::RemoveFileOnSignal(path);
+  }
+  /// A new empty temporary file `prefix-*.extension`, removed with the
+  /// others; false (the error reported) when it cannot be made.
+  bool create(llvm::StringRef prefix, llvm::StringRef extension,
+              llvm::StringRef what, std::string &path) {
+    llvm::SmallString<128> created;
+    if (std::error_code ec =
+            llvm::sys::fs::createTemporaryFile(prefix, extension, created)) {
+      fail("cannot create a temporary file for the " + what + ": " +
+           ec.message());
+      return false;
+    }
+    path = created.str().str();
+    add(path);
+    return true;
   }
 
 private:
@@ -209,6 +225,29 @@ int64_t writeKernels(ModuleOp module, llvm::StringRef dir) {
   return written;
 }
 
+/// The fusion report at `path` (a JSON object), or nothing with the error
+/// reported.
+std::optional<llvm::json::Value> readReport(llvm::StringRef path) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> text =
+      llvm::MemoryBuffer::getFile(path);
+  if (!text) {
+    fail("cannot read the report '" + path + "'");
+    return std::nullopt;
+  }
+  llvm::Expected<llvm::json::Value> report =
+      llvm::json::parse((*text)->getBuffer());
+  if (!report) {
+    fail("cannot parse the report '" + path +
+         "': " + llvm::toString(report.takeError()));
+    return std::nullopt;
+  }
+  if (!report->getAsObject()) {
+    fail("the report '" + path + "' is not a JSON object");
+    return std::nullopt;
+  }
+  return std::move(*report);
+}
+
 /// Adds to the report at `path` the weights the lowering re-laid out (each
 /// function's `relayouts`: op, group, layouts, bytes) and what the
 /// compiled library asks for as its workspace: each function's `fuse.memory`
@@ -216,19 +255,9 @@ int64_t writeKernels(ModuleOp module, llvm::StringRef dir) {
 /// groups' scratch buffers), as `footprint.workspace`, with `model` and `total`
 /// counting it instead of the arena, and the same in the totals.
 bool addWorkspaceToReport(ModuleOp module, llvm::StringRef path) {
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> text =
-      llvm::MemoryBuffer::getFile(path);
-  if (!text) {
-    fail("cannot read the report '" + path + "'");
+  std::optional<llvm::json::Value> report = readReport(path);
+  if (!report)
     return false;
-  }
-  llvm::Expected<llvm::json::Value> report =
-      llvm::json::parse((*text)->getBuffer());
-  if (!report) {
-    fail("cannot parse the report '" + path +
-         "': " + llvm::toString(report.takeError()));
-    return false;
-  }
   // The plan fuse-plan-buffers left on a lowered function (fuse.memory).
   auto planOf = [&](llvm::StringRef name) -> DictionaryAttr {
     Operation *fn = SymbolTable::lookupSymbolIn(module, name);
@@ -306,19 +335,9 @@ bool addWorkspaceToReport(ModuleOp module, llvm::StringRef path) {
 
 /// Writes the JSON report at `json` as text to `path` ("-": stdout).
 bool writeReportText(llvm::StringRef json, llvm::StringRef path) {
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> bytes =
-      llvm::MemoryBuffer::getFile(json);
-  if (!bytes) {
-    fail("cannot read the report '" + json + "'");
+  std::optional<llvm::json::Value> report = readReport(json);
+  if (!report)
     return false;
-  }
-  llvm::Expected<llvm::json::Value> report =
-      llvm::json::parse((*bytes)->getBuffer());
-  if (!report || !report->getAsObject()) {
-    fail("cannot parse the report '" + json + "'" +
-         (report ? std::string() : ": " + llvm::toString(report.takeError())));
-    return false;
-  }
   std::string error;
   std::unique_ptr<llvm::ToolOutputFile> out =
       mlir::openOutputFile(path, &error);
@@ -769,21 +788,13 @@ int mlir::fuse::runCompile(const CompileOptions &options) {
   // --report-text renders the JSON report; without a JSON file of the
   // user's, the JSON goes to a temporary file.
   CompileOptions effective = options;
-  llvm::SmallString<128> temporaryReport;
-  std::optional<llvm::FileRemover> removeReport;
-  if (!options.reportText.empty() && options.report.empty()) {
-    if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
-            "fuse-report", "json", temporaryReport))
-      return fail("cannot create a temporary file for the report: " +
-                  ec.message());
-    removeReport.emplace(temporaryReport);
-    effective.report = temporaryReport.str().str();
-  }
+  TempFiles sideFiles;
+  if (!options.reportText.empty() && options.report.empty() &&
+      !sideFiles.create("fuse-report", "json", "report", effective.report))
+    return 1;
 
   // --graph=FILE.svg: the DOT goes to a temporary file, graphviz's dot
   // draws it after the fusion.
-  llvm::SmallString<128> temporaryGraph;
-  std::optional<llvm::FileRemover> removeGraph;
   std::string dotProgram;
   if (llvm::sys::path::extension(options.graph) == ".svg") {
     llvm::ErrorOr<std::string> dot = llvm::sys::findProgramByName("dot");
@@ -792,12 +803,8 @@ int mlir::fuse::runCompile(const CompileOptions &options) {
                   ": an SVG needs graphviz's dot, which is not on PATH "
                   "(write the graph as .dot)");
     dotProgram = *dot;
-    if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
-            "fuse-graph", "dot", temporaryGraph))
-      return fail("cannot create a temporary file for the graph: " +
-                  ec.message());
-    removeGraph.emplace(temporaryGraph);
-    effective.graph = temporaryGraph.str().str();
+    if (!sideFiles.create("fuse-graph", "dot", "graph", effective.graph))
+      return 1;
   }
 
   // The pipelines, before anything is read: a bad option fails at once.
