@@ -67,15 +67,16 @@ struct TestWriteGroupsPass
     }
     std::string names;
     auto kind = FuseDialect::KindAttrHelper(&getContext());
-    // The functions the groups come from: their calls name the groups.
+    // The groups of `function`: its calls name them.
     DenseSet<StringRef> wanted;
-    for (auto fn : module.getOps<func::FuncOp>())
-      if (!function.empty() && fn.getName() == function)
-        fn.walk([&](func::CallOp call) { wanted.insert(call.getCallee()); });
-    if (!function.empty() && !module.lookupSymbol<func::FuncOp>(function)) {
-      mlir::emitError(module.getLoc(), "no function @")
-          << function << " to take groups from";
-      return signalPassFailure();
+    if (!function.empty()) {
+      auto source = module.lookupSymbol<func::FuncOp>(function);
+      if (!source) {
+        mlir::emitError(module.getLoc(), "no function @")
+            << function << " to take groups from";
+        return signalPassFailure();
+      }
+      source.walk([&](func::CallOp call) { wanted.insert(call.getCallee()); });
     }
     for (auto fn : module.getOps<func::FuncOp>()) {
       if (!kind.isAttrPresent(fn) || fn.isExternal() ||
