@@ -3,7 +3,8 @@
 // Part of fuse, an MLIR-based operator-fusion compiler.
 //
 // Private to lib/Target/ONNX: the Importer class and the helpers its op
-// families (Importer.cpp, TypedOps.cpp) share.
+// families (Elementwise.cpp, NN.cpp, Reduction.cpp, Shape.cpp, TypedOps.cpp,
+// Quantization.cpp, Sequences.cpp, Fold.cpp and the rest) share.
 //
 //===----------------------------------------------------------------------===//
 
@@ -186,6 +187,65 @@ struct ResizeAxis {
   bool weighted = false;
   std::vector<int64_t> index;
   std::vector<float> weight;
+};
+
+/// Element x converted to `to` as ONNX's Cast does (TypedOps.cpp).
+Value convertElement(OpBuilder &b, Location l, Value x, Type to);
+
+class Importer;
+
+/// How the importer takes one ONNX op type of the default domain, from one
+/// opset on (the op's since-version there): the node's importer and what
+/// the driver checks before calling it. An op is added by its family file's
+/// registration (Importer::register*Ops) and nowhere else.
+struct OpSpec {
+  using Handler = LogicalResult (*)(Importer &);
+  Handler import = nullptr;
+  /// The first opset of the default domain the spec is for; it holds
+  /// until the next spec registered for the same op type.
+  int64_t since = 1;
+  /// Inputs that must be present (named), or kEveryInput: all of a
+  /// variadic op's.
+  int required = 1;
+  /// Takes run-time INT64/INT32/BOOL tensors (ids, masks, positions); every
+  /// other op is refused an integer run-time input by name.
+  bool integers = false;
+  /// 16-bit floats stay 16-bit through it; every other op computes in f32
+  /// between a conversion of its inputs and one of its results.
+  bool keeps16Bit = false;
+
+  static constexpr int kEveryInput = -1;
+
+  OpSpec &inputs(int n) {
+    required = n;
+    return *this;
+  }
+  /// Takes run-time integers, and moves, selects or compares 16-bit floats
+  /// without widening them.
+  OpSpec &takesIntegers() {
+    integers = keeps16Bit = true;
+    return *this;
+  }
+  OpSpec &in16Bit(bool keep = true) {
+    keeps16Bit = keep;
+    return *this;
+  }
+};
+
+/// Every op the importer takes: (op type, since-version) -> OpSpec.
+class OpRegistry {
+public:
+  /// Registers `import` for `opType` from opset `since` on; the returned
+  /// spec is filled in by its setters.
+  OpSpec &add(StringRef opType, OpSpec::Handler import, int64_t since = 1);
+  /// The spec of `opType` at `opset` (the latest registered at or before
+  /// it); null when the op is not taken at that opset.
+  const OpSpec *lookup(StringRef opType, int64_t opset) const;
+  /// The op types registered, sorted.
+  std::vector<std::string> opTypes() const;
+
+private:
+  llvm::StringMap<SmallVector<OpSpec, 1>> specs;
 };
 
 class Importer {
@@ -463,11 +523,20 @@ private:
   FailureOr<int64_t> normAxis(int64_t axis, int64_t rank);
 
   // --- nodes -------------------------------------------------------------
-  /// The importer of each ONNX op type it takes (default domain): the one
-  /// list both the dispatch and the supported-op check read.
-  using Handler = LogicalResult (*)(Importer &);
-  static const llvm::StringMap<Handler> &handlers();
+  /// The ops the importer takes, registered by their families (the one
+  /// table the dispatch, the driver's checks and the supported-op list
+  /// read).
+  static const OpRegistry &registry();
   friend std::vector<std::string> mlir::fuse::supportedOnnxOps();
+  // Each family file registers its ops.
+  static void registerElementwiseOps(OpRegistry &r);
+  static void registerNnOps(OpRegistry &r);
+  static void registerReductionOps(OpRegistry &r);
+  static void registerShapeOps(OpRegistry &r);
+  static void registerTensorOps(OpRegistry &r);
+  static void registerQuantizationOps(OpRegistry &r);
+  static void registerSequenceOps(OpRegistry &r);
+  static void registerFoldedOps(OpRegistry &r);
   LogicalResult importNode();
   FailureOr<bool> tryFold();
   LogicalResult importUnary(StringRef kind);

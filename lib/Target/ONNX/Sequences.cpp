@@ -297,3 +297,11 @@ LogicalResult Importer::importSplitToSequence() {
     }
   return defineSequence(std::move(items));
 }
+
+void Importer::registerSequenceOps(OpRegistry &r) {
+  // importNode sends these to importSequenceOp before any tensor check.
+  for (StringRef op : {"SequenceEmpty", "SequenceConstruct", "SequenceInsert",
+                       "SequenceErase", "SequenceAt", "SequenceLength",
+                       "ConcatFromSequence", "SplitToSequence"})
+    r.add(op, [](Importer &i) { return i.importSequenceOp(); });
+}

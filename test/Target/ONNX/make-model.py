@@ -457,6 +457,24 @@ def reshape_overflow():
     return model(nodes, [vi("x", [2, 2])], [vi("y", [4])], inits), None
 
 
+def reshape_opset(opset, with_shape=True):
+    """Reshape [2, 3, 2] -> [3, 4] then Relu; before opset 5 the target shape
+    is the attribute `shape`, from opset 5 on the input `s`."""
+    def build():
+        x = rand(2, 3, 2)
+        if opset < 5:
+            attrs = {"shape": [3, -1]} if with_shape else {}
+            nodes = [helper.make_node("Reshape", ["x"], ["r"], name="reshape", **attrs)]
+            inits = []
+        else:
+            nodes = [helper.make_node("Reshape", ["x", "s"], ["r"], name="reshape")]
+            inits = [init("s", np.array([3, -1], dtype=np.int64))]
+        nodes.append(helper.make_node("Relu", ["r"], ["y"], name="relu"))
+        return (model(nodes, [vi("x", [2, 3, 2])], [vi("y", [3, 4])], inits, opset=opset),
+                ([x], [np.maximum(x.reshape(3, 4), 0)]))
+    return build
+
+
 def clip_inverted():
     """Clip with min above max (constant bounds): every element becomes max,
     as numpy's clip and ONNX define it."""
@@ -1572,6 +1590,9 @@ def main():
         "index_vector_ops": index_vector_ops,
         "half_ops": half_ops,
         "qdq_ops": qdq_ops,
+        "reshape_opset4": reshape_opset(4),
+        "reshape_opset4_no_shape": reshape_opset(4, with_shape=False),
+        "reshape_opset13": reshape_opset(13),
         **{f"qdq_{k}": qdq_error(k) for k in ["uint8_output", "zero_scale", "axis", "runtime_scale", "add",
                                                "float_input"]},
         **{f"half_{k}": half_error(k) for k in ["mixed", "bytes", "output_type"]},
