@@ -486,13 +486,82 @@ void moveConstructors(llvm::Module &module, llvm::StringRef list,
   builder.CreateRetVoid();
 }
 
-/// The driver that links objects into a shared library.
-std::string linkerProgram(const mlir::fuse::CompileOptions &options) {
+/// The driver that links objects into a shared library; `chosen` tells
+/// whether --linker or FUSE_LINKER named it.
+std::string linkerProgram(const mlir::fuse::CompileOptions &options,
+                          bool &chosen) {
+  chosen = true;
   if (!options.linker.empty())
     return options.linker;
   if (const char *env = std::getenv("FUSE_LINKER"); env && *env)
     return env;
+  chosen = false;
   return FUSE_DEFAULT_LINKER;
+}
+
+#include "RecordedLink.inc"
+
+/// The arguments of one command line as a clang-style driver prints it for
+/// `-###`: each quoted, with `\` escaping the next character. Empty when
+/// the line is not of that form.
+std::vector<std::string> quotedArguments(llvm::StringRef line) {
+  std::vector<std::string> args;
+  size_t i = 0;
+  while (true) {
+    while (i < line.size() && line[i] == ' ')
+      ++i;
+    if (i == line.size())
+      return args;
+    if (line[i] != '"')
+      return {};
+    std::string arg;
+    for (++i; i < line.size() && line[i] != '"'; ++i) {
+      if (line[i] == '\\' && i + 1 < line.size())
+        ++i;
+      arg += line[i];
+    }
+    if (i == line.size())
+      return {}; // no closing quote
+    ++i;
+    args.push_back(std::move(arg));
+  }
+}
+
+/// The linker command the default driver runs for `object` -> `output`, as
+/// recorded when fuse was configured: empty when there is none, or when the
+/// linker or a file the command names (the start files) no longer exists,
+/// so that the driver itself runs instead.
+std::vector<std::string> recordedLinkCommand(llvm::StringRef object,
+                                             llvm::StringRef output) {
+  llvm::SmallVector<llvm::StringRef> lines;
+  llvm::StringRef(kRecordedLink).split(lines, '\n');
+  // One command: the linker's (a driver that ran anything else, such as a
+  // compile step, is not linking the object alone).
+  std::vector<std::string> args;
+  unsigned commands = 0;
+  for (llvm::StringRef line : lines)
+    if (line.ltrim().starts_with("\"")) {
+      ++commands;
+      args = quotedArguments(line.trim());
+    }
+  if (commands != 1 || args.empty())
+    return {};
+  bool sawOutput = false, sawObject = false;
+  for (std::string &arg : args) {
+    if (arg == "fuse-link-output.so") {
+      arg = output.str();
+      sawOutput = true;
+    } else if (arg == "fuse-link-object.o") {
+      arg = object.str();
+      sawObject = true;
+    } else if (llvm::sys::path::is_absolute(arg) &&
+               !llvm::sys::fs::exists(arg)) {
+      return {};
+    }
+  }
+  if (!sawOutput || !sawObject || !llvm::sys::fs::can_execute(args.front()))
+    return {};
+  return args;
 }
 
 } // namespace
@@ -981,15 +1050,28 @@ int mlir::fuse::runCompile(const CompileOptions &options) {
                 "': " + ec.message());
   llvm::sys::Process::SafelyCloseFileDescriptor(fd);
   temps.add(partialPath.str().str());
-  std::string driver = linkerProgram(options);
-  llvm::ErrorOr<std::string> program = llvm::sys::findProgramByName(driver);
-  if (!program)
-    return fail("cannot find the linker driver '" + driver +
-                "' (--linker or FUSE_LINKER names another)");
-  llvm::SmallVector<llvm::StringRef> args = {*program,    "-shared",  "-o",
-                                             partialPath, objectPath, "-lm"};
-  if (llvm::sys::findProgramByName("ld.lld"))
-    args.insert(args.begin() + 1, "-fuse-ld=lld");
+  // The default driver's link, run without the driver where it was
+  // recorded; any other driver (--linker, FUSE_LINKER) runs itself.
+  bool chosen;
+  std::string driver = linkerProgram(options, chosen);
+  std::vector<std::string> recorded;
+  if (!chosen)
+    recorded = recordedLinkCommand(objectPath, partialPath);
+  std::string programPath;
+  llvm::SmallVector<llvm::StringRef> args;
+  if (!recorded.empty()) {
+    programPath = recorded.front();
+    args.assign(recorded.begin(), recorded.end());
+  } else {
+    llvm::ErrorOr<std::string> program = llvm::sys::findProgramByName(driver);
+    if (!program)
+      return fail("cannot find the linker driver '" + driver +
+                  "' (--linker or FUSE_LINKER names another)");
+    programPath = *program;
+    args = {programPath, "-shared", "-o", partialPath, objectPath, "-lm"};
+    if (llvm::sys::findProgramByName("ld.lld"))
+      args.insert(args.begin() + 1, "-fuse-ld=lld");
+  }
   std::string linkError;
   llvm::SmallString<256> logPath;
   if (std::error_code ec =
@@ -998,7 +1080,7 @@ int mlir::fuse::runCompile(const CompileOptions &options) {
   temps.add(logPath.str().str());
   std::optional<llvm::StringRef> redirects[] = {std::nullopt, logPath.str(),
                                                 logPath.str()};
-  int status = llvm::sys::ExecuteAndWait(*program, args, std::nullopt,
+  int status = llvm::sys::ExecuteAndWait(programPath, args, std::nullopt,
                                          redirects, 0, 0, &linkError);
   if (status != 0) {
     std::string log;
@@ -1010,7 +1092,8 @@ int mlir::fuse::runCompile(const CompileOptions &options) {
   }
   if (std::error_code ec = llvm::sys::fs::rename(partialPath, options.output))
     return fail("cannot write '" + options.output + "': " + ec.message());
-  progress.done("link", options.output);
+  progress.done("link", options.output + " (" +
+                            llvm::sys::path::filename(programPath).str() + ")");
   if (!options.quiet)
     llvm::errs() << "fuse-compile: total    "
                  << llvm::format("%6.2f s", progress.total) << "\n";

@@ -174,7 +174,9 @@ static cl::opt<bool> llvmUnroll(
 static cl::opt<std::string>
     linker("linker", cl::init(defaults.linker),
            cl::desc("The compiler driver that links the library (default: "
-                    "$FUSE_LINKER, else the clang fuse was built with)"),
+                    "$FUSE_LINKER, else the clang fuse was built with, whose "
+                    "link command, recorded when fuse was configured, runs "
+                    "without the driver)"),
            cl::cat(category));
 static cl::opt<std::string> gpuFormat(
     "gpu-format", cl::init(defaults.gpuFormat),
