@@ -24,7 +24,6 @@ import os
 import random
 import re
 import shutil
-import struct
 import subprocess
 import sys
 import tempfile
@@ -58,14 +57,20 @@ def run(cmd, stdin=None):
     return proc.stdout
 
 
+# The build's fuse package (import_fuse), for the helpers below.
+fuse = None
+
+
 def import_fuse(fuse_compile):
     """The fuse Python package of the build that `fuse_compile` belongs to."""
+    global fuse
     python_dir = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(fuse_compile))), "python")
     if not os.path.isdir(os.path.join(python_dir, "fuse")):
         fail(f"no fuse Python package in {python_dir} (build fuse first)")
     sys.path.insert(0, python_dir)
-    import fuse
-    return fuse
+    import fuse as package
+    fuse = package
+    return package
 
 
 def type_text(info):
@@ -89,8 +94,7 @@ def random_input(info, rng):
     elif info.dtype in ("f32", "f16", "f64", "bf16"):
         draws = np.array([rng.uniform(-1.0, 1.0) for _ in range(n)], dtype=np.float64)
         if info.dtype == "bf16":
-            bits = draws.astype(np.float32).view(np.uint32).astype(np.uint64)
-            values = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint16)
+            values = fuse.bfloat16_bits(draws)
         else:
             values = draws.astype(info.numpy_dtype)
     else:
@@ -102,7 +106,7 @@ def as_float32(array, info):
     """An output as float32: bf16 from its bits, anything else converted
     (exactly, for the values a model computes)."""
     if info.dtype == "bf16":
-        return (array.astype(np.uint32) << 16).view(np.float32)
+        return fuse.bfloat16_values(array)
     return array.astype(np.float32)
 
 

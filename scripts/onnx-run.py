@@ -111,26 +111,31 @@ def to_input(a, info):
     if info.dtype == "f16":
         return a.astype(np.float16)
     if info.dtype == "bf16":
-        bits = a.astype(np.float32).view(np.uint32).astype(np.uint64)
-        return ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint16)
+        return fuse.bfloat16_bits(a)
     return a
 
 
 def from_output(a, info):
     """bfloat16 bits as float32; anything else as it is."""
     if info.dtype == "bf16":
-        return (a.astype(np.uint32) << 16).view(np.float32)
+        return fuse.bfloat16_values(a)
     return a
+
+
+# The build's fuse package (import_fuse), for the helpers below.
+fuse = None
 
 
 def import_fuse(fuse_compile):
     """The fuse Python package of the build that `fuse_compile` belongs to."""
+    global fuse
     python_dir = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(fuse_compile))), "python")
     if not os.path.isdir(os.path.join(python_dir, "fuse")):
         raise RunError(f"no fuse Python package in {python_dir} (build fuse first)")
     sys.path.insert(0, python_dir)
-    import fuse
-    return fuse
+    import fuse as package
+    fuse = package
+    return package
 
 
 def main():

@@ -23,7 +23,7 @@ import tempfile
 
 import numpy as np
 
-__all__ = ["FuseError", "TensorInfo", "Model", "compile", "load"]
+__all__ = ["FuseError", "TensorInfo", "Model", "compile", "load", "bfloat16_bits", "bfloat16_values"]
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -146,6 +146,23 @@ def _check(status):
 
 
 # --- models ----------------------------------------------------------------
+
+def bfloat16_bits(values):
+    """Float values (any array-like) as bfloat16 bits (a uint16 array of the
+    same shape), rounded to the nearest, ties to even; NaN stays a quiet
+    NaN of its sign. A bf16 input is given to a model as such bits."""
+    f = np.asarray(values, dtype=np.float32)
+    bits = f.view(np.uint32).astype(np.uint64)
+    rounded = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint16)
+    nan = ((bits >> 16) | 0x0040).astype(np.uint16)
+    return np.where(np.isnan(f), nan, rounded)
+
+
+def bfloat16_values(bits):
+    """bfloat16 bits (a uint16 array, as a bf16 output comes back) as
+    float32 values, exactly."""
+    return (np.asarray(bits, dtype=np.uint16).astype(np.uint32) << 16).view(np.float32)
+
 
 class TensorInfo:
     """An input or output of a model: its name, element type and shape."""

@@ -51,3 +51,13 @@ for call in [lambda: model(np.zeros((1, 3, 8, 8), np.float32)),
         print("error: none raised")
     except fuse.FuseError as e:
         print("error:", str(e).splitlines()[-1])
+
+# bfloat16 as bits and back: rounded to nearest, ties to even (1 + 2^-8 and
+# 1 + 3 * 2^-8 are ties), infinities kept, a NaN whose payload would round
+# to infinity stays a NaN of its sign.
+x = np.array([1.0, 1.00390625, 1.01171875, -2.5, np.inf, 3.0e38,
+              np.uint32(0x7F800001).view(np.float32), np.uint32(0xFF800001).view(np.float32)],
+             dtype=np.float32)
+bits = fuse.bfloat16_bits(x)
+print("bf16 bits:", " ".join(f"{v:04x}" for v in bits), bits.dtype, bits.shape)
+print("bf16 values:", fuse.bfloat16_values(bits).tolist())
