@@ -342,12 +342,91 @@ LogicalResult tileRegisterTiles(RewriterBase &rewriter, linalg::LinalgOp op,
   return tileReductions(rewriter, tiledOp, tiling.reduction, loops);
 }
 
+/// The smallest column panel packed into a contiguous copy (smaller ones
+/// stay in L1 whatever their layout).
+constexpr int64_t kMinPackedPanelBytes = 16 * 1024;
+
+/// Whether `slice` reads memory that is not contiguous in its source: some
+/// dimension after the first one it takes more than one element of is cut.
+bool isStridedSlice(tensor::ExtractSliceOp slice) {
+  ArrayRef<int64_t> source = slice.getSourceType().getShape();
+  ArrayRef<int64_t> sizes = slice.getStaticSizes();
+  if (ShapedType::isDynamicShape(source) || ShapedType::isDynamicShape(sizes))
+    return false;
+  auto first = llvm::find_if(sizes, [](int64_t s) { return s > 1; });
+  for (auto d = std::distance(sizes.begin(), first) + 1;
+       d < int64_t(sizes.size()); ++d)
+    if (sizes[d] != source[d])
+      return true;
+  return false;
+}
+
+/// Packs the column panels: each operand slice that all register tiles of
+/// one column block read (a panel of the weights, NR columns of every
+/// reduction point: the slice of a tensor defined outside the loops whose
+/// place depends only on the column block) and that is strided in its
+/// source is copied, at the start of the column block, into a contiguous
+/// tensor the tiles then read. A row of the weights' panel is a few cache
+/// lines, one row of the source apart: with a source row of a multiple of
+/// 4 KiB (BERT's 3072 columns: 12 KiB) every row of the panel maps to the
+/// same few cache sets, so the panel falls out of L1 and L2 between the
+/// row tiles that reuse it; packed, it is consecutive lines. The copy is
+/// tiled by rows (one vector read and write of NR elements each). Slices
+/// under `minBytes` fit in L1 either way and are left alone.
+void packColumnPanels(RewriterBase &rewriter, scf::ForOp columns,
+                      int64_t minBytes) {
+  // Hoist what does not depend on the row tiles (the panel's slice and its
+  // offsets) out of every loop inside the column block, innermost first.
+  columns.getBody()->walk(
+      [&](LoopLikeOpInterface loop) { moveLoopInvariantCode(loop); });
+  SmallVector<tensor::ExtractSliceOp> panels;
+  for (auto slice : columns.getBody()->getOps<tensor::ExtractSliceOp>()) {
+    RankedTensorType type = slice.getResultType();
+    if (!columns.isDefinedOutsideOfLoop(slice.getSource()) ||
+        !type.hasStaticShape() || type.getRank() < 2 ||
+        !type.getElementType().isIntOrFloat() || !isStridedSlice(slice))
+      continue;
+    int64_t bytes = type.getNumElements() *
+                    std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+    // Read by an inner loop (the row tiles), not by the column block alone.
+    bool readInLoops = llvm::any_of(slice->getUsers(), [&](Operation *user) {
+      return user->getParentOp() != columns.getOperation();
+    });
+    if (bytes >= minBytes && readInLoops)
+      panels.push_back(slice);
+  }
+  for (tensor::ExtractSliceOp slice : panels) {
+    RankedTensorType type = slice.getResultType();
+    Location loc = slice.getLoc();
+    rewriter.setInsertionPointAfter(slice);
+    Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                          type.getElementType());
+    auto copy = linalg::CopyOp::create(rewriter, loc, slice.getResult(), empty);
+    rewriter.replaceUsesWithIf(
+        slice.getResult(), copy->getResult(0),
+        [&](OpOperand &use) { return use.getOwner() != copy.getOperation(); });
+    // One row at a time: every dimension but the innermost tiled by 1.
+    SmallVector<int64_t> rowSizes(type.getRank(), 1);
+    rowSizes.back() = 0;
+    scf::SCFTilingOptions options;
+    options.setTileSizes(asIndexAttrs(rewriter.getContext(), rowSizes));
+    rewriter.setInsertionPoint(copy);
+    FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+        rewriter, cast<TilingInterface>(copy.getOperation()), options);
+    if (succeeded(tiled))
+      rewriter.replaceOp(copy, tiled->replacements);
+  }
+}
+
 /// Tiles `op` into register tiles (with its elementwise epilogue, which
 /// then runs on the accumulators, where it has one and the reduction is
 /// not in cache blocks), then its reduction loops; returns the loops
-/// holding the vectorizable ops.
+/// holding the vectorizable ops. The column panels of at least
+/// `minPanelBytes` (a block's, under cache blocks) are packed
+/// (packColumnPanels).
 LogicalResult tileContraction(RewriterBase &rewriter, linalg::LinalgOp op,
                               const RegisterTiling &tiling,
+                              int64_t minPanelBytes,
                               SmallVectorImpl<Operation *> &loops) {
   // Reduction blocks first: the output is their loops' carried value, so
   // its initial value stays outside them (computed once), and the
@@ -357,14 +436,29 @@ LogicalResult tileContraction(RewriterBase &rewriter, linalg::LinalgOp op,
         tileReductions(rewriter, op, tiling.blocks, loops);
     if (failed(blockedOp))
       return failure();
-    return tileRegisterTiles(rewriter, cast<linalg::LinalgOp>(*blockedOp), {},
-                             tiling, loops);
+    size_t first = loops.size();
+    if (failed(tileRegisterTiles(rewriter, cast<linalg::LinalgOp>(*blockedOp),
+                                 {}, tiling, loops)))
+      return failure();
+    // Each block's panel of each column block.
+    if (loops.size() > first)
+      if (auto columns = dyn_cast<scf::ForOp>(loops[first]))
+        packColumnPanels(rewriter, columns, minPanelBytes);
+    return success();
   }
   SmallVector<linalg::GenericOp> chain = epilogueOf(op);
-  if (!chain.empty() &&
-      succeeded(tileRegisterTiles(rewriter, op, chain, tiling, loops)))
-    return success();
-  return tileRegisterTiles(rewriter, op, {}, tiling, loops);
+  size_t first = loops.size();
+  if (chain.empty() ||
+      failed(tileRegisterTiles(rewriter, op, chain, tiling, loops))) {
+    first = loops.size();
+    if (failed(tileRegisterTiles(rewriter, op, {}, tiling, loops)))
+      return failure();
+  }
+  // The outermost loop walks the column blocks (the tiling's interchange).
+  if (loops.size() > first)
+    if (auto columns = dyn_cast<scf::ForOp>(loops[first]))
+      packColumnPanels(rewriter, columns, minPanelBytes);
+  return success();
 }
 
 struct FuseCpuVectorizePass
@@ -463,7 +557,8 @@ struct FuseCpuVectorizePass
     for (auto &[op, tiling] : contractions) {
       // A tiling that fails leaves the op as it was (it lowers to loops).
       SmallVector<Operation *> opLoops;
-      if (failed(tileContraction(rewriter, op, tiling, opLoops)))
+      if (failed(tileContraction(rewriter, op, tiling, kMinPackedPanelBytes,
+                                 opLoops)))
         continue;
       loops.append(opLoops);
     }

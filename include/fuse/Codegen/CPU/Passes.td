@@ -45,7 +45,13 @@ def FuseCpuVectorize : Pass<"fuse-cpu-vectorize", "::mlir::func::FuncOp"> {
        outermost loops: a window position and up to an eighth of
        `panel-bytes` of the panel at a time, so the panel stays in L1 while
        all the register tiles use it; the initial value is then computed
-       once, before the blocks.
+       once, before the blocks. A column panel (a block's, under blocks)
+       of at least 16 KiB that is strided in its source (a slice of the
+       weights, the same for every row tile) is first copied into a
+       contiguous tensor at the start of its column block, a row (one
+       vector) at a time, and the tiles read the copy: rows of a source
+       whose width is a multiple of 4 KiB all map to the same cache sets,
+       and the panel would not stay in cache between the row tiles.
     3. A convolution tile (a 1x1 window) becomes a product over a strided
        slice of its input (a `linalg.generic` whose maps are projected
        permutations; a pooling tile the pooling's combiner, elementwise on
