@@ -165,10 +165,7 @@ FailureOr<bool> Importer::tryFold() {
     return defineHost(x->transposed(p));
   }
   if (opType == "Concat") {
-    FailureOr<int64_t> axisAttr = intAttr("axis", 0);
-    if (failed(axisAttr))
-      return failure();
-    FailureOr<int64_t> axis = normAxis(*axisAttr, x->shape.size());
+    FailureOr<int64_t> axis = axisAttr(x->shape.size(), 0);
     if (failed(axis))
       return failure();
     SmallVector<const HostTensor *> parts;
@@ -194,10 +191,7 @@ FailureOr<bool> Importer::tryFold() {
     return defineHost(HostTensor::concat(parts, *axis));
   }
   if (opType == "Gather") {
-    FailureOr<int64_t> axisAttr = intAttr("axis", 0);
-    if (failed(axisAttr))
-      return failure();
-    FailureOr<int64_t> axis = normAxis(*axisAttr, x->shape.size());
+    FailureOr<int64_t> axis = axisAttr(x->shape.size(), 0);
     if (failed(axis))
       return failure();
     const HostTensor &idx = *input(1)->host;
