@@ -231,24 +231,25 @@ func.func @conv_two_uses(%x: tensor<1x10x10x16xf32>, %w: tensor<3x3x16x32xf32>) 
   return %c, %r : tensor<1x8x8x32xf32>, tensor<1x8x8x32xf32>
 }
 
-// A product whose weights' column panels (256 x 32 x 4 B = 32 KiB, rows 96
-// columns apart) are packed into contiguous copies, with a bias and tanh
-// (of an eighth of the sum) on the accumulators; with one thread and with
-// its column blocks over two threads (each packs its own panels).
-func.func @packed_panel(%x: tensor<40x256xf32>, %w: tensor<256x96xf32>, %bias: tensor<96xf32>) -> tensor<40x96xf32> {
+// A product whose weights' column panels (256 x 32 x 4 B = 32 KiB, rows 256
+// columns apart, 8 column blocks) are packed into contiguous copies, with a
+// bias and tanh (of an eighth of the sum) on the accumulators; with one
+// thread and with its column blocks over two threads (each packs its own
+// panels).
+func.func @packed_panel(%x: tensor<40x256xf32>, %w: tensor<256x256xf32>, %bias: tensor<256xf32>) -> tensor<40x256xf32> {
   %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<40x96xf32>
-  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<40x96xf32>) -> tensor<40x96xf32>
-  %m = linalg.matmul ins(%x, %w : tensor<40x256xf32>, tensor<256x96xf32>) outs(%f : tensor<40x96xf32>) -> tensor<40x96xf32>
+  %e = tensor.empty() : tensor<40x256xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<40x256xf32>) -> tensor<40x256xf32>
+  %m = linalg.matmul ins(%x, %w : tensor<40x256xf32>, tensor<256x256xf32>) outs(%f : tensor<40x256xf32>) -> tensor<40x256xf32>
   %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>],
                        iterator_types = ["parallel", "parallel"]}
-      ins(%m, %bias : tensor<40x96xf32>, tensor<96xf32>) outs(%e : tensor<40x96xf32>) {
+      ins(%m, %bias : tensor<40x256xf32>, tensor<256xf32>) outs(%e : tensor<40x256xf32>) {
   ^bb0(%a: f32, %c: f32, %o: f32):
     %eighth = arith.constant 0.125 : f32
     %t = arith.addf %a, %c : f32
     %v = arith.mulf %t, %eighth : f32
     %u = math.tanh %v : f32
     linalg.yield %u : f32
-  } -> tensor<40x96xf32>
-  return %r : tensor<40x96xf32>
+  } -> tensor<40x256xf32>
+  return %r : tensor<40x256xf32>
 }

@@ -345,6 +345,21 @@ LogicalResult tileRegisterTiles(RewriterBase &rewriter, linalg::LinalgOp op,
 /// The smallest column panel packed into a contiguous copy (smaller ones
 /// stay in L1 whatever their layout).
 constexpr int64_t kMinPackedPanelBytes = 16 * 1024;
+/// The fewest column blocks whose panels are packed. A packed column block
+/// is one task of fuse-cpu-outline-parallel (its copy runs before all its
+/// row tiles), where an unpacked one's row tiles are tasks of their own:
+/// with fewer blocks the threads would have too little to share.
+constexpr int64_t kMinPackedColumnBlocks = 8;
+
+/// The iterations of `loop`, when its bounds and step are constants.
+std::optional<int64_t> constantTripCount(scf::ForOp loop) {
+  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
+  std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  if (!lb || !ub || !step || *step <= 0)
+    return std::nullopt;
+  return *ub > *lb ? llvm::divideCeil(*ub - *lb, *step) : 0;
+}
 
 /// Whether `slice` reads memory that is not contiguous in its source: some
 /// dimension after the first one it takes more than one element of is cut.
@@ -372,9 +387,13 @@ bool isStridedSlice(tensor::ExtractSliceOp slice) {
 /// same few cache sets, so the panel falls out of L1 and L2 between the
 /// row tiles that reuse it; packed, it is consecutive lines. The copy is
 /// tiled by rows (one vector read and write of NR elements each). Slices
-/// under `minBytes` fit in L1 either way and are left alone.
+/// under `minBytes` fit in L1 either way and are left alone, and so are
+/// the panels of fewer than kMinPackedColumnBlocks column blocks.
 void packColumnPanels(RewriterBase &rewriter, scf::ForOp columns,
                       int64_t minBytes) {
+  std::optional<int64_t> blocks = constantTripCount(columns);
+  if (!blocks || *blocks < kMinPackedColumnBlocks)
+    return;
   // Hoist what does not depend on the row tiles (the panel's slice and its
   // offsets) out of every loop inside the column block, innermost first.
   columns.getBody()->walk(

@@ -213,14 +213,9 @@ func.func @reference(%a: tensor<16x64xf32>, %b: tensor<64x64xf32>, %c: tensor<16
 // CHECK: %[[FILL:.*]] = linalg.fill
 // CHECK: scf.for {{.*}} step %c256 iter_args({{.*}} = %[[FILL]]) -> (tensor<16x64xf32>)
 // CHECK: scf.for {{.*}} step %c32
-// Each block's column panel (32 KiB, rows 64 columns apart) is packed.
-// CHECK: %[[BEMPTY:.*]] = tensor.empty() : tensor<256x32xf32>
-// CHECK: %[[BPANEL:.*]] = scf.for {{.*}} step %c1 iter_args(%{{.*}} = %[[BEMPTY]]) -> (tensor<256x32xf32>)
-// CHECK: vector.transfer_read {{.*}} : tensor<4096x64xf32>, vector<32xf32>
 // CHECK: scf.for {{.*}} step %c8
 // CHECK: vector.transfer_read {{.*}} : tensor<8x32xf32>, vector<8x32xf32>
 // CHECK: scf.for {{.*}} step %c4 {{.*}} -> (vector<8x32xf32>)
-// CHECK: vector.transfer_read %[[BPANEL]]{{.*}} : tensor<256x32xf32>, vector<4x32xf32>
 // NOBLOCK-LABEL: func.func @long_reduction
 // NOBLOCK-NOT: step %c256
 // NOBLOCK: scf.for {{.*}} step %c4 {{.*}} -> (vector<8x32xf32>)
@@ -234,23 +229,39 @@ func.func @long_reduction(%a: tensor<16x4096xf32>, %b: tensor<4096x64xf32>) -> t
 
 // -----
 
-// A column panel of 256 x 32 x 4 B = 32 KiB whose rows are 128 columns
-// apart in the weights is copied once per column block into a contiguous
-// 256x32 tensor (a row at a time, one 32-wide vector each), which every
-// row tile then reads: consecutive cache lines instead of rows a source
-// row apart (in BERT's 3072-wide weights, 12 KiB: all in the same cache
-// sets).
+// A column panel of 256 x 32 x 4 B = 32 KiB whose rows are 256 columns
+// apart in the weights is copied once per column block (8 of them) into a
+// contiguous 256x32 tensor (a row at a time, one 32-wide vector each),
+// which every row tile then reads: consecutive cache lines instead of rows
+// a source row apart (in BERT's 3072-wide weights, 12 KiB: all in the same
+// cache sets).
 // CHECK-LABEL: func.func @packed_panel
 // CHECK: scf.for %[[N:.*]] = {{.*}} step %c32 iter_args
 // CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<256x32xf32>
 // CHECK: %[[PANEL:.*]] = scf.for %[[K:.*]] = {{.*}} step %c1 iter_args(%{{.*}} = %[[EMPTY]]) -> (tensor<256x32xf32>)
-// CHECK: vector.transfer_read %{{.*}}[%[[K]], %[[N]]]{{.*}} : tensor<256x128xf32>, vector<32xf32>
+// CHECK: vector.transfer_read %{{.*}}[%[[K]], %[[N]]]{{.*}} : tensor<256x256xf32>, vector<32xf32>
 // CHECK: vector.transfer_write {{.*}} : vector<32xf32>, tensor<1x32xf32>
 // CHECK: scf.for {{.*}} step %c8
 // CHECK: scf.for {{.*}} step %c4
 // CHECK: vector.transfer_read %[[PANEL]]{{.*}} : tensor<256x32xf32>, vector<4x32xf32>
-// CHECK-NOT: tensor<256x128xf32>, vector<4x32xf32>
-func.func @packed_panel(%a: tensor<16x256xf32>, %b: tensor<256x128xf32>) -> tensor<16x128xf32> {
+// CHECK-NOT: tensor<256x256xf32>, vector<4x32xf32>
+func.func @packed_panel(%a: tensor<16x256xf32>, %b: tensor<256x256xf32>) -> tensor<16x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x256xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<16x256xf32>) -> tensor<16x256xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<16x256xf32>, tensor<256x256xf32>) outs(%f : tensor<16x256xf32>) -> tensor<16x256xf32>
+  return %r : tensor<16x256xf32>
+}
+
+// -----
+
+// The same panels with 4 column blocks: a packed column block is one task
+// for the threads (its copy before all its rows), so few blocks keep their
+// rows as tasks and read the weights directly.
+// CHECK-LABEL: func.func @few_column_blocks
+// CHECK-NOT: tensor.empty() : tensor<256x32xf32>
+// CHECK: vector.transfer_read %{{.*}} : tensor<256x128xf32>, vector<4x32xf32>
+func.func @few_column_blocks(%a: tensor<16x256xf32>, %b: tensor<256x128xf32>) -> tensor<16x128xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<16x128xf32>
   %f = linalg.fill ins(%zero : f32) outs(%e : tensor<16x128xf32>) -> tensor<16x128xf32>
@@ -260,17 +271,42 @@ func.func @packed_panel(%a: tensor<16x256xf32>, %b: tensor<256x128xf32>) -> tens
 
 // -----
 
-// The same 32 KiB panel when the weights are 32 columns wide: its rows are
-// already consecutive, so the tiles read the weights directly.
+// Weights given as [N, K] (a transposed operand): a column block's panel,
+// 32 rows of 256, is already contiguous; the tiles read it directly.
 // CHECK-LABEL: func.func @contiguous_panel
-// CHECK-NOT: tensor.empty() : tensor<256x32xf32>
-// CHECK: vector.transfer_read %{{.*}} : tensor<256x32xf32>, vector<4x32xf32>
-func.func @contiguous_panel(%a: tensor<16x256xf32>, %b: tensor<256x32xf32>) -> tensor<16x32xf32> {
+// CHECK-NOT: tensor.empty() : tensor<
+// CHECK: vector.transfer_read %{{.*}} : tensor<256x256xf32>, vector<32x4xf32>
+func.func @contiguous_panel(%a: tensor<16x256xf32>, %bt: tensor<256x256xf32>, %c: tensor<16x256xf32>) -> tensor<16x256xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>],
+                       iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %bt : tensor<16x256xf32>, tensor<256x256xf32>) outs(%c : tensor<16x256xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %q = arith.addf %o, %p : f32
+    linalg.yield %q : f32
+  } -> tensor<16x256xf32>
+  return %r : tensor<16x256xf32>
+}
+
+// -----
+
+// A long reduction over 8 column blocks: each block's panel (256 x 32 x 4
+// B = 32 KiB, rows 256 columns apart) is packed, per column block.
+// CHECK-LABEL: func.func @long_reduction_packed
+// CHECK: scf.for {{.*}} step %c256 iter_args
+// CHECK: scf.for {{.*}} step %c32
+// CHECK: %[[BEMPTY:.*]] = tensor.empty() : tensor<256x32xf32>
+// CHECK: %[[BPANEL:.*]] = scf.for {{.*}} step %c1 iter_args(%{{.*}} = %[[BEMPTY]]) -> (tensor<256x32xf32>)
+// CHECK: vector.transfer_read {{.*}} : tensor<4096x256xf32>, vector<32xf32>
+// CHECK: scf.for {{.*}} step %c8
+// CHECK: scf.for {{.*}} step %c4 {{.*}} -> (vector<8x32xf32>)
+// CHECK: vector.transfer_read %[[BPANEL]]{{.*}} : tensor<256x32xf32>, vector<4x32xf32>
+func.func @long_reduction_packed(%a: tensor<16x4096xf32>, %b: tensor<4096x256xf32>) -> tensor<16x256xf32> {
   %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<16x32xf32>
-  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<16x32xf32>) -> tensor<16x32xf32>
-  %r = linalg.matmul ins(%a, %b : tensor<16x256xf32>, tensor<256x32xf32>) outs(%f : tensor<16x32xf32>) -> tensor<16x32xf32>
-  return %r : tensor<16x32xf32>
+  %e = tensor.empty() : tensor<16x256xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<16x256xf32>) -> tensor<16x256xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<16x4096xf32>, tensor<4096x256xf32>) outs(%f : tensor<16x256xf32>) -> tensor<16x256xf32>
+  return %m : tensor<16x256xf32>
 }
 
 // -----

@@ -51,7 +51,10 @@ def FuseCpuVectorize : Pass<"fuse-cpu-vectorize", "::mlir::func::FuncOp"> {
        contiguous tensor at the start of its column block, a row (one
        vector) at a time, and the tiles read the copy: rows of a source
        whose width is a multiple of 4 KiB all map to the same cache sets,
-       and the panel would not stay in cache between the row tiles.
+       and the panel would not stay in cache between the row tiles. Only
+       a contraction of at least 8 column blocks is packed: a packed column
+       block is one task for the threads (its copy runs before all of its
+       rows), where an unpacked one's row tiles are tasks too.
     3. A convolution tile (a 1x1 window) becomes a product over a strided
        slice of its input (a `linalg.generic` whose maps are projected
        permutations; a pooling tile the pooling's combiner, elementwise on
