@@ -351,16 +351,6 @@ constexpr int64_t kMinPackedPanelBytes = 16 * 1024;
 /// with fewer blocks the threads would have too little to share.
 constexpr int64_t kMinPackedColumnBlocks = 8;
 
-/// The iterations of `loop`, when its bounds and step are constants.
-std::optional<int64_t> constantTripCount(scf::ForOp loop) {
-  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
-  std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
-  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
-  if (!lb || !ub || !step || *step <= 0)
-    return std::nullopt;
-  return *ub > *lb ? llvm::divideCeil(*ub - *lb, *step) : 0;
-}
-
 /// Whether `slice` reads memory that is not contiguous in its source: some
 /// dimension after the first one it takes more than one element of is cut.
 bool isStridedSlice(tensor::ExtractSliceOp slice) {
@@ -387,12 +377,11 @@ bool isStridedSlice(tensor::ExtractSliceOp slice) {
 /// same few cache sets, so the panel falls out of L1 and L2 between the
 /// row tiles that reuse it; packed, it is consecutive lines. The copy is
 /// tiled by rows (one vector read and write of NR elements each). Slices
-/// under `minBytes` fit in L1 either way and are left alone, and so are
-/// the panels of fewer than kMinPackedColumnBlocks column blocks.
-void packColumnPanels(RewriterBase &rewriter, scf::ForOp columns,
-                      int64_t minBytes) {
-  std::optional<int64_t> blocks = constantTripCount(columns);
-  if (!blocks || *blocks < kMinPackedColumnBlocks)
+/// under kMinPackedPanelBytes fit in L1 either way and are left alone, and
+/// so are the panels of fewer than kMinPackedColumnBlocks column blocks.
+void packColumnPanels(RewriterBase &rewriter, scf::ForOp columns) {
+  std::optional<APInt> blocks = columns.getStaticTripCount();
+  if (!blocks || blocks->getSExtValue() < kMinPackedColumnBlocks)
     return;
   // Hoist what does not depend on the row tiles (the panel's slice and its
   // offsets) out of every loop inside the column block, innermost first.
@@ -411,7 +400,7 @@ void packColumnPanels(RewriterBase &rewriter, scf::ForOp columns,
     bool readInLoops = llvm::any_of(slice->getUsers(), [&](Operation *user) {
       return user->getParentOp() != columns.getOperation();
     });
-    if (bytes >= minBytes && readInLoops)
+    if (bytes >= kMinPackedPanelBytes && readInLoops)
       panels.push_back(slice);
   }
   for (tensor::ExtractSliceOp slice : panels) {
@@ -440,43 +429,39 @@ void packColumnPanels(RewriterBase &rewriter, scf::ForOp columns,
 /// Tiles `op` into register tiles (with its elementwise epilogue, which
 /// then runs on the accumulators, where it has one and the reduction is
 /// not in cache blocks), then its reduction loops; returns the loops
-/// holding the vectorizable ops. The column panels of at least
-/// `minPanelBytes` (a block's, under cache blocks) are packed
-/// (packColumnPanels).
+/// holding the vectorizable ops. The column panels (a block's, under cache
+/// blocks) are then packed where it pays (packColumnPanels).
 LogicalResult tileContraction(RewriterBase &rewriter, linalg::LinalgOp op,
                               const RegisterTiling &tiling,
-                              int64_t minPanelBytes,
                               SmallVectorImpl<Operation *> &loops) {
-  // Reduction blocks first: the output is their loops' carried value, so
-  // its initial value stays outside them (computed once), and the
-  // accumulators are final only after the last block.
+  // The register tiles' loops start at loops[first]: the outermost walks
+  // the column blocks (the tiling's interchange).
+  size_t first;
   if (llvm::any_of(tiling.blocks, [](int64_t b) { return b; })) {
+    // Reduction blocks first: the output is their loops' carried value, so
+    // its initial value stays outside them (computed once), and the
+    // accumulators are final only after the last block.
     FailureOr<Operation *> blockedOp =
         tileReductions(rewriter, op, tiling.blocks, loops);
     if (failed(blockedOp))
       return failure();
-    size_t first = loops.size();
+    first = loops.size();
     if (failed(tileRegisterTiles(rewriter, cast<linalg::LinalgOp>(*blockedOp),
                                  {}, tiling, loops)))
       return failure();
-    // Each block's panel of each column block.
-    if (loops.size() > first)
-      if (auto columns = dyn_cast<scf::ForOp>(loops[first]))
-        packColumnPanels(rewriter, columns, minPanelBytes);
-    return success();
-  }
-  SmallVector<linalg::GenericOp> chain = epilogueOf(op);
-  size_t first = loops.size();
-  if (chain.empty() ||
-      failed(tileRegisterTiles(rewriter, op, chain, tiling, loops))) {
+  } else {
+    SmallVector<linalg::GenericOp> chain = epilogueOf(op);
     first = loops.size();
-    if (failed(tileRegisterTiles(rewriter, op, {}, tiling, loops)))
-      return failure();
+    if (chain.empty() ||
+        failed(tileRegisterTiles(rewriter, op, chain, tiling, loops))) {
+      first = loops.size();
+      if (failed(tileRegisterTiles(rewriter, op, {}, tiling, loops)))
+        return failure();
+    }
   }
-  // The outermost loop walks the column blocks (the tiling's interchange).
   if (loops.size() > first)
     if (auto columns = dyn_cast<scf::ForOp>(loops[first]))
-      packColumnPanels(rewriter, columns, minPanelBytes);
+      packColumnPanels(rewriter, columns);
   return success();
 }
 
@@ -576,8 +561,7 @@ struct FuseCpuVectorizePass
     for (auto &[op, tiling] : contractions) {
       // A tiling that fails leaves the op as it was (it lowers to loops).
       SmallVector<Operation *> opLoops;
-      if (failed(tileContraction(rewriter, op, tiling, kMinPackedPanelBytes,
-                                 opLoops)))
+      if (failed(tileContraction(rewriter, op, tiling, opLoops)))
         continue;
       loops.append(opLoops);
     }
