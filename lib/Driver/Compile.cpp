@@ -248,6 +248,38 @@ std::optional<llvm::json::Value> readReport(llvm::StringRef path) {
   return std::move(*report);
 }
 
+/// The id of the group of report function `fn` with op `op` ("name@place"):
+/// the op itself, else the op at the same place (a convolution whose filter
+/// was re-laid out is another op by then).
+std::optional<int64_t> groupWithOp(const llvm::json::Object &fn,
+                                   StringAttr op) {
+  const llvm::json::Array *groups = fn.getArray("groups");
+  if (!op || !groups)
+    return std::nullopt;
+  auto place = [](llvm::StringRef name) {
+    size_t at = name.find('@');
+    return at == llvm::StringRef::npos ? llvm::StringRef() : name.substr(at);
+  };
+  std::optional<int64_t> samePlace;
+  for (const llvm::json::Value &group : *groups) {
+    const llvm::json::Object *object = group.getAsObject();
+    const llvm::json::Array *ops = object ? object->getArray("ops") : nullptr;
+    if (!ops)
+      continue;
+    for (const llvm::json::Value &value : *ops) {
+      std::optional<llvm::StringRef> name = value.getAsString();
+      if (!name)
+        continue;
+      if (*name == op.getValue())
+        return object->getInteger("id");
+      if (!samePlace && !place(*name).empty() &&
+          place(*name) == place(op.getValue()))
+        samePlace = object->getInteger("id");
+    }
+  }
+  return samePlace;
+}
+
 /// Adds to the report at `path` the weights the lowering re-laid out (each
 /// function's `relayouts`: op, group, layouts, bytes) and what the
 /// compiled library asks for as its workspace: each function's `fuse.memory`
@@ -298,17 +330,47 @@ bool addWorkspaceToReport(ModuleOp module, llvm::StringRef path) {
           object ? object->getString("name") : std::nullopt;
       llvm::json::Object *memory =
           object ? object->getObject("memory") : nullptr;
-      // The weights the CPU build re-laid out for its micro-kernels.
+      // The weights the CPU build re-laid out for its micro-kernels: the
+      // function's own and those of the functions it calls (its groups',
+      // whose records name their group by its ops in the report).
       if (Operation *op =
-              name ? SymbolTable::lookupSymbolIn(module, *name) : nullptr)
-        if (ArrayAttr relayouts = mlir::fuse::FuseDialect::RelayoutsAttrHelper(
-                                      module.getContext())
-                                      .getAttr(op)) {
-          llvm::json::Array list;
-          for (auto record : relayouts.getAsRange<DictionaryAttr>())
-            list.push_back(toJson(record));
+              name ? SymbolTable::lookupSymbolIn(module, *name) : nullptr) {
+        llvm::json::Array list;
+        auto relayoutsOf =
+            mlir::fuse::FuseDialect::RelayoutsAttrHelper(module.getContext());
+        auto add = [&](Operation *fn, bool fromGroup) {
+          ArrayAttr relayouts = relayoutsOf.getAttr(fn);
+          if (!relayouts)
+            return;
+          auto shared =
+              mlir::fuse::FuseDialect::GroupsAttrHelper(module.getContext())
+                  .getAttr(fn);
+          for (auto record : relayouts.getAsRange<DictionaryAttr>()) {
+            llvm::json::Object entry = toJson(record);
+            if (fromGroup) {
+              entry["function"] = SymbolTable::getSymbolName(fn).str();
+              if (std::optional<int64_t> id =
+                      groupWithOp(*object, record.getAs<StringAttr>("op")))
+                entry["group"] = *id;
+              if (shared)
+                entry["groups"] = llvm::json::Array(shared.asArrayRef());
+            }
+            list.push_back(std::move(entry));
+          }
+        };
+        add(op, false);
+        llvm::SmallPtrSet<Operation *, 16> seen;
+        op->walk([&](Operation *inner) {
+          auto callee = inner->getAttrOfType<FlatSymbolRefAttr>("callee");
+          Operation *fn =
+              callee ? SymbolTable::lookupSymbolIn(module, callee.getAttr())
+                     : nullptr;
+          if (fn && fn != op && seen.insert(fn).second)
+            add(fn, true);
+        });
+        if (!list.empty())
           (*object)["relayouts"] = std::move(list);
-        }
+      }
       DictionaryAttr plan = name ? planOf(*name) : DictionaryAttr();
       auto arena = plan ? plan.getAs<IntegerAttr>("arena") : IntegerAttr();
       if (!memory || !arena)
@@ -822,6 +884,7 @@ llvm::Error mlir::fuse::buildCompilePipelines(const CompileOptions &options,
     lowering.entry = options.entry;
     lowering.profile = options.profile;
     lowering.vectorize = options.cpuVectorize;
+    lowering.packWeights = options.packWeights;
     lowering.parallel = options.cpuParallel;
     lowering.shareKernels = options.shareKernels;
     buildCpuPipeline(loweringPm, lowering);

@@ -79,6 +79,12 @@ static cl::opt<bool> cpuVectorize(
     cl::desc("CPU target: contractions as register-blocked vector "
              "micro-kernels (fuse-to-cpu vectorize); false: loops"),
     cl::cat(category));
+static cl::opt<bool> packWeights(
+    "pack-weights", cl::init(defaults.packWeights),
+    cl::desc("CPU target: constant weights laid out at compile time in the "
+             "panels the micro-kernels read (fuse-to-cpu pack-weights); "
+             "false: read as they are"),
+    cl::cat(category));
 static cl::opt<std::string> cpuTarget(
     "cpu-target",
     cl::init(std::string(mlir::fuse::CompileOptions::kDefaultCpuTarget)),
@@ -255,6 +261,7 @@ bool mlir::fuse::parseCompileCommandLine(int argc, const char *const *argv,
   options.passTiming = timePasses;
   options.planBuffers = planBuffers;
   options.cpuVectorize = cpuVectorize;
+  options.packWeights = packWeights;
   if (cpuTarget.getNumOccurrences())
     options.cpuTarget = cpuTarget;
   options.cpuParallel = cpuParallel;

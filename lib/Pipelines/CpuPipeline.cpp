@@ -67,9 +67,16 @@ void mlir::fuse::buildCpuPipeline(OpPassManager &pm,
   if (vectorize) {
     // Filters of convolutions that were TOSA until now (unfused input).
     pm.addNestedPass<func::FuncOp>(createFuseRelayoutWeights(relayout));
+    // The weights' column panels laid out for the micro-kernels at compile
+    // time: a group's constants, and the constants its callers pass.
+    if (options.packWeights)
+      pm.addPass(createFuseCpuMarkConstantArguments());
     FuseCpuVectorizeOptions registerTiles;
     registerTiles.cpuTarget = options.cpuTarget;
+    registerTiles.packConstants = options.packWeights;
     pm.addNestedPass<func::FuncOp>(createFuseCpuVectorize(registerTiles));
+    if (options.packWeights)
+      pm.addPass(createFuseCpuPackWeights());
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());
   }

@@ -59,6 +59,8 @@ struct CompileOptions {
   bool passTiming = false;
   bool planBuffers = true;
   bool cpuVectorize = true;
+  /// With cpuVectorize: constant weights packed for the micro-kernels.
+  bool packWeights = true;
   /// The CPU the CPU schedules are sized for (unset: kDefaultCpuTarget).
   std::optional<std::string> cpuTarget;
   bool cpuParallel = true;

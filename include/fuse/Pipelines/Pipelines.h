@@ -168,6 +168,13 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
                      "convolution filters re-laid out for them); not with "
                      "emulate-threads, which runs the GPU schedule"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> packWeights{
+      *this, "pack-weights",
+      llvm::cl::desc("With vectorize: constant weights laid out at compile "
+                     "time in the panels the micro-kernels read "
+                     "(fuse-cpu-mark-constant-arguments, fuse-cpu-vectorize, "
+                     "fuse-cpu-pack-weights); false: read as they are"),
+      llvm::cl::init(true)};
   PassOptions::Option<std::string> cpuTarget{
       *this, "cpu-target",
       llvm::cl::desc("The CPU fuse-cpu-vectorize sizes register tiles for "

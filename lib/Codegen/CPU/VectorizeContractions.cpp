@@ -12,6 +12,10 @@
 #include "fuse/Codegen/CostModel/CpuSchedule.h"
 
 #include "fuse/Dialect/Fuse/IR/FuseDialect.h"
+#include "fuse/Dialect/Fuse/Utils/ConstantData.h"
+#include "fuse/Dialect/Fuse/Utils/Describe.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -32,6 +36,9 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cstring>
 
 namespace mlir::fuse {
 #define GEN_PASS_DEF_FUSECPUVECTORIZE
@@ -323,15 +330,21 @@ LogicalResult tileRegisterTiles(RewriterBase &rewriter, linalg::LinalgOp op,
   }
   rewriter.replaceAllUsesWith(root->getResult(0),
                               tiled->replacements.lookup(root->getResult(0)));
-  // The originals, now unused: the chain from its end, the contraction,
-  // its initial value.
+  // The originals, now unused but for the slices of them fusion left
+  // unread: the chain from its end, the contraction, its initial value
+  // (so that its weights are read by the tiles alone).
+  auto eraseIfUnused = [&](Operation *original) {
+    for (Operation *user : llvm::make_early_inc_range(original->getUsers()))
+      if (isa<tensor::ExtractSliceOp>(user) && user->use_empty())
+        rewriter.eraseOp(user);
+    if (original->use_empty())
+      rewriter.eraseOp(original);
+  };
   for (linalg::GenericOp link : llvm::reverse(chain))
-    if (link->use_empty())
-      rewriter.eraseOp(link);
-  if (op->use_empty())
-    rewriter.eraseOp(op);
-  if (initProducer && fused.contains(initProducer) && initProducer->use_empty())
-    rewriter.eraseOp(initProducer);
+    eraseIfUnused(link);
+  eraseIfUnused(op);
+  if (initProducer && fused.contains(initProducer))
+    eraseIfUnused(initProducer);
   // The register tiles are independent: fuse-cpu-outline-parallel may
   // spread these loops over threads.
   for (LoopLikeOpInterface loop : tiled->loops) {
@@ -366,27 +379,249 @@ bool isStridedSlice(tensor::ExtractSliceOp slice) {
   return false;
 }
 
+/// Whether `value` is a multiple of `size` whatever the loops' values: a
+/// constant that is, an scf.for induction variable whose start and step
+/// are, or an affine.apply of such values whose sums and products keep
+/// it.
+bool isMultipleOf(OpFoldResult value, int64_t size);
+
+bool isMultipleOf(AffineExpr expr, ValueRange dims, ValueRange symbols,
+                  int64_t size) {
+  if (auto constant = dyn_cast<AffineConstantExpr>(expr))
+    return constant.getValue() % size == 0;
+  if (auto dim = dyn_cast<AffineDimExpr>(expr))
+    return isMultipleOf(OpFoldResult(dims[dim.getPosition()]), size);
+  if (auto symbol = dyn_cast<AffineSymbolExpr>(expr))
+    return isMultipleOf(OpFoldResult(symbols[symbol.getPosition()]), size);
+  auto binary = cast<AffineBinaryOpExpr>(expr);
+  if (expr.getKind() == AffineExprKind::Add)
+    return isMultipleOf(binary.getLHS(), dims, symbols, size) &&
+           isMultipleOf(binary.getRHS(), dims, symbols, size);
+  if (expr.getKind() == AffineExprKind::Mul) {
+    auto factor = dyn_cast<AffineConstantExpr>(binary.getRHS());
+    return (factor && factor.getValue() % size == 0) ||
+           isMultipleOf(binary.getLHS(), dims, symbols, size);
+  }
+  return false;
+}
+
+bool isMultipleOf(OpFoldResult value, int64_t size) {
+  if (size == 1)
+    return true;
+  if (std::optional<int64_t> constant = getConstantIntValue(value))
+    return *constant % size == 0;
+  auto v = cast<Value>(value);
+  if (scf::ForOp loop = scf::getForInductionVarOwner(v)) {
+    std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
+    std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+    return lb && step && *lb % size == 0 && *step % size == 0;
+  }
+  if (auto apply = v.getDefiningOp<affine::AffineApplyOp>()) {
+    AffineMap map = apply.getAffineMap();
+    ValueRange operands = apply.getMapOperands();
+    return map.getNumResults() == 1 &&
+           isMultipleOf(map.getResult(0), operands.take_front(map.getNumDims()),
+                        operands.drop_front(map.getNumDims()), size);
+  }
+  return false;
+}
+
+/// The column panels of constant weights packed at compile time, as the
+/// function's `fuse.relayouts` records say: op, from, to, bytes.
+struct PackedPanels {
+  /// Whether constant weights are packed (else only run-time copies).
+  bool enabled = true;
+  std::string op;
+  SmallVector<Attribute> records;
+  unsigned counter = 0;
+};
+
+std::string shapeString(ArrayRef<int64_t> shape) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::interleave(shape, os, "x");
+  return text;
+}
+
+/// Packs the weights whose panel `slice` reads when they are constant: a
+/// constant of this function, or an argument every call passes a constant
+/// for (`fuse.constant_arguments`), read directly or through one slice with
+/// unit strides (a reduction block's), and read nowhere else. They are laid
+/// out in tiles of the panel's shape, one after the other (tiledShape), so
+/// each panel is contiguous, and the slice reads its tile. A constant of
+/// the function is replaced now; an argument is packed by a linalg.generic
+/// at the function's start, marked `fuse.pack_argument`, which
+/// fuse-cpu-pack-weights then replaces by packing the callers' constants.
+/// Each tile must be whole: every dimension is either read whole from 0 or
+/// cut into equal tiles at offsets that are multiples of the tile size
+/// (proved from the loops). Returns whether it packed.
+bool packConstantPanel(RewriterBase &rewriter, func::FuncOp func,
+                       tensor::ExtractSliceOp slice, PackedPanels &packed) {
+  if (!slice.hasUnitStride())
+    return false;
+  SmallVector<OpFoldResult> outerOffsets;
+  tensor::ExtractSliceOp outer;
+  Value source = slice.getSource();
+  if (auto producer = source.getDefiningOp<tensor::ExtractSliceOp>()) {
+    if (!producer.hasUnitStride() || !source.hasOneUse() ||
+        producer.getResultType().getRank() !=
+            producer.getSourceType().getRank())
+      return false;
+    outer = producer;
+    outerOffsets = producer.getMixedOffsets();
+    source = producer.getSource();
+  }
+  if (!source.hasOneUse())
+    return false;
+  auto constant = source.getDefiningOp<arith::ConstantOp>();
+  auto argument = dyn_cast<BlockArgument>(source);
+  if (argument) {
+    DenseI64ArrayAttr constants =
+        FuseDialect::ConstantArgumentsAttrHelper(rewriter.getContext())
+            .getAttr(func);
+    if (argument.getOwner() != &func.getBody().front() || !constants ||
+        !llvm::is_contained(constants.asArrayRef(),
+                            int64_t(argument.getArgNumber())))
+      return false;
+  } else if (!constant) {
+    return false;
+  }
+  auto sourceType = dyn_cast<RankedTensorType>(source.getType());
+  if (!sourceType || !sourceType.hasStaticShape() ||
+      !sourceType.getElementType().isIntOrFloat())
+    return false;
+  ArrayRef<int64_t> shape = sourceType.getShape();
+  ArrayRef<int64_t> sizes = slice.getStaticSizes();
+  SmallVector<OpFoldResult> offsets = slice.getMixedOffsets();
+  int64_t rank = shape.size();
+  if (int64_t(sizes.size()) != rank || ShapedType::isDynamicShape(sizes))
+    return false;
+  // Per dimension: read whole, or cut into tiles of the slice's size.
+  for (int64_t d = 0; d < rank; ++d) {
+    SmallVector<OpFoldResult> parts = {offsets[d]};
+    if (outer)
+      parts.push_back(outerOffsets[d]);
+    if (sizes[d] == shape[d]) {
+      if (llvm::any_of(parts, [](OpFoldResult p) { return !isZeroInteger(p); }))
+        return false;
+      continue;
+    }
+    if (sizes[d] <= 0 || shape[d] % sizes[d] != 0 ||
+        llvm::any_of(
+            parts, [&](OpFoldResult p) { return !isMultipleOf(p, sizes[d]); }))
+      return false;
+  }
+  SmallVector<int64_t> tiled = fuse::detail::tiledShape(shape, sizes);
+  auto type = RankedTensorType::get(tiled, sourceType.getElementType());
+  MLIRContext *context = rewriter.getContext();
+  Value panels;
+  if (constant) {
+    std::string blob = llvm::formatv("fuse_panels_{0}", packed.counter++);
+    ElementsAttr attr = fuse::detail::packConstantTiles(source, sizes, blob);
+    if (!attr)
+      return false;
+    rewriter.setInsertionPoint(constant);
+    panels = arith::ConstantOp::create(rewriter, constant.getLoc(),
+                                       cast<TypedAttr>(attr));
+    NamedAttrList record;
+    record.append("op", StringAttr::get(context, packed.op));
+    record.append("from", StringAttr::get(context, shapeString(shape)));
+    record.append("to", StringAttr::get(context, shapeString(tiled)));
+    record.append(
+        "bytes",
+        IntegerAttr::get(IntegerType::get(context, 64),
+                         int64_t(sourceType.getNumElements() *
+                                 sourceType.getElementTypeBitWidth() / 8)));
+    packed.records.push_back(record.getDictionary(context));
+  } else {
+    // packed[t..., i...] = argument[t * size + i, ...]: an input map that
+    // is no permutation, an identity output.
+    rewriter.setInsertionPointToStart(&func.getBody().front());
+    Location loc = func.getLoc();
+    SmallVector<AffineExpr> reads;
+    for (int64_t d = 0; d < rank; ++d)
+      reads.push_back(getAffineDimExpr(d, context) * sizes[d] +
+                      getAffineDimExpr(rank + d, context));
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(2 * rank, 0, reads, context),
+        AffineMap::getMultiDimIdentityMap(2 * rank, context)};
+    Value empty =
+        tensor::EmptyOp::create(rewriter, loc, tiled, type.getElementType());
+    auto pack = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{type}, ValueRange{source}, ValueRange{empty},
+        maps,
+        SmallVector<utils::IteratorType>(2 * rank,
+                                         utils::IteratorType::parallel),
+        [](OpBuilder &b, Location bodyLoc, ValueRange args) {
+          linalg::YieldOp::create(b, bodyLoc, args[0]);
+        });
+    FuseDialect::PackArgumentAttrHelper(context).setAttr(
+        pack, StringAttr::get(context, packed.op));
+    panels = pack->getResult(0);
+  }
+
+  // The slice of its tile: each dimension's offset over the tile size.
+  Location loc = slice.getLoc();
+  rewriter.setInsertionPoint(slice);
+  AffineExpr s0 = getAffineSymbolExpr(0, context);
+  AffineExpr s1 = getAffineSymbolExpr(1, context);
+  SmallVector<OpFoldResult> tileOffsets, tileSizes;
+  for (int64_t d = 0; d < rank; ++d) {
+    tileOffsets.push_back(
+        outer ? affine::makeComposedFoldedAffineApply(
+                    rewriter, loc, (s0 + s1).floorDiv(sizes[d]),
+                    {offsets[d], outerOffsets[d]})
+              : affine::makeComposedFoldedAffineApply(
+                    rewriter, loc, s0.floorDiv(sizes[d]), {offsets[d]}));
+    tileSizes.push_back(rewriter.getIndexAttr(1));
+  }
+  for (int64_t d = 0; d < rank; ++d) {
+    tileOffsets.push_back(rewriter.getIndexAttr(0));
+    tileSizes.push_back(rewriter.getIndexAttr(sizes[d]));
+  }
+  SmallVector<OpFoldResult> unitStrides(2 * rank, rewriter.getIndexAttr(1));
+  auto tile = tensor::ExtractSliceOp::create(
+      rewriter, loc, slice.getResultType(), panels, tileOffsets, tileSizes,
+      unitStrides);
+  rewriter.replaceOp(slice, tile.getResult());
+  if (outer && outer->use_empty())
+    rewriter.eraseOp(outer);
+  if (constant && constant->use_empty())
+    rewriter.eraseOp(constant);
+  return true;
+}
+
 /// Packs the column panels: each operand slice that all register tiles of
 /// one column block read (a panel of the weights, NR columns of every
 /// reduction point: the slice of a tensor defined outside the loops whose
 /// place depends only on the column block) and that is strided in its
-/// source is copied, at the start of the column block, into a contiguous
-/// tensor the tiles then read. A row of the weights' panel is a few cache
-/// lines, one row of the source apart: with a source row of a multiple of
-/// 4 KiB (BERT's 3072 columns: 12 KiB) every row of the panel maps to the
-/// same few cache sets, so the panel falls out of L1 and L2 between the
-/// row tiles that reuse it; packed, it is consecutive lines. The copy is
-/// tiled by rows (one vector read and write of NR elements each). Slices
-/// under kMinPackedPanelBytes fit in L1 either way and are left alone, and
-/// so are the panels of fewer than kMinPackedColumnBlocks column blocks.
-void packColumnPanels(RewriterBase &rewriter, scf::ForOp columns) {
-  std::optional<APInt> blocks = columns.getStaticTripCount();
-  if (!blocks || blocks->getSExtValue() < kMinPackedColumnBlocks)
-    return;
+/// source. A row of the weights' panel is a few cache lines, one row of
+/// the source apart: with a source row of a multiple of 4 KiB (BERT's 3072
+/// columns: 12 KiB) every row of the panel maps to the same few cache
+/// sets, so the panel falls out of L1 and L2 between the row tiles that
+/// reuse it; packed, it is consecutive lines.
+///
+/// A panel of constant weights is packed at compile time
+/// (packConstantPanel), whatever its size. Any other is copied, at the
+/// start of the column block, into a contiguous tensor the tiles then
+/// read, a row (one vector read and write of NR elements) at a time;
+/// slices under kMinPackedPanelBytes fit in L1 either way and are left
+/// alone, and so are the panels of fewer than kMinPackedColumnBlocks
+/// column blocks.
+void packColumnPanels(RewriterBase &rewriter, func::FuncOp func,
+                      scf::ForOp columns, PackedPanels &packed) {
+  // A loop of one iteration inside (a batch of one) runs at its start.
+  columns.getBody()->walk([&](scf::ForOp loop) {
+    std::optional<APInt> trips = loop.getStaticTripCount();
+    if (trips && trips->getSExtValue() == 1)
+      rewriter.replaceAllUsesWith(loop.getInductionVar(), loop.getLowerBound());
+  });
   // Hoist what does not depend on the row tiles (the panel's slice and its
   // offsets) out of every loop inside the column block, innermost first.
   columns.getBody()->walk(
       [&](LoopLikeOpInterface loop) { moveLoopInvariantCode(loop); });
+  std::optional<APInt> blocks = columns.getStaticTripCount();
+  bool copyPanels = blocks && blocks->getSExtValue() >= kMinPackedColumnBlocks;
   SmallVector<tensor::ExtractSliceOp> panels;
   for (auto slice : columns.getBody()->getOps<tensor::ExtractSliceOp>()) {
     RankedTensorType type = slice.getResultType();
@@ -394,17 +629,21 @@ void packColumnPanels(RewriterBase &rewriter, scf::ForOp columns) {
         !type.hasStaticShape() || type.getRank() < 2 ||
         !type.getElementType().isIntOrFloat() || !isStridedSlice(slice))
       continue;
-    int64_t bytes = type.getNumElements() *
-                    std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
     // Read by an inner loop (the row tiles), not by the column block alone.
     bool readInLoops = llvm::any_of(slice->getUsers(), [&](Operation *user) {
       return user->getParentOp() != columns.getOperation();
     });
-    if (bytes >= kMinPackedPanelBytes && readInLoops)
+    if (readInLoops)
       panels.push_back(slice);
   }
   for (tensor::ExtractSliceOp slice : panels) {
+    if (packed.enabled && packConstantPanel(rewriter, func, slice, packed))
+      continue;
     RankedTensorType type = slice.getResultType();
+    int64_t bytes = type.getNumElements() *
+                    std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+    if (!copyPanels || bytes < kMinPackedPanelBytes)
+      continue;
     Location loc = slice.getLoc();
     rewriter.setInsertionPointAfter(slice);
     Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
@@ -430,10 +669,13 @@ void packColumnPanels(RewriterBase &rewriter, scf::ForOp columns) {
 /// then runs on the accumulators, where it has one and the reduction is
 /// not in cache blocks), then its reduction loops; returns the loops
 /// holding the vectorizable ops. The column panels (a block's, under cache
-/// blocks) are then packed where it pays (packColumnPanels).
+/// blocks) are then packed where it pays (packColumnPanels); those packed
+/// at compile time are recorded in `packed`.
 LogicalResult tileContraction(RewriterBase &rewriter, linalg::LinalgOp op,
                               const RegisterTiling &tiling,
-                              SmallVectorImpl<Operation *> &loops) {
+                              SmallVectorImpl<Operation *> &loops,
+                              PackedPanels &packed) {
+  packed.op = describeOp(op);
   // The register tiles' loops start at loops[first]: the outermost walks
   // the column blocks (the tiling's interchange).
   size_t first;
@@ -459,9 +701,20 @@ LogicalResult tileContraction(RewriterBase &rewriter, linalg::LinalgOp op,
         return failure();
     }
   }
-  if (loops.size() > first)
-    if (auto columns = dyn_cast<scf::ForOp>(loops[first]))
-      packColumnPanels(rewriter, columns);
+  // The column blocks' loop: the first register-tile loop of more than one
+  // iteration (a batch of one, a window row of one, comes first).
+  for (size_t i = first; i < loops.size(); ++i) {
+    auto loop = dyn_cast<scf::ForOp>(loops[i]);
+    if (!loop)
+      break;
+    std::optional<APInt> trips = loop.getStaticTripCount();
+    if (trips && trips->getSExtValue() == 1 && i + 1 < loops.size() &&
+        loops[i + 1]->getParentOp() == loop.getOperation())
+      continue;
+    packColumnPanels(rewriter, loop->getParentOfType<func::FuncOp>(), loop,
+                     packed);
+    break;
+  }
   return success();
 }
 
@@ -558,12 +811,24 @@ struct FuseCpuVectorizePass
 
     IRRewriter rewriter(context);
     SmallVector<Operation *> loops;
+    PackedPanels packed;
+    packed.enabled = packConstants;
     for (auto &[op, tiling] : contractions) {
       // A tiling that fails leaves the op as it was (it lowers to loops).
       SmallVector<Operation *> opLoops;
-      if (failed(tileContraction(rewriter, op, tiling, opLoops)))
+      if (failed(tileContraction(rewriter, op, tiling, opLoops, packed)))
         continue;
       loops.append(opLoops);
+    }
+    // The weights packed at compile time, after any the function's
+    // fuse-relayout-weights recorded.
+    if (!packed.records.empty()) {
+      auto relayouts = FuseDialect::RelayoutsAttrHelper(context);
+      SmallVector<Attribute> records;
+      if (ArrayAttr earlier = relayouts.getAttr(func))
+        llvm::append_range(records, earlier.getValue());
+      llvm::append_range(records, packed.records);
+      relayouts.setAttr(func, ArrayAttr::get(context, records));
     }
 
     // Every op inside the register-tile loops to vectors (a convolution's

@@ -324,3 +324,121 @@ func.func @row_sum(%x: tensor<12x128x128xf32>, %o: tensor<12x128xf32>) -> tensor
     }
   return %r : tensor<12x128xf32>
 }
+
+// -----
+
+// Constant weights: each column panel is packed at compile time, whatever
+// its size or the number of column blocks. The constant becomes its two
+// 64 x 32 panels one after the other ([1, 2] tiles of [64, 32]), the tiles read their column block's
+// panel (no copy at run time), and the function records the re-layout.
+// CHECK-LABEL: func.func @constant_panels
+// CHECK-SAME: fuse.relayouts = [{bytes = 16384 : i64, from = "64x64", op = "linalg.matmul@{{.*}}", to = "1x2x64x32"}, {bytes = 12288 : i64, from = "64x48", op = "linalg.matmul@{{.*}}", to = "1x3x64x16"}]
+// CHECK-DAG: %[[PANELS:.*]] = arith.constant dense<{{.*}}> : tensor<1x2x64x32xf32>
+// CHECK-DAG: %[[NARROW:.*]] = arith.constant dense<{{.*}}> : tensor<1x3x64x16xf32>
+// CHECK-NOT: tensor<64x64xf32>
+// CHECK: scf.for %[[N:.*]] = %{{.*}} to %{{.*}} step %c32
+// CHECK-NOT: tensor.empty
+// CHECK: scf.for {{.*}} step %c8
+// CHECK: scf.for %[[K:.*]] = {{.*}} step %c4
+// CHECK: %[[BLOCK:.*]] = affine.apply #{{.*}}()[%[[N]]]
+// CHECK: vector.transfer_read %[[PANELS]][%c0, %[[BLOCK]], %[[K]], %c0]{{.*}} : tensor<1x2x64x32xf32>, vector<4x32xf32>
+// The second product's panels: 16 columns (its extent's divisor).
+// CHECK: vector.transfer_read %[[NARROW]]{{.*}} : tensor<1x3x64x16xf32>, vector<4x16xf32>
+// SMALL-LABEL: func.func @constant_panels
+// SMALL: arith.constant dense<{{.*}}> : tensor<1x4x64x16xf32>
+// NOBLOCK-LABEL: func.func @constant_panels
+// NOBLOCK: arith.constant dense<{{.*}}> : tensor<1x2x64x32xf32>
+func.func @constant_panels(%a: tensor<16x64xf32>) -> (tensor<16x64xf32>, tensor<16x48xf32>) {
+  %w = arith.constant dense<0.25> : tensor<64x64xf32>
+  %v = arith.constant dense<0.125> : tensor<64x48xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %r = linalg.matmul ins(%a, %w : tensor<16x64xf32>, tensor<64x64xf32>) outs(%f : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %e2 = tensor.empty() : tensor<16x48xf32>
+  %f2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<16x48xf32>) -> tensor<16x48xf32>
+  %s = linalg.matmul ins(%a, %v : tensor<16x64xf32>, tensor<64x48xf32>) outs(%f2 : tensor<16x48xf32>) -> tensor<16x48xf32>
+  return %r, %s : tensor<16x64xf32>, tensor<16x48xf32>
+}
+
+// -----
+
+// Constant weights under cache blocks: a block's panel is a tile of the
+// reduction and the column dimensions, so the constant becomes
+// [K blocks][column blocks][256][32], and the tiles of one block read one
+// contiguous panel.
+// CHECK-LABEL: func.func @constant_blocked_panels
+// CHECK-SAME: fuse.relayouts = [{bytes = 1048576 : i64, from = "4096x64", op = "linalg.matmul@{{.*}}", to = "16x2x256x32"}]
+// CHECK: %[[PANELS:.*]] = arith.constant dense<{{.*}}> : tensor<16x2x256x32xf32>
+// CHECK: scf.for %[[KB:.*]] = {{.*}} step %c256 iter_args
+// CHECK: scf.for %[[N:.*]] = {{.*}} step %c32
+// CHECK-NOT: tensor.empty
+// CHECK: scf.for {{.*}} step %c8
+// CHECK: scf.for %[[K:.*]] = {{.*}} step %c4 {{.*}} -> (vector<8x32xf32>)
+// CHECK-DAG: %[[KI:.*]] = affine.apply #{{.*}}()[%[[KB]]]
+// CHECK-DAG: %[[NI:.*]] = affine.apply #{{.*}}()[%[[N]]]
+// CHECK: vector.transfer_read %[[PANELS]][%[[KI]], %[[NI]], %[[K]], %c0]{{.*}} : tensor<16x2x256x32xf32>, vector<4x32xf32>
+func.func @constant_blocked_panels(%a: tensor<16x4096xf32>) -> tensor<16x64xf32> {
+  %w = arith.constant dense<0.25> : tensor<4096x64xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %m = linalg.matmul ins(%a, %w : tensor<16x4096xf32>, tensor<4096x64xf32>) outs(%f : tensor<16x64xf32>) -> tensor<16x64xf32>
+  return %m : tensor<16x64xf32>
+}
+
+// -----
+
+// A constant filter ([KH, KW, C, F]): its panels, 3x3x16 x 32 output
+// channels each, are packed the same way.
+// CHECK-LABEL: func.func @constant_filter
+// CHECK-SAME: fuse.relayouts = [{bytes = 36864 : i64, from = "3x3x16x64", op = "linalg.conv_2d_nhwc_hwcf@{{.*}}", to = "1x1x1x2x3x3x16x32"}]
+// CHECK: arith.constant dense<{{.*}}> : tensor<1x1x1x2x3x3x16x32xf32>
+// CHECK-NOT: tensor<3x3x16x64xf32>
+func.func @constant_filter(%x: tensor<1x10x10x16xf32>) -> tensor<1x8x8x64xf32> {
+  %w = arith.constant dense<0.5> : tensor<3x3x16x64xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x8x64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x8x64xf32>) -> tensor<1x8x8x64xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%x, %w : tensor<1x10x10x16xf32>, tensor<3x3x16x64xf32>) outs(%f : tensor<1x8x8x64xf32>) -> tensor<1x8x8x64xf32>
+  return %c : tensor<1x8x8x64xf32>
+}
+
+// -----
+
+// Weights read elsewhere too (here, returned) stay as they are: packing
+// them would keep two copies. Their panels are small, so the tiles read
+// the constant directly.
+// CHECK-LABEL: func.func @constant_read_twice
+// CHECK-NOT: fuse.relayouts
+// CHECK-NOT: tensor.empty() : tensor<64x32xf32>
+// CHECK: vector.transfer_read %{{.*}} : tensor<64x64xf32>, vector<4x32xf32>
+func.func @constant_read_twice(%a: tensor<16x64xf32>) -> (tensor<16x64xf32>, tensor<64x64xf32>) {
+  %w = arith.constant dense<0.25> : tensor<64x64xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %r = linalg.matmul ins(%a, %w : tensor<16x64xf32>, tensor<64x64xf32>) outs(%f : tensor<16x64xf32>) -> tensor<16x64xf32>
+  return %r, %w : tensor<16x64xf32>, tensor<64x64xf32>
+}
+
+// -----
+
+// Constant weights given as [N, K]: each panel is already contiguous, so
+// the constant stays as it is.
+// CHECK-LABEL: func.func @constant_contiguous_panel
+// CHECK-NOT: fuse.relayouts
+// CHECK: vector.transfer_read %{{.*}} : tensor<64x64xf32>, vector<32x4xf32>
+func.func @constant_contiguous_panel(%a: tensor<16x64xf32>, %c: tensor<16x64xf32>) -> tensor<16x64xf32> {
+  %bt = arith.constant dense<0.25> : tensor<64x64xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>],
+                       iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %bt : tensor<16x64xf32>, tensor<64x64xf32>) outs(%c : tensor<16x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %q = arith.addf %o, %p : f32
+    linalg.yield %q : f32
+  } -> tensor<16x64xf32>
+  return %r : tensor<16x64xf32>
+}

@@ -46,15 +46,25 @@ def FuseCpuVectorize : Pass<"fuse-cpu-vectorize", "::mlir::func::FuncOp"> {
        `panel-bytes` of the panel at a time, so the panel stays in L1 while
        all the register tiles use it; the initial value is then computed
        once, before the blocks. A column panel (a block's, under blocks)
-       of at least 16 KiB that is strided in its source (a slice of the
-       weights, the same for every row tile) is first copied into a
-       contiguous tensor at the start of its column block, a row (one
-       vector) at a time, and the tiles read the copy: rows of a source
-       whose width is a multiple of 4 KiB all map to the same cache sets,
-       and the panel would not stay in cache between the row tiles. Only
-       a contraction of at least 8 column blocks is packed: a packed column
-       block is one task for the threads (its copy runs before all of its
-       rows), where an unpacked one's row tiles are tasks too.
+       that is strided in its source (a slice of the weights, the same for
+       every row tile) is packed, so the tiles read consecutive lines: rows
+       of a source whose width is a multiple of 4 KiB all map to the same
+       cache sets, and the panel would not stay in cache between the row
+       tiles. Constant weights are packed at compile time: a constant read
+       only there becomes its tiles of the panel's shape, one after the
+       other (`[K, N]` in `[K, NR]` panels: `[1, N/NR, K, NR]`), and each
+       column block reads its tile; an argument listed in the function's
+       `fuse.constant_arguments` (fuse-cpu-mark-constant-arguments) is
+       read through a `linalg.generic` marked `fuse.pack_argument` that
+       packs it, which `fuse-cpu-pack-weights` replaces by packing the
+       callers' constants. Each tile must be whole (offsets the loops prove
+       multiples of the tile). The function records what was packed in
+       `fuse.relayouts`. Other panels of at least 16 KiB are copied into a
+       contiguous tensor at the start of their column block, a row (one
+       vector) at a time, when the contraction has at least 8 column
+       blocks: such a column block is one task for the threads (its copy
+       runs before all of its rows), where an unpacked one's row tiles are
+       tasks too.
     3. A convolution tile (a 1x1 window) becomes a product over a strided
        slice of its input (a `linalg.generic` whose maps are projected
        permutations; a pooling tile the pooling's combiner, elementwise on
@@ -92,6 +102,9 @@ def FuseCpuVectorize : Pass<"fuse-cpu-vectorize", "::mlir::func::FuncOp"> {
     Option<"kc", "kc", "int64_t", /*default=*/"-1",
            "Step of the innermost reduction loop (upper bound); -1: from "
            "the CPU target">,
+    Option<"packConstants", "pack-constants", "bool", /*default=*/"true",
+           "Pack the panels of constant weights at compile time (false: "
+           "only run-time copies of large strided panels)">,
     Option<"panelBytes", "panel-bytes", "int64_t", /*default=*/"-1",
            "A reduction whose column panel of the weights (reduction "
            "points x NR x 4 bytes) is larger runs in blocks of at most an "
@@ -99,12 +112,47 @@ def FuseCpuVectorize : Pass<"fuse-cpu-vectorize", "::mlir::func::FuncOp"> {
            "of the CPU target's L2, blocks of its L1)">,
   ];
   let dependentDialects = ["::mlir::fuse::FuseDialect",
+                           "::mlir::affine::AffineDialect",
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect",
                            "::mlir::vector::VectorDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect"];
+}
+
+def FuseCpuMarkConstantArguments : Pass<"fuse-cpu-mark-constant-arguments", "::mlir::ModuleOp"> {
+  let summary = "Mark the arguments every call of a function passes a "
+                "constant for";
+  let description = [{
+    Before `fuse-cpu-vectorize`: on each private function whose every use
+    is a `func.call`, lists in `fuse.constant_arguments` the positions of
+    the statically shaped tensor arguments for which every call passes an
+    `arith.constant` (the weights of a group's function, one call per group
+    it serves). `fuse-cpu-vectorize` may then read such an argument in the
+    packed layout of its micro-kernel, and `fuse-cpu-pack-weights` packs
+    the callers' constants at compile time. Existing marks are replaced.
+  }];
+}
+
+def FuseCpuPackWeights : Pass<"fuse-cpu-pack-weights", "::mlir::ModuleOp"> {
+  let summary = "Pack the constant weights passed to micro-kernels at "
+                "compile time";
+  let description = [{
+    After `fuse-cpu-vectorize`: each `linalg.generic` marked
+    `fuse.pack_argument` packs an argument of its function into the tiles
+    its contraction's register tiles read (`fuse-cpu-vectorize`, "column
+    panels"). Where the argument has no other use and every call of the
+    function passes an `arith.constant` for it, the argument takes the
+    packed type, each caller's constant is replaced by its packed copy
+    (computed here, once per constant; a splat stays a splat), and the
+    generic is removed; the function's `fuse.relayouts` records it (op,
+    from, to, bytes of every constant packed). Otherwise the generic stays
+    and packs the argument at run time, on every call. Removes the
+    `fuse.constant_arguments` marks.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect"];
 }
 
 def FuseCpuLowerVectors : Pass<"fuse-cpu-lower-vectors", "::mlir::func::FuncOp"> {

@@ -118,6 +118,19 @@ LogicalResult FuseDialect::verifyOperationAttribute(Operation *op,
       return wrongType("an array of {op, from, to, bytes} dictionaries");
     return onlyOn(isFunction, "a function");
   }
+  if (name == ConstantArgumentsAttrHelper::getNameStr()) {
+    auto indices = dyn_cast<DenseI64ArrayAttr>(value);
+    if (!indices || llvm::any_of(indices.asArrayRef(),
+                                 [](int64_t index) { return index < 0; }))
+      return wrongType("an array of non-negative argument positions");
+    return onlyOn(isFunction, "a function");
+  }
+  if (name == PackArgumentAttrHelper::getNameStr()) {
+    if (!isa<StringAttr>(value))
+      return wrongType("a string naming the contraction");
+    return onlyOn(op->getName().getStringRef() == "linalg.generic",
+                  "a linalg.generic");
+  }
   if (name == SplitKBufferAttrHelper::getNameStr()) {
     auto role = dyn_cast<StringAttr>(value);
     if (!role ||
@@ -176,14 +189,15 @@ LogicalResult FuseDialect::verifyOperationAttribute(Operation *op,
       return wrongType("a non-negative i64");
     return success();
   }
-  return op->emitOpError() << "unknown fuse attribute '" << name
-                           << "' (the fuse dialect declares fuse.target, "
-                              "fuse.id, fuse.kind, fuse.rule, fuse.no_plan, "
-                              "fuse.no_vectorize, fuse.parallel_tiles, "
-                              "fuse.parallel_body, fuse.memory, "
-                              "fuse.relayouts, "
-                              "fuse.split_k_buffer, fuse.noalias_args, "
-                              "fuse.llvm_arg_count, fuse.entry, fuse.category, "
-                              "fuse.flops, fuse.bytes_read, "
-                              "fuse.bytes_written)";
+  return op->emitOpError()
+         << "unknown fuse attribute '" << name
+         << "' (the fuse dialect declares fuse.target, "
+            "fuse.id, fuse.kind, fuse.rule, fuse.no_plan, "
+            "fuse.no_vectorize, fuse.parallel_tiles, "
+            "fuse.parallel_body, fuse.memory, "
+            "fuse.relayouts, fuse.constant_arguments, "
+            "fuse.pack_argument, fuse.split_k_buffer, fuse.noalias_args, "
+            "fuse.llvm_arg_count, fuse.entry, fuse.category, "
+            "fuse.flops, fuse.bytes_read, "
+            "fuse.bytes_written)";
 }

@@ -73,3 +73,69 @@ ElementsAttr mlir::fuse::detail::makeElementsAttr(ShapedType type,
         HeapAsmResourceBlob::allocateAndCopyWithAlign(bytes, alignof(double)));
   return DenseElementsAttr::getFromRawBuffer(type, bytes);
 }
+
+SmallVector<int64_t> mlir::fuse::detail::tiledShape(ArrayRef<int64_t> shape,
+                                                    ArrayRef<int64_t> tile) {
+  SmallVector<int64_t> tiled;
+  for (auto [extent, size] : llvm::zip_equal(shape, tile))
+    tiled.push_back(extent / size);
+  llvm::append_range(tiled, tile);
+  return tiled;
+}
+
+ElementsAttr mlir::fuse::detail::packConstantTiles(Value value,
+                                                   ArrayRef<int64_t> tile,
+                                                   StringRef blobName) {
+  auto shaped = dyn_cast<ShapedType>(value.getType());
+  if (!shaped || !shaped.hasStaticShape() ||
+      shaped.getRank() != int64_t(tile.size()) || tile.empty())
+    return {};
+  ArrayRef<int64_t> shape = shaped.getShape();
+  for (auto [extent, size] : llvm::zip_equal(shape, tile))
+    if (size <= 0 || extent % size != 0)
+      return {};
+  auto type =
+      RankedTensorType::get(tiledShape(shape, tile), shaped.getElementType());
+  Attribute attr;
+  if (matchPattern(value, m_Constant(&attr)))
+    if (auto dense = dyn_cast<DenseElementsAttr>(attr);
+        dense && dense.isSplat())
+      return DenseElementsAttr::get(type, dense.getSplatValue<Attribute>());
+  std::optional<ConstantData> data = getConstantData(value);
+  if (!data)
+    return {};
+  int64_t rank = shape.size();
+  size_t elem =
+      data->bytes.size() / std::max<int64_t>(1, shaped.getNumElements());
+  SmallVector<int64_t> strides(rank, 1);
+  for (int64_t d = rank - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  int64_t tileElements = 1;
+  for (int64_t size : tile)
+    tileElements *= size;
+  // Each tile, row by row (a row: the tile's innermost extent, contiguous
+  // in the source).
+  int64_t rows = tileElements / tile.back();
+  int64_t tiles = shaped.getNumElements() / tileElements;
+  size_t rowBytes = tile.back() * elem;
+  std::vector<char> bytes(data->bytes.size());
+  SmallVector<int64_t> base(rank);
+  for (int64_t t = 0; t < tiles; ++t) {
+    int64_t rest = t;
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      int64_t count = shape[d] / tile[d];
+      base[d] = (rest % count) * tile[d];
+      rest /= count;
+    }
+    for (int64_t row = 0; row < rows; ++row) {
+      int64_t r = row, from = base[rank - 1] * strides[rank - 1];
+      for (int64_t d = rank - 2; d >= 0; --d) {
+        from += (base[d] + r % tile[d]) * strides[d];
+        r /= tile[d];
+      }
+      std::memcpy(&bytes[(t * tileElements + row * tile.back()) * elem],
+                  &data->bytes[from * elem], rowBytes);
+    }
+  }
+  return makeElementsAttr(type, bytes, data->fromResource, blobName);
+}

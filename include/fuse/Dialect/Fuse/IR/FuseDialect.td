@@ -64,8 +64,17 @@ def Fuse_Dialect : Dialect {
     "::mlir::UnitAttr":$parallel_body,
     // On a function: what fuse-plan-buffers decided (bytes, strategy).
     "::mlir::DictionaryAttr":$memory,
-    // On a function: the weight re-layouts of fuse-relayout-weights.
+    // On a function: the weight re-layouts of fuse-relayout-weights, and
+    // the weights' panels packed for the CPU micro-kernels
+    // (fuse-cpu-vectorize, fuse-cpu-pack-weights).
     "::mlir::ArrayAttr":$relayouts,
+    // On a private function (fuse-cpu-mark-constant-arguments): the
+    // arguments every call passes a constant for.
+    "::mlir::DenseI64ArrayAttr":$constant_arguments,
+    // On a linalg.generic (fuse-cpu-vectorize): it packs a constant
+    // argument into the tiles the named contraction reads, which
+    // fuse-cpu-pack-weights does at compile time instead.
+    "::mlir::StringAttr":$pack_argument,
     // On a memref.alloc (fuse-distribute-threads): a split-K kernel's
     // "partials" or arrival "counters", which fuse-split-k-buffers places
     // in module globals.

@@ -13,6 +13,7 @@
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Value.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <optional>
 #include <vector>
@@ -37,6 +38,19 @@ std::optional<std::vector<float>> getF32Values(Value value);
 /// named after `blobName` when `asResource`, dense elements otherwise.
 ElementsAttr makeElementsAttr(ShapedType type, ArrayRef<char> bytes,
                               bool asResource, StringRef blobName);
+
+/// The layout of a tensor of `shape` in tiles of `tile` (each dividing its
+/// extent), the tiles one after the other: the tile counts, then the tile
+/// ([shape[0] / tile[0], ..., tile[0], ...]: linalg.pack's layout with
+/// every dimension tiled).
+SmallVector<int64_t> tiledShape(ArrayRef<int64_t> shape,
+                                ArrayRef<int64_t> tile);
+
+/// The constant behind `value` in the tiled layout of `tile` (a splat stays
+/// a splat; a blob named after `blobName` when it was one); null when
+/// `value` is no constant or a tile does not divide its extent.
+ElementsAttr packConstantTiles(Value value, ArrayRef<int64_t> tile,
+                               StringRef blobName);
 
 } // namespace mlir::fuse::detail
 
