@@ -1,7 +1,7 @@
 #!/bin/bash
 # Compile-time weight packing on the CPU, measured: each corpus network
 # compiled with and without it (fuse-compile --pack-weights=false), both
-# timed interleaved by fuse-benchmark at 1 and 2 threads, 3 rounds; prints
+# timed interleaved by fuse-benchmark at 1 and 2 threads, 5 rounds; prints
 # the median of the rounds' medians (ms) and packed / unpacked.
 #   bench/pack-weights.sh [models-dir]   (default build/models; make models
 #   or scripts/models/export.py --out build/models makes them)
@@ -17,12 +17,12 @@ for m in $NETS; do
   "$BIN/fuse-compile" -q "$MODELS/$m.onnx" -o "$OUT/$m-packed.so"
   "$BIN/fuse-compile" -q "$MODELS/$m.onnx" -o "$OUT/$m-unpacked.so" --pack-weights=false
 done
-for round in 1 2 3; do
+for round in 1 2 3 4 5; do
   for t in 1 2; do
     for m in $NETS; do
       for v in packed unpacked; do
-        runs=10; [ "$m" = bert_base ] && runs=5
-        "$BIN/fuse-benchmark" "$OUT/$m-$v.so" --threads "$t" --runs "$runs" --warmup 2 \
+        runs=20; [ "$m" = bert_base ] && runs=8
+        "$BIN/fuse-benchmark" "$OUT/$m-$v.so" --threads "$t" --runs "$runs" --warmup 3 \
           --json "$OUT/$m-$v-t$t-r$round.json" > /dev/null
       done
     done
