@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -35,23 +36,43 @@ using namespace mlir::fuse;
 
 namespace {
 
-/// The calls of private function `fn`, if every use of it is one.
-std::optional<SmallVector<func::CallOp>> callsOf(func::FuncOp fn,
-                                                 ModuleOp module) {
-  if (!fn.isPrivate() || fn.isExternal())
-    return std::nullopt;
-  std::optional<SymbolTable::UseRange> uses = fn.getSymbolUses(module);
-  if (!uses)
-    return std::nullopt;
-  SmallVector<func::CallOp> calls;
-  for (const SymbolTable::SymbolUse &use : *uses) {
-    auto call = dyn_cast<func::CallOp>(use.getUser());
-    if (!call || call.getNumOperands() != fn.getNumArguments())
-      return std::nullopt;
-    calls.push_back(call);
+/// The calls of each function of a module, and the functions used other
+/// than by a call.
+struct CallSites {
+  llvm::DenseMap<StringAttr, SmallVector<func::CallOp>> calls;
+  llvm::DenseSet<StringAttr> otherUses;
+
+  explicit CallSites(ModuleOp module) {
+    std::optional<SymbolTable::UseRange> uses =
+        SymbolTable::getSymbolUses(&module.getBodyRegion());
+    if (!uses)
+      return;
+    for (const SymbolTable::SymbolUse &use : *uses) {
+      StringAttr name = use.getSymbolRef().getRootReference();
+      auto call = dyn_cast<func::CallOp>(use.getUser());
+      if (call && call.getCalleeAttr() == use.getSymbolRef())
+        calls[name].push_back(call);
+      else
+        otherUses.insert(name);
+    }
   }
-  return calls;
-}
+
+  /// The calls of private function `fn`, if every use of it is one that
+  /// passes all its arguments.
+  std::optional<ArrayRef<func::CallOp>> of(func::FuncOp fn) const {
+    if (!fn.isPrivate() || fn.isExternal() ||
+        otherUses.contains(fn.getSymNameAttr()))
+      return std::nullopt;
+    auto it = calls.find(fn.getSymNameAttr());
+    if (it == calls.end())
+      return ArrayRef<func::CallOp>();
+    if (llvm::any_of(it->second, [&](func::CallOp call) {
+          return call.getNumOperands() != fn.getNumArguments();
+        }))
+      return std::nullopt;
+    return ArrayRef<func::CallOp>(it->second);
+  }
+};
 
 /// A statically shaped tensor constant.
 arith::ConstantOp tensorConstant(Value value) {
@@ -67,9 +88,10 @@ struct MarkConstantArgumentsPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     auto marks = FuseDialect::ConstantArgumentsAttrHelper(&getContext());
+    CallSites sites(module);
     for (auto fn : module.getOps<func::FuncOp>()) {
       marks.removeAttr(fn);
-      std::optional<SmallVector<func::CallOp>> calls = callsOf(fn, module);
+      std::optional<ArrayRef<func::CallOp>> calls = sites.of(fn);
       if (!calls || calls->empty())
         continue;
       SmallVector<int64_t> constant;
@@ -99,6 +121,7 @@ struct PackWeightsPass
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
     auto marks = FuseDialect::PackArgumentAttrHelper(context);
+    CallSites sites(module);
     for (auto fn : llvm::make_early_inc_range(module.getOps<func::FuncOp>())) {
       SmallVector<linalg::GenericOp> packs;
       fn.walk([&](linalg::GenericOp generic) {
@@ -106,7 +129,7 @@ struct PackWeightsPass
           packs.push_back(generic);
       });
       for (linalg::GenericOp pack : packs) {
-        if (failed(packCallers(module, fn, pack)))
+        if (failed(packCallers(sites, fn, pack)))
           marks.removeAttr(pack); // it packs on every call
       }
     }
@@ -116,7 +139,7 @@ struct PackWeightsPass
 
   /// Replaces `pack` (which packs an argument of `fn`) by the packed
   /// constants of `fn`'s callers, when each passes one.
-  LogicalResult packCallers(ModuleOp module, func::FuncOp fn,
+  LogicalResult packCallers(const CallSites &sites, func::FuncOp fn,
                             linalg::GenericOp pack) {
     MLIRContext *context = &getContext();
     if (pack.getNumDpsInputs() != 1 || pack->getNumResults() != 1)
@@ -134,7 +157,7 @@ struct PackWeightsPass
     if (fuse::detail::tiledShape(from.getShape(), tile) !=
         ArrayRef<int64_t>(to.getShape()))
       return failure();
-    std::optional<SmallVector<func::CallOp>> calls = callsOf(fn, module);
+    std::optional<ArrayRef<func::CallOp>> calls = sites.of(fn);
     if (!calls || calls->empty())
       return failure();
     unsigned index = argument.getArgNumber();

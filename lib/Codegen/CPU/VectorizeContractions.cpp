@@ -488,7 +488,8 @@ bool packConstantPanel(RewriterBase &rewriter, func::FuncOp func,
   }
   auto sourceType = dyn_cast<RankedTensorType>(source.getType());
   if (!sourceType || !sourceType.hasStaticShape() ||
-      !sourceType.getElementType().isIntOrFloat())
+      !sourceType.getElementType().isIntOrFloat() ||
+      sourceType.getElementTypeBitWidth() % 8 != 0)
     return false;
   ArrayRef<int64_t> shape = sourceType.getShape();
   ArrayRef<int64_t> sizes = slice.getStaticSizes();
@@ -702,7 +703,7 @@ LogicalResult tileContraction(RewriterBase &rewriter, linalg::LinalgOp op,
     }
   }
   // The column blocks' loop: the first register-tile loop of more than one
-  // iteration (a batch of one, a window row of one, comes first).
+  // iteration (a loop of one that holds the next comes first).
   for (size_t i = first; i < loops.size(); ++i) {
     auto loop = dyn_cast<scf::ForOp>(loops[i]);
     if (!loop)
