@@ -8,6 +8,12 @@
 // the caller's stack: the caller leaves only when the job is out of the
 // queue and no worker holds it any more.
 //
+// A model's kernels follow each other microseconds apart, and waking a
+// sleeping thread costs tens of microseconds (more on a virtual machine),
+// as long as many of the kernels take: a worker that finds no job first
+// spins for kSpinTime, watching the queue, before it sleeps, and a caller
+// signals only when a worker sleeps.
+//
 //===----------------------------------------------------------------------===//
 
 #include "ThreadPool.h"
@@ -16,6 +22,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdlib>
 #include <deque>
@@ -51,6 +58,20 @@ struct Job {
   }
 };
 
+/// How long a worker without a job watches the queue before it sleeps.
+constexpr std::chrono::microseconds kSpinTime{200};
+
+/// A pause in a spin loop.
+inline void cpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#else
+  std::this_thread::yield();
+#endif
+}
+
 class Pool {
 public:
   /// Starts workers until there are `count` (or the system refuses more).
@@ -66,11 +87,15 @@ public:
   }
 
   void run(Job &job) {
+    bool anyAsleep;
     {
       std::lock_guard<std::mutex> lock(mutex);
       queue.push_back(&job);
+      queued.fetch_add(1, std::memory_order_release);
+      anyAsleep = sleepers > 0;
     }
-    wake.notify_all();
+    if (anyAsleep)
+      wake.notify_all();
     job.work();
     std::unique_lock<std::mutex> lock(mutex);
     dequeue(&job);
@@ -82,24 +107,53 @@ private:
   /// no worker finds it afterwards.
   void dequeue(Job *job) {
     auto it = std::find(queue.begin(), queue.end(), job);
-    if (it != queue.end())
+    if (it != queue.end()) {
       queue.erase(it);
+      queued.fetch_sub(1, std::memory_order_relaxed);
+    }
+  }
+
+  /// A queued job this worker may join, joined (under `mutex`); null if
+  /// none.
+  Job *join() {
+    for (Job *candidate : queue)
+      if (candidate->seats > 0 && !candidate->exhausted()) {
+        --candidate->seats;
+        ++candidate->holders;
+        return candidate;
+      }
+    return nullptr;
+  }
+
+  /// Watches the queue (unlocked) until something is queued or kSpinTime
+  /// has passed; returns whether something was.
+  bool spin() {
+    auto until = std::chrono::steady_clock::now() + kSpinTime;
+    for (unsigned i = 1;; ++i) {
+      if (queued.load(std::memory_order_acquire) > 0)
+        return true;
+      cpuRelax();
+      if (i % 64 == 0 && std::chrono::steady_clock::now() >= until)
+        return false;
+    }
   }
 
   void serve() {
     std::unique_lock<std::mutex> lock(mutex);
     while (true) {
-      Job *job = nullptr;
-      wake.wait(lock, [&] {
-        for (Job *candidate : queue)
-          if (candidate->seats > 0 && !candidate->exhausted()) {
-            job = candidate;
-            return true;
-          }
-        return false;
-      });
-      --job->seats;
-      ++job->holders;
+      Job *job = join();
+      if (!job) {
+        lock.unlock();
+        bool seen = spin();
+        lock.lock();
+        if (seen)
+          job = join();
+        if (!job) {
+          ++sleepers;
+          wake.wait(lock, [&] { return (job = join()) != nullptr; });
+          --sleepers;
+        }
+      }
       lock.unlock();
       job->work();
       lock.lock();
@@ -112,6 +166,10 @@ private:
   std::mutex mutex;
   std::condition_variable wake, finished;
   std::deque<Job *> queue;
+  /// The queue's length, read without the lock by spinning workers.
+  std::atomic<int32_t> queued{0};
+  /// Workers waiting on `wake` (under `mutex`).
+  int32_t sleepers = 0;
   std::vector<std::thread> workers;
   bool refused = false;
 };
