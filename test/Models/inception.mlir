@@ -31,7 +31,8 @@
 // Fused and unfused give the same results on the CPU (seeded random input,
 // 1e-5 relative), the fused build with the buffers between its kernels
 // planned into one arena (fuse-plan-buffers).
-// RUN: %check_equivalence %s | FileCheck %s --check-prefix=EQUIV
+// RUN: env FUSE_NUM_THREADS=2 %check_equivalence %s | FileCheck %s --check-prefix=EQUIV
+// RUN: env FUSE_NUM_THREADS=1 %check_equivalence %s | FileCheck %s --check-prefix=EQUIV
 // EQUIV: memory: arena {{[0-9]+}} bytes for buffers of {{[0-9]+}} bytes
 // EQUIV: output 0 {{.*}}: PASS
 // EQUIV-NEXT: PASS

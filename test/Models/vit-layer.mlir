@@ -10,6 +10,9 @@
 // Fused and tiled by each group's config (tensor-core schedules, each
 // block's threads emulated) against unfused, on the CPU:
 // RUN: %check_equivalence %s --lower-groups --distribute-threads config | FileCheck %s --check-prefix=EQUIV
+// And through the CPU build's micro-kernels, on 2 threads and on 1:
+// RUN: env FUSE_NUM_THREADS=2 %check_equivalence %s | FileCheck %s --check-prefix=EQUIV
+// RUN: env FUSE_NUM_THREADS=1 %check_equivalence %s | FileCheck %s --check-prefix=EQUIV
 // EQUIV: output 0 {{.*}}: PASS
 // EQUIV-NEXT: PASS
 // And the kernels compile for the H200 (tensor cores in each GEMM group):
