@@ -15,6 +15,7 @@
 
 #include "fuse/Dialect/Fuse/IR/FuseDialect.h"
 #include "fuse/Dialect/Fuse/Utils/ConstantData.h"
+#include "fuse/Dialect/Fuse/Utils/Describe.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -105,13 +106,6 @@ struct MarkConstantArgumentsPass
     }
   }
 };
-
-std::string shapeString(ArrayRef<int64_t> shape) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  llvm::interleave(shape, os, "x");
-  return text;
-}
 
 struct PackWeightsPass
     : public fuse::impl::FuseCpuPackWeightsBase<PackWeightsPass> {
@@ -210,8 +204,8 @@ struct PackWeightsPass
     NamedAttrList record;
     record.append("op", StringAttr::get(context, op));
     record.append("from",
-                  StringAttr::get(context, shapeString(from.getShape())));
-    record.append("to", StringAttr::get(context, shapeString(to.getShape())));
+                  StringAttr::get(context, describeShape(from.getShape())));
+    record.append("to", StringAttr::get(context, describeShape(to.getShape())));
     record.append("bytes", IntegerAttr::get(
                                IntegerType::get(context, 64),
                                int64_t(packed.size()) * from.getNumElements() *

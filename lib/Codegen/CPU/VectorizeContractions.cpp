@@ -436,13 +436,6 @@ struct PackedPanels {
   unsigned counter = 0;
 };
 
-std::string shapeString(ArrayRef<int64_t> shape) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  llvm::interleave(shape, os, "x");
-  return text;
-}
-
 /// Packs the weights whose panel `slice` reads when they are constant: a
 /// constant of this function, or an argument every call passes a constant
 /// for (`fuse.constant_arguments`), read directly or through one slice with
@@ -526,8 +519,8 @@ bool packConstantPanel(RewriterBase &rewriter, func::FuncOp func,
                                        cast<TypedAttr>(attr));
     NamedAttrList record;
     record.append("op", StringAttr::get(context, packed.op));
-    record.append("from", StringAttr::get(context, shapeString(shape)));
-    record.append("to", StringAttr::get(context, shapeString(tiled)));
+    record.append("from", StringAttr::get(context, describeShape(shape)));
+    record.append("to", StringAttr::get(context, describeShape(tiled)));
     record.append(
         "bytes",
         IntegerAttr::get(IntegerType::get(context, 64),

@@ -51,3 +51,10 @@ std::string mlir::fuse::describeOp(Operation *op) {
   });
   return out;
 }
+
+std::string mlir::fuse::describeShape(llvm::ArrayRef<int64_t> shape) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::interleave(shape, os, "x");
+  return text;
+}

@@ -8,6 +8,7 @@
 #define FUSE_DIALECT_FUSE_UTILS_DESCRIBE_H
 
 #include "mlir/IR/Location.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <string>
@@ -26,6 +27,9 @@ bool findInLocation(Location loc, llvm::function_ref<bool(Location)> found);
 /// "linalg.matmul@file:3:5", or "linalg.matmul" when there is neither (fused
 /// and call-site locations are looked through).
 std::string describeOp(Operation *op);
+
+/// A shape as reports write it: "768x3072".
+std::string describeShape(llvm::ArrayRef<int64_t> shape);
 
 } // namespace fuse
 } // namespace mlir
