@@ -13,6 +13,8 @@
 
 #include "fuse/Codegen/CPU/Passes.h"
 
+#include "PackedWeights.h"
+
 #include "fuse/Dialect/Fuse/IR/FuseDialect.h"
 #include "fuse/Dialect/Fuse/Utils/ConstantData.h"
 #include "fuse/Dialect/Fuse/Utils/Describe.h"
@@ -201,23 +203,29 @@ struct PackWeightsPass
       if (isa<tensor::EmptyOp>(init) && init->use_empty())
         init->erase();
 
-    NamedAttrList record;
-    record.append("op", StringAttr::get(context, op));
-    record.append("from",
-                  StringAttr::get(context, describeShape(from.getShape())));
-    record.append("to", StringAttr::get(context, describeShape(to.getShape())));
-    record.append("bytes", IntegerAttr::get(
-                               IntegerType::get(context, 64),
-                               int64_t(packed.size()) * from.getNumElements() *
-                                   from.getElementTypeBitWidth() / 8));
-    auto relayouts = FuseDialect::RelayoutsAttrHelper(context);
-    SmallVector<Attribute> records;
-    if (ArrayAttr earlier = relayouts.getAttr(fn))
-      llvm::append_range(records, earlier.getValue());
-    records.push_back(record.getDictionary(context));
-    relayouts.setAttr(fn, ArrayAttr::get(context, records));
+    recordPackedWeights(fn, op, from.getShape(), to.getShape(),
+                        int64_t(packed.size()) * from.getNumElements() *
+                            from.getElementTypeBitWidth() / 8);
     return success();
   }
 };
 
 } // namespace
+
+void mlir::fuse::recordPackedWeights(Operation *fn, StringRef op,
+                                     ArrayRef<int64_t> from,
+                                     ArrayRef<int64_t> to, int64_t bytes) {
+  MLIRContext *context = fn->getContext();
+  NamedAttrList record;
+  record.append("op", StringAttr::get(context, op));
+  record.append("from", StringAttr::get(context, describeShape(from)));
+  record.append("to", StringAttr::get(context, describeShape(to)));
+  record.append("bytes",
+                IntegerAttr::get(IntegerType::get(context, 64), bytes));
+  auto relayouts = FuseDialect::RelayoutsAttrHelper(context);
+  SmallVector<Attribute> records;
+  if (ArrayAttr earlier = relayouts.getAttr(fn))
+    llvm::append_range(records, earlier.getValue());
+  records.push_back(record.getDictionary(context));
+  relayouts.setAttr(fn, ArrayAttr::get(context, records));
+}

@@ -9,6 +9,8 @@
 
 #include "fuse/Codegen/CPU/Passes.h"
 
+#include "PackedWeights.h"
+
 #include "fuse/Codegen/CostModel/CpuSchedule.h"
 
 #include "fuse/Dialect/Fuse/IR/FuseDialect.h"
@@ -426,13 +428,14 @@ bool isMultipleOf(OpFoldResult value, int64_t size) {
   return false;
 }
 
-/// The column panels of constant weights packed at compile time, as the
-/// function's `fuse.relayouts` records say: op, from, to, bytes.
+/// How fuse-cpu-vectorize packs the column panels of one function's
+/// constant weights (each recorded in its `fuse.relayouts`).
 struct PackedPanels {
   /// Whether constant weights are packed (else only run-time copies).
   bool enabled = true;
+  /// The contraction being tiled, as the records name it.
   std::string op;
-  SmallVector<Attribute> records;
+  /// Numbers the packed constants' blobs.
   unsigned counter = 0;
 };
 
@@ -517,16 +520,9 @@ bool packConstantPanel(RewriterBase &rewriter, func::FuncOp func,
     rewriter.setInsertionPoint(constant);
     panels = arith::ConstantOp::create(rewriter, constant.getLoc(),
                                        cast<TypedAttr>(attr));
-    NamedAttrList record;
-    record.append("op", StringAttr::get(context, packed.op));
-    record.append("from", StringAttr::get(context, describeShape(shape)));
-    record.append("to", StringAttr::get(context, describeShape(tiled)));
-    record.append(
-        "bytes",
-        IntegerAttr::get(IntegerType::get(context, 64),
-                         int64_t(sourceType.getNumElements() *
-                                 sourceType.getElementTypeBitWidth() / 8)));
-    packed.records.push_back(record.getDictionary(context));
+    recordPackedWeights(func, packed.op, shape, tiled,
+                        sourceType.getNumElements() *
+                            sourceType.getElementTypeBitWidth() / 8);
   } else {
     // packed[t..., i...] = argument[t * size + i, ...]: an input map that
     // is no permutation, an identity output.
@@ -813,16 +809,6 @@ struct FuseCpuVectorizePass
       if (failed(tileContraction(rewriter, op, tiling, opLoops, packed)))
         continue;
       loops.append(opLoops);
-    }
-    // The weights packed at compile time, after any the function's
-    // fuse-relayout-weights recorded.
-    if (!packed.records.empty()) {
-      auto relayouts = FuseDialect::RelayoutsAttrHelper(context);
-      SmallVector<Attribute> records;
-      if (ArrayAttr earlier = relayouts.getAttr(func))
-        llvm::append_range(records, earlier.getValue());
-      llvm::append_range(records, packed.records);
-      relayouts.setAttr(func, ArrayAttr::get(context, records));
     }
 
     // Every op inside the register-tile loops to vectors (a convolution's
