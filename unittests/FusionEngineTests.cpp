@@ -38,11 +38,14 @@ namespace {
 
 // A matmul, then a LayerNorm-like row epilogue of its output: two row sums
 // (of the output, and of the centred squares) around an elementwise op.
+// Each sum accumulates into its own tensor (two into one would be refused:
+// the lowering check's in-place updates).
 constexpr const char *kInput = R"mlir(
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
 func.func @f(%a: tensor<8x16xf32>, %b: tensor<16x32xf32>,
-             %acc: tensor<8x32xf32>, %rows: tensor<8xf32>) -> tensor<8xf32> {
+             %acc: tensor<8x32xf32>, %rows: tensor<8xf32>,
+             %rows2: tensor<8xf32>) -> tensor<8xf32> {
   %c = linalg.matmul ins(%a, %b : tensor<8x16xf32>, tensor<16x32xf32>)
                      outs(%acc : tensor<8x32xf32>) -> tensor<8x32xf32>
   %sum = linalg.reduce ins(%c : tensor<8x32xf32>) outs(%rows : tensor<8xf32>)
@@ -59,7 +62,7 @@ func.func @f(%a: tensor<8x16xf32>, %b: tensor<16x32xf32>,
       %sq = arith.mulf %d, %d : f32
       linalg.yield %sq : f32
   } -> tensor<8x32xf32>
-  %var = linalg.reduce ins(%centred : tensor<8x32xf32>) outs(%rows : tensor<8xf32>)
+  %var = linalg.reduce ins(%centred : tensor<8x32xf32>) outs(%rows2 : tensor<8xf32>)
       dimensions = [1]
       (%in: f32, %init: f32) {
         %s = arith.addf %in, %init : f32

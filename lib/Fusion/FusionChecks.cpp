@@ -23,8 +23,59 @@ using namespace mlir;
 using namespace mlir::fuse;
 using namespace mlir::fuse::detail;
 
-/// Merges the lowering refused when fuse-form-groups tried them.
+/// The inits `op` updates in place: those its payload reads, given from
+/// outside (not a fill or an empty tensor it starts from).
+static SmallVector<Value, 1> initsUpdatedInPlace(Operation *op) {
+  SmallVector<Value, 1> updated;
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp)
+    return updated;
+  for (OpOperand &init : linalgOp.getDpsInitsMutable()) {
+    Operation *def = init.get().getDefiningOp();
+    if (def && isCloneableIntoGroup(def))
+      continue;
+    if (linalgOp.payloadUsesValueFromOperand(&init))
+      updated.push_back(init.get());
+  }
+  return updated;
+}
+
+/// Two members that update one tensor in place (ScatterNDs of one data, an
+/// accumulation into a given tensor) each need their own copy of it before
+/// the kernel starts, which the generated kernel does not make (the copy
+/// would run on the host). Asked of the smaller side's members.
+static std::optional<FusionRefusal>
+checkSharedInPlaceUpdates(const FusionCheckInput &in) {
+  const FusionGraph &graph = in.graph;
+  bool aSmaller = in.a.size() <= in.b.size();
+  ArrayRef<unsigned> small = aSmaller ? in.a : in.b;
+  MemberSet other(aSmaller ? in.b : in.a);
+  for (unsigned m : small) {
+    Operation *op = graph.node(m).op;
+    for (Value v : initsUpdatedInPlace(op))
+      for (Operation *user : v.getUsers()) {
+        if (user == op || user->getNumResults() == 0)
+          continue;
+        std::optional<unsigned> id = graph.getDefiningNode(user->getResult(0));
+        if (!id || graph.node(*id).op != user || !other.contains(*id) ||
+            !llvm::is_contained(initsUpdatedInPlace(user), v))
+          continue;
+        return FusionRefusal{
+            check::kLowering,
+            llvm::formatv("'{0}' and '{1}' both update the same tensor in "
+                          "place: each would need its own copy of it before "
+                          "the kernel, which one kernel does not make",
+                          describeOp(op), describeOp(user))};
+      }
+  }
+  return std::nullopt;
+}
+
+/// A merge the kernels cannot express, and merges the lowering refused
+/// when fuse-form-groups tried them.
 static std::optional<FusionRefusal> checkLowering(const FusionCheckInput &in) {
+  if (std::optional<FusionRefusal> refusal = checkSharedInPlaceUpdates(in))
+    return refusal;
   if (!in.rule || !in.candidate)
     return std::nullopt;
   auto vetoes = in.policy.loweringVetoes.find(in.graph.node(*in.candidate).op);
@@ -456,7 +507,8 @@ ArrayRef<FusionCheck> mlir::fuse::getFusionChecks() {
   static const FusionCheck checks[] = {
       {check::kLowering,
        "the lowering (fuse-lower-groups) turns the group into one loop nest "
-       "(fuse-form-groups tries each planned group)",
+       "(fuse-form-groups tries each planned group); no two members update "
+       "one tensor in place",
        checkLowering},
       {check::kDependency,
        "no cycle through ops outside the group; a reduction broadcast back "
