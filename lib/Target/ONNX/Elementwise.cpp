@@ -89,6 +89,28 @@ LogicalResult Importer::importActivation(StringRef kind) {
     y = add(pos(), mul(expm1(mul(neg(), c(1.0f / *alpha))), c(*alpha)));
   } else if (kind == "Softplus") {
     y = softplus();
+  } else if (kind == "Gelu") {
+    // 0.5 x (1 + erf(x / sqrt(2))), or with tanh: 0.5 x (1 + tanh(sqrt(2 /
+    // pi) (x + 0.044715 x^3))).
+    FailureOr<std::string> approximate = stringAttr("approximate", "none");
+    if (failed(approximate))
+      return failure();
+    Value inner;
+    if (*approximate == "none") {
+      inner = op<tosa::ErfOp>(t, {mul(v, c(float(M_SQRT1_2)))});
+    } else if (*approximate == "tanh") {
+      Value cube = mul(mul(v, v), v);
+      inner = op<tosa::TanhOp>(t, {mul(add(v, mul(cube, c(0.044715f))),
+                                       c(float(std::sqrt(2.0 / M_PI))))});
+    } else {
+      return error() << "approximate '" << *approximate
+                     << "' is not one of none, tanh",
+             failure();
+    }
+    y = mul(mul(v, c(0.5f)), add(inner, c(1.0f)));
+  } else if (kind == "Mish") {
+    // x * tanh(softplus(x)); tanh saturates to 1 where softplus grows.
+    y = mul(v, op<tosa::TanhOp>(t, {softplus()}));
   } else if (kind == "Softsign") {
     y = mul(v,
             op<tosa::ReciprocalOp>(t, {add(op<tosa::AbsOp>(t, {v}), c(1.0f))}));
@@ -466,6 +488,12 @@ void Importer::registerElementwiseOps(OpRegistry &r) {
                        "Softsign", "HardSigmoid", "HardSwish"})
     r.add(op,
           [](Importer &i) { return i.importActivation(i.node->op_type()); });
+  r.add(
+       "Mish", [](Importer &i) { return i.importActivation("Mish"); }, 18)
+      .ownSchema(1, {});
+  r.add(
+       "Gelu", [](Importer &i) { return i.importActivation("Gelu"); }, 20)
+      .ownSchema(1, {"approximate"});
   r.add("PRelu", [](Importer &i) { return i.importPRelu(); }).inputs(2);
   for (StringRef op : {"Sign", "Shrink", "ThresholdedRelu"})
     r.add(op, [](Importer &i) { return i.importPiecewise(i.node->op_type()); });

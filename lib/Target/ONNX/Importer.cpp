@@ -936,6 +936,44 @@ std::vector<std::string> OpRegistry::opTypes() const {
   return ops;
 }
 
+LogicalResult Importer::checkOwnSchema(const OpSpec::Schema &schema) {
+  auto count = [](int n, const char *what) {
+    return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+  };
+  if (numInputs() > schema.maxInputs)
+    return error() << "has " << count(numInputs(), "input") << "; the op takes "
+                   << "at most " << schema.maxInputs,
+           failure();
+  int outputs = node->output_size();
+  if (outputs < schema.minOutputs || outputs > schema.maxOutputs) {
+    InFlightDiagnostic d = error();
+    d << "has " << count(outputs, "output") << "; the op has ";
+    if (schema.maxOutputs == OpSpec::kAnyCount)
+      d << "at least " << schema.minOutputs;
+    else if (schema.minOutputs == schema.maxOutputs)
+      d << schema.minOutputs;
+    else
+      d << schema.minOutputs << " to " << schema.maxOutputs;
+    return failure();
+  }
+  llvm::StringSet<> seen;
+  for (const onnx::AttributeProto &a : node->attribute()) {
+    if (!llvm::is_contained(schema.attributes, a.name())) {
+      InFlightDiagnostic d = error();
+      d << "unknown attribute '" << a.name() << "' (";
+      if (schema.attributes.empty())
+        d << "the op has none)";
+      else
+        d << "the op's are " << llvm::join(schema.attributes, ", ") << ")";
+      return failure();
+    }
+    if (!seen.insert(a.name()).second)
+      return error() << "attribute '" << a.name() << "' is given twice",
+             failure();
+  }
+  return success();
+}
+
 const OpRegistry &Importer::registry() {
   static const OpRegistry table = [] {
     OpRegistry r;
@@ -1044,6 +1082,9 @@ LogicalResult Importer::importNode() {
              failure();
   if (node->output_size() == 0 || node->output(0).empty())
     return error() << "has no output", failure();
+  if (spec->schema && spec->since > onnxSchemaOpset() &&
+      failed(checkOwnSchema(*spec->schema)))
+    return failure();
   if (failed(refuseTrainingMode()) || failed(checkElementTypes()))
     return failure();
   FailureOr<Type> ft = nodeFloatType();
@@ -1179,8 +1220,17 @@ OwningOpRef<ModuleOp> Importer::run(StringRef bytes,
   // ONNX's own checker, once the initializers (and their external data) are
   // read and checked: the graph's SSA form, each node against its schema
   // (input and output counts, required and unknown attributes).
+  // A node of an op version newer than libonnx's schemas is held to the
+  // importer's schema of that version instead (checkOwnSchema).
+  std::vector<int> ownSchema;
+  if (opset > onnxSchemaOpset())
+    for (int k = 0; k < graph.node_size(); ++k) {
+      const OpSpec *spec = registry().lookup(graph.node(k).op_type(), opset);
+      if (spec && spec->schema && spec->since > onnxSchemaOpset())
+        ownSchema.push_back(k);
+    }
   if (std::optional<std::string> violation =
-          runOnnxChecker(model, opts.modelDir)) {
+          runOnnxChecker(model, opts.modelDir, ownSchema)) {
     // Its message, with the node it names, on one line.
     SmallVector<StringRef> lines;
     StringRef(*violation).split(lines, '\n', -1, /*KeepEmpty=*/false);

@@ -214,7 +214,28 @@ struct OpSpec {
   /// between a conversion of its inputs and one of its results.
   bool keeps16Bit = false;
 
+  /// An op version newer than the schemas of the libonnx fuse is built
+  /// with (ONNX 1.12: opset 17) is not checked by ONNX's checker, which
+  /// would hold it to the op's older schema; the driver checks it against
+  /// this one instead.
+  struct Schema {
+    int maxInputs = 1;
+    int minOutputs = 1;
+    int maxOutputs = 1;
+    SmallVector<StringRef> attributes;
+  };
+  std::optional<Schema> schema;
+
   static constexpr int kEveryInput = -1;
+  static constexpr int kAnyCount = 1 << 30;
+
+  /// The op's schema at this version: at most `maxInputs` inputs,
+  /// `minOutputs` to `maxOutputs` outputs, and the attributes it defines.
+  OpSpec &ownSchema(int maxInputs, std::initializer_list<StringRef> attributes,
+                    int minOutputs = 1, int maxOutputs = 1) {
+    schema = Schema{maxInputs, minOutputs, maxOutputs, attributes};
+    return *this;
+  }
 
   OpSpec &inputs(int n) {
     required = n;
@@ -261,6 +282,10 @@ public:
 
 private:
   // --- diagnostics -------------------------------------------------------
+  /// Checks the node against `schema` (an op version newer than libonnx's
+  /// schemas, which ONNX's checker left alone).
+  LogicalResult checkOwnSchema(const OpSpec::Schema &schema);
+
   InFlightDiagnostic error() {
     InFlightDiagnostic d = mlir::emitError(fileLoc);
     if (node)
@@ -588,6 +613,7 @@ private:
   /// InstanceNormalization: each (sample, channel)'s spatial mean and
   /// variance, then per-channel scale and bias.
   LogicalResult importInstanceNorm();
+  LogicalResult importGroupNorm();
   /// (v - mean) * rsqrt(var + eps) over `axes` of v; the statistics keep
   /// their dims.
   struct Normalized {

@@ -708,6 +708,79 @@ LogicalResult Importer::importInstanceNorm() {
   return define(0, std::move(y));
 }
 
+LogicalResult Importer::importGroupNorm() {
+  Entry &x = *input(0);
+  int64_t rank = x.shape.size();
+  if (rank < 3)
+    return error() << "input " << shapeStr(x.shape)
+                   << " must have a batch, a channel and a spatial dimension",
+           failure();
+  FailureOr<float> eps = floatAttr("epsilon", 1e-5f);
+  if (failed(eps))
+    return failure();
+  if (!std::isfinite(*eps) || *eps < 0.0f)
+    return error() << "epsilon must be finite and not negative, got " << *eps,
+           failure();
+  if (!attr("num_groups"))
+    return error() << "needs the attribute 'num_groups'", failure();
+  FailureOr<int64_t> groups = intAttr("num_groups", 0);
+  if (failed(groups))
+    return failure();
+  int64_t c = x.shape[1], g = *groups;
+  if (g < 1 || c % g != 0)
+    return error() << "num_groups " << g << " must divide the " << c
+                   << " channels of input " << shapeStr(x.shape),
+           failure();
+  // Opset 18 gives one scale and one bias per group, opset 21 one per
+  // channel.
+  bool perGroup = opset < 21;
+  int64_t count = perGroup ? g : c;
+  for (int k : {1, 2})
+    if (input(k)->shape != Shape{count})
+      return error() << (k == 1 ? "scale " : "bias ")
+                     << shapeStr(input(k)->shape) << " must have " << count
+                     << " elements, one per "
+                     << (perGroup ? "group" : "channel") << " (opset "
+                     << (perGroup ? "18" : "21") << ")",
+             failure();
+  if (FailureOr<int64_t> stash = intAttr("stash_type", 1); failed(stash))
+    return failure();
+  // [N, groups, channels / group * spatial], normalized over its last axis:
+  // one reduction axis, as a LayerNorm's (an NHWC input is read through
+  // its transpose, which fuses into the reduction's kernel).
+  int64_t n = x.shape[0];
+  Value v = reshape(logical(x), {n, g, *numElements(x.shape) / (n * g)});
+  Entry r = result(reshape(normalize(v, {2}, *eps).y, x.shape), x.shape, false);
+  // Each group's scale and bias, repeated over its channels (opset 18), or
+  // each channel's.
+  Shape perChannel(rank, 1);
+  perChannel[1] = c;
+  for (int k : {1, 2}) {
+    Entry p = *input(k);
+    if (!perGroup) {
+      if (p.value)
+        p = result(reshape(logical(p), perChannel), perChannel, false);
+      else
+        p.host = p.host->reshaped(perChannel), p.shape = perChannel;
+    } else if (!p.value) {
+      std::vector<float> values;
+      for (int64_t ch = 0; ch < c; ++ch)
+        values.push_back(float(p.host->at(ch / (c / g))));
+      p.host = HostTensor::floats(perChannel, std::move(values));
+      p.shape = perChannel;
+    } else {
+      Value pv = reshape(logical(p), {g, 1});
+      pv = op<tosa::TileOp>(like(pv, {g, c / g}), {pv, shapeValue({1, c / g})});
+      p = result(reshape(pv, perChannel), perChannel, false);
+    }
+    FailureOr<Entry> s = broadcastBinary(k == 1 ? "Mul" : "Add", r, p);
+    if (failed(s))
+      return failure();
+    r = std::move(*s);
+  }
+  return define(0, std::move(r));
+}
+
 Value Importer::groupedConv2D(Value in, Value weight, Value bias,
                               ArrayRef<int64_t> pad4, ArrayRef<int64_t> strides,
                               ArrayRef<int64_t> dilations, int64_t groups,
@@ -1095,18 +1168,35 @@ void Importer::registerNnOps(OpRegistry &r) {
   r.add("InstanceNormalization", [](Importer &i) {
      return i.importInstanceNorm();
    }).inputs(3);
+  r.add(
+       "GroupNormalization", [](Importer &i) { return i.importGroupNorm(); },
+       18)
+      .inputs(3)
+      .ownSchema(3, {"epsilon", "num_groups"});
+  // Opset 21: one scale and bias per channel; stash_type, the precision of
+  // the statistics (fuse computes them in f32 whatever the model's type).
+  r.add(
+       "GroupNormalization", [](Importer &i) { return i.importGroupNorm(); },
+       21)
+      .inputs(3)
+      .ownSchema(3, {"epsilon", "num_groups", "stash_type"});
+  auto pool = [](Importer &i) {
+    StringRef type = i.node->op_type();
+    bool isMax = type.contains("Max"), global = type.starts_with("Global");
+    size_t rank = i.input(0)->shape.size();
+    return rank == 3   ? i.importAs2D(&Importer::importPool, isMax, global)
+           : rank == 5 ? i.importPool3D(isMax, global)
+                       : i.importPool(isMax, global);
+  };
   for (StringRef op :
        {"MaxPool", "AveragePool", "GlobalMaxPool", "GlobalAveragePool"}) {
-    OpSpec &spec = r.add(op, [](Importer &i) {
-      StringRef type = i.node->op_type();
-      bool isMax = type.contains("Max"), global = type.starts_with("Global");
-      size_t rank = i.input(0)->shape.size();
-      return rank == 3   ? i.importAs2D(&Importer::importPool, isMax, global)
-             : rank == 5 ? i.importPool3D(isMax, global)
-                         : i.importPool(isMax, global);
-    });
+    OpSpec &spec = r.add(op, pool);
     // A maximum is exact in 16 bits.
     if (op == "MaxPool")
       spec.in16Bit();
   }
+  // Opset 19: dilations (a dilated AveragePool is refused by name).
+  r.add("AveragePool", pool, 19)
+      .ownSchema(1, {"auto_pad", "ceil_mode", "count_include_pad", "dilations",
+                     "kernel_shape", "pads", "strides"});
 }

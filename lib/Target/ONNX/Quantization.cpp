@@ -208,4 +208,28 @@ void Importer::registerQuantizationOps(OpRegistry &r) {
   r.add("DequantizeLinear", [](Importer &i) { return i.importQuantize(false); })
       .inputs(2)
       .takesIntegers();
+  // Opset 19: saturate (float 8 outputs, which fuse does not take); opset
+  // 21: blocked quantization and output_dtype.
+  r.add(
+       "QuantizeLinear", [](Importer &i) { return i.importQuantize(true); }, 19)
+      .inputs(2)
+      .takesIntegers()
+      .ownSchema(3, {"axis", "saturate"});
+  r.add(
+       "QuantizeLinear", [](Importer &i) { return i.importQuantize(true); }, 21)
+      .inputs(2)
+      .takesIntegers()
+      .ownSchema(3, {"axis", "block_size", "output_dtype", "saturate"});
+  r.add(
+       "DequantizeLinear", [](Importer &i) { return i.importQuantize(false); },
+       19)
+      .inputs(2)
+      .takesIntegers()
+      .ownSchema(3, {"axis"});
+  r.add(
+       "DequantizeLinear", [](Importer &i) { return i.importQuantize(false); },
+       21)
+      .inputs(2)
+      .takesIntegers()
+      .ownSchema(3, {"axis", "block_size"});
 }

@@ -169,6 +169,12 @@ LogicalResult Importer::importReduce(StringRef kind) {
 void Importer::registerReductionOps(OpRegistry &r) {
   for (StringRef op : {"ReduceMax", "ReduceMean", "ReduceMin", "ReduceSum"})
     r.add(op, [](Importer &i) { return i.importReduce(i.node->op_type()); });
+  // Opset 18 moved the axes of every reduction but ReduceSum (moved at 13)
+  // from an attribute to an input.
+  for (StringRef op : {"ReduceMax", "ReduceMean", "ReduceMin"})
+    r.add(
+         op, [](Importer &i) { return i.importReduce(i.node->op_type()); }, 18)
+        .ownSchema(2, {"keepdims", "noop_with_empty_axes"});
   r.add("Softmax", [](Importer &i) { return i.importSoftmax(false); });
   r.add("LogSoftmax", [](Importer &i) { return i.importSoftmax(true); });
   r.add("LayerNormalization", [](Importer &i) {

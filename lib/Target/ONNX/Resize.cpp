@@ -24,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ImporterImpl.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace mlir::fuse;
@@ -274,50 +275,100 @@ LogicalResult Importer::importResize() {
     return error() << m.mode << " Resize of " << elementKind(x)
                    << " data is not supported (FLOAT)",
            failure();
+  // Opset 18: the axes the scales or sizes are for (the others keep their
+  // size), and how sizes are read (only as given: "stretch").
+  SmallVector<int64_t> axesList;
+  {
+    FailureOr<std::optional<Shape>> a = intsAttr("axes");
+    FailureOr<std::string> policy =
+        stringAttr("keep_aspect_ratio_policy", "stretch");
+    if (failed(a) || failed(policy))
+      return failure();
+    if (*policy != "stretch")
+      return error() << "keep_aspect_ratio_policy '" << *policy
+                     << "' is not supported (stretch: the sizes as given)",
+             failure();
+    if (*a) {
+      for (int64_t v : **a) {
+        FailureOr<int64_t> n = normAxis(v, rank);
+        if (failed(n))
+          return failure();
+        if (llvm::is_contained(axesList, *n))
+          return error() << "axis " << v << " is listed twice in axes "
+                         << shapeStr(**a),
+                 failure();
+        axesList.push_back(*n);
+      }
+    } else {
+      for (int64_t d = 0; d < rank; ++d)
+        axesList.push_back(d);
+    }
+  }
+  int64_t given = axesList.size();
   // Output size from scales (input 1 before opset 11, 2 after) or sizes (3);
   // the scale of each axis is the given one, or out / in for sizes.
-  Shape outShape;
-  std::vector<double> scales;
+  Shape outShape(x.shape);
+  std::vector<double> scales(rank, 1.0);
   int scalesIdx = opset < 11 ? 1 : 2;
   if (hasInput(3) && opset >= 11) {
     FailureOr<const HostTensor *> s = constInput(3, "sizes");
     if (failed(s))
       return failure();
-    if ((*s)->size() != rank)
-      return error() << "sizes has " << (*s)->size() << " values for a rank-"
-                     << rank << " input",
+    if ((*s)->size() != given)
+      return error() << "sizes has " << (*s)->size() << " values for "
+                     << (given == rank
+                             ? "a rank-" + std::to_string(rank) + " input"
+                             : std::to_string(given) + " axes"),
              failure();
-    for (int64_t k = 0; k < rank; ++k) {
-      outShape.push_back((*s)->intAt(k));
-      if (outShape.back() < 1 || outShape.back() > kMaxElements)
-        return error() << "output size " << outShape.back() << " of axis " << k
+    for (int64_t i = 0; i < given; ++i) {
+      int64_t k = axesList[i];
+      outShape[k] = (*s)->intAt(i);
+      if (outShape[k] < 1 || outShape[k] > kMaxElements)
+        return error() << "output size " << outShape[k] << " of axis " << k
                        << " must be positive",
                failure();
-      scales.push_back(double(outShape[k]) / double(x.shape[k]));
+      scales[k] = double(outShape[k]) / double(x.shape[k]);
     }
   } else {
     FailureOr<const HostTensor *> s = constInput(scalesIdx, "scales");
     if (failed(s))
       return failure();
-    if ((*s)->size() != rank)
-      return error() << "scales has " << (*s)->size() << " values for a rank-"
-                     << rank << " input",
+    if ((*s)->size() != given)
+      return error() << "scales has " << (*s)->size() << " values for "
+                     << (given == rank
+                             ? "a rank-" + std::to_string(rank) + " input"
+                             : std::to_string(given) + " axes"),
              failure();
-    for (int64_t k = 0; k < rank; ++k) {
-      double sc = (*s)->at(k);
+    for (int64_t i = 0; i < given; ++i) {
+      int64_t k = axesList[i];
+      double sc = (*s)->at(i);
       if (!(sc > 0) || !std::isfinite(sc) ||
           double(x.shape[k]) * sc >= double(kMaxElements))
         return error() << "scale " << sc << " of axis " << k
                        << " must be positive and keep the output size under "
                        << kMaxElements,
                failure();
-      outShape.push_back(int64_t(std::floor(double(x.shape[k]) * sc)));
-      if (outShape.back() < 1)
+      outShape[k] = int64_t(std::floor(double(x.shape[k]) * sc));
+      if (outShape[k] < 1)
         return error() << "scale " << sc << " makes axis " << k << " (size "
                        << x.shape[k] << ") empty",
                failure();
-      scales.push_back(sc);
+      scales[k] = sc;
     }
+  }
+  // Antialiasing filters linear and cubic downscaling only.
+  {
+    FailureOr<int64_t> antialias = intAttr("antialias", 0);
+    if (failed(antialias))
+      return failure();
+    if (*antialias != 0 && m.mode != "nearest")
+      for (int64_t k = 0; k < rank; ++k)
+        if (scales[k] < 1.0)
+          return error() << "antialias of " << m.mode << " downscaling (axis "
+                         << k << ", scale "
+                         << llvm::formatv("{0}", scales[k]).str()
+                         << ") is not supported",
+                 failure();
   }
   if (numElements(outShape).value_or(kMaxElements + 1) > kMaxElements ||
       tooManyBytes(outShape, elementBytes(typeOf(x))))

@@ -256,6 +256,10 @@ LogicalResult Importer::importSplit() {
     if (*s)
       sizes = **s;
   }
+  if (!sizes.empty() && attr("num_outputs"))
+    return error() << "takes either the input 'split' or the attribute "
+                      "'num_outputs', not both",
+           failure();
   if (sizes.empty()) {
     FailureOr<int64_t> num = intAttr("num_outputs", outputs);
     if (failed(num))
@@ -487,8 +491,35 @@ LogicalResult Importer::importPad() {
         return failure();
       value = (*v)->at(0);
     }
-    if (hasInput(3))
-      return error() << "the axes input is not supported", failure();
+    if (hasInput(3)) {
+      // Opset 18: pads for the listed axes only (begins, then ends), the
+      // others unpadded.
+      FailureOr<const HostTensor *> given = constInput(3, "axes");
+      FailureOr<Shape> axes = axesInput(3, "axes", rank);
+      if (failed(given) || failed(axes))
+        return failure();
+      int64_t n = axes->size();
+      if (int64_t(pads.size()) != 2 * n)
+        return error() << "pads " << shapeStr(pads) << " must be " << 2 * n
+                       << " values, a begin and an end for each of the " << n
+                       << " axes " << shapeStr(*axes),
+               failure();
+      Shape full(2 * rank, 0);
+      for (int64_t k = 0; k < n; ++k) {
+        int64_t a = (*axes)[k];
+        if (llvm::count(*axes, a) > 1) {
+          Shape written;
+          for (int64_t i = 0; i < (*given)->size(); ++i)
+            written.push_back((*given)->intAt(i));
+          return error() << "axis " << a << " is listed twice in axes "
+                         << shapeStr(written),
+                 failure();
+        }
+        full[a] = pads[k];
+        full[a + rank] = pads[k + n];
+      }
+      pads = std::move(full);
+    }
   }
   if (int64_t(pads.size()) != 2 * rank ||
       llvm::any_of(pads, [](int64_t p) { return p < 0 || p > kMaxWindowAttr; }))
@@ -632,6 +663,11 @@ void Importer::registerShapeOps(OpRegistry &r) {
       .inputs(OpSpec::kEveryInput)
       .takesIntegers();
   r.add("Split", [](Importer &i) { return i.importSplit(); }).takesIntegers();
+  // Opset 18: the attribute num_outputs (uneven parts: the last smaller).
+  r.add(
+       "Split", [](Importer &i) { return i.importSplit(); }, 18)
+      .takesIntegers()
+      .ownSchema(2, {"axis", "num_outputs"}, 1, OpSpec::kAnyCount);
   // Opset 10 moved starts, ends (and axes, steps) from attributes to inputs.
   r.add("Slice", [](Importer &i) { return i.importSlice(); }).takesIntegers();
   r.add(
@@ -647,6 +683,12 @@ void Importer::registerShapeOps(OpRegistry &r) {
        "Pad", [](Importer &i) { return i.importPad(); }, 11)
       .inputs(2)
       .takesIntegers();
+  // Opset 18: the input axes (the pads of some axes only).
+  r.add(
+       "Pad", [](Importer &i) { return i.importPad(); }, 18)
+      .inputs(2)
+      .takesIntegers()
+      .ownSchema(4, {"mode"});
   r.add("Tile", [](Importer &i) { return i.importTile(); })
       .inputs(2)
       .takesIntegers();
@@ -654,4 +696,10 @@ void Importer::registerShapeOps(OpRegistry &r) {
       .inputs(2)
       .takesIntegers();
   r.add("Resize", [](Importer &i) { return i.importResize(); });
+  // Opset 18: antialias, axes and keep_aspect_ratio_policy.
+  r.add(
+       "Resize", [](Importer &i) { return i.importResize(); }, 18)
+      .ownSchema(4, {"antialias", "axes", "coordinate_transformation_mode",
+                     "cubic_coeff_a", "exclude_outside", "extrapolation_value",
+                     "keep_aspect_ratio_policy", "mode", "nearest_mode"});
 }

@@ -832,9 +832,14 @@ LogicalResult Importer::importScatterND() {
   FailureOr<std::string> reduction = stringAttr("reduction", "none");
   if (failed(reduction))
     return failure();
-  if (!llvm::is_contained({"none", "add", "mul"}, *reduction))
-    return error() << "reduction '" << *reduction
-                   << "' is not supported (none, add, mul)",
+  bool extreme = *reduction == "max" || *reduction == "min";
+  if (!llvm::is_contained({"none", "add", "mul"}, *reduction) &&
+      !(extreme && opset >= 18))
+    return error() << "reduction '" << *reduction << "' is not supported ("
+                   << (opset >= 18 ? "none, add, mul, max, min"
+                                   : "none, add, mul; max and min from "
+                                     "opset 18")
+                   << ")",
            failure();
   if (r == 0 || q == 0)
     return error() << "data and indices must have at least one dimension",
@@ -926,6 +931,14 @@ LogicalResult Importer::importScatterND() {
           combined = isFloat
                          ? arith::MulFOp::create(nb, l, acc, upd).getResult()
                          : arith::MulIOp::create(nb, l, acc, upd).getResult();
+        else if (kind == "max")
+          combined =
+              isFloat ? arith::MaximumFOp::create(nb, l, acc, upd).getResult()
+                      : arith::MaxSIOp::create(nb, l, acc, upd).getResult();
+        else if (kind == "min")
+          combined =
+              isFloat ? arith::MinimumFOp::create(nb, l, acc, upd).getResult()
+                      : arith::MinSIOp::create(nb, l, acc, upd).getResult();
         linalg::YieldOp::create(
             nb, l,
             ValueRange{arith::SelectOp::create(nb, l, match, combined, acc)});
@@ -939,6 +952,11 @@ LogicalResult Importer::importScatterND() {
 
 void Importer::registerTensorOps(OpRegistry &r) {
   r.add("Cast", [](Importer &i) { return i.importCast(); }).takesIntegers();
+  // Opset 19: saturate, for conversions to float 8 types (not taken).
+  r.add(
+       "Cast", [](Importer &i) { return i.importCast(); }, 19)
+      .takesIntegers()
+      .ownSchema(1, {"saturate", "to"});
   for (StringRef op :
        {"Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual"})
     r.add(op, [](Importer &i) { return i.importCompare(i.node->op_type()); })
@@ -970,4 +988,11 @@ void Importer::registerTensorOps(OpRegistry &r) {
       .inputs(3)
       .takesIntegers()
       .in16Bit(false);
+  // Opset 18: the reductions max and min.
+  r.add(
+       "ScatterND", [](Importer &i) { return i.importScatterND(); }, 18)
+      .inputs(3)
+      .takesIntegers()
+      .in16Bit(false)
+      .ownSchema(3, {"reduction"});
 }

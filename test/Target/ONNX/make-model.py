@@ -657,6 +657,219 @@ def activations(opset=17):
             ([x, z], [ys[0]] + refs))
 
 
+def opset18_ops():
+    """The opset-18 versions libonnx 1.12's checker does not know (it holds
+    a node to the op's opset-17 schema): GroupNormalization and Mish (new),
+    ReduceMean/Max/Min with the axes as an input, Pad with the axes input,
+    Split with num_outputs (uneven: the last part smaller), Resize with axes
+    and antialias (upscaling, where it has no effect), ScatterND with the
+    reductions max and min. numpy references in float64."""
+    w = rand(8, 8, 3, 3, lo=-0.3, hi=0.3)
+    gs, gb = rand(2, lo=0.5, hi=1.5), rand(2)
+    gs4, gb4 = rand(4, lo=0.5, hi=1.5), rand(4)
+    x = rand(2, 8, 5, 6, lo=-2.0, hi=2.0)
+    z = rand(3, 4)
+    upd = rand(3, 4)
+    i64 = lambda v: np.array(v, dtype=np.int64)
+    f32 = lambda v: np.array(v, dtype=np.float32)
+    nodes = [
+        helper.make_node("Conv", ["x", "w"], ["c"], pads=[1, 1, 1, 1], name="conv"),
+        helper.make_node("GroupNormalization", ["c", "gs", "gb"], ["g"], num_groups=2, epsilon=1e-5, name="gn"),
+        helper.make_node("Mish", ["g"], ["y_mish"], name="mish"),
+        helper.make_node("GroupNormalization", ["x", "gs4", "gb4"], ["y_gn4"], num_groups=4, name="gn4"),
+        helper.make_node("ReduceMean", ["c", "hw"], ["y_mean"], name="mean"),
+        helper.make_node("ReduceMax", ["x", "ch"], ["y_max"], keepdims=0, name="max"),
+        helper.make_node("ReduceMin", ["x"], ["noop"], noop_with_empty_axes=1, name="min_noop"),
+        helper.make_node("Relu", ["noop"], ["y_noop"], name="relu"),
+        helper.make_node("Pad", ["x", "pads_w", "half", "last"], ["y_pad"], name="pad"),
+        helper.make_node("Pad", ["c", "pads_h", "", "h"], ["y_reflect"], mode="reflect", name="reflect"),
+        helper.make_node("Split", ["x"], ["s0", "s1", "s2"], axis=1, num_outputs=3, name="split"),
+        helper.make_node("Resize", ["c", "", "two"], ["y_resize"], mode="linear", axes=[2, 3], name="resize"),
+        helper.make_node("Resize", ["x", "", "one_half"], ["y_aa"], mode="linear", axes=[-1], antialias=1,
+                         name="resize_aa"),
+        helper.make_node("ScatterND", ["z", "idx", "upd"], ["y_smax"], reduction="max", name="scatter_max"),
+        helper.make_node("ScatterND", ["z", "idx", "upd"], ["y_smin"], reduction="min", name="scatter_min"),
+    ]
+    inits = [init("w", w), init("gs", gs), init("gb", gb), init("gs4", gs4), init("gb4", gb4),
+             init("hw", i64([2, 3])), init("ch", i64([1])), init("pads_w", i64([1, 2])), init("half", f32(0.5)),
+             init("last", i64([-1])), init("pads_h", i64([2, 1])), init("h", i64([2])),
+             init("two", f32([2.0, 2.0])), init("one_half", f32([1.5])), init("idx", i64([[0], [2], [0]])),
+             init("upd", upd)]
+
+    xd = x.astype(np.float64)
+    c = np.zeros((2, 8, 5, 6))
+    xp = np.pad(xd, ((0, 0), (0, 0), (1, 1), (1, 1)))
+    for i in range(3):
+        for j in range(3):
+            c += np.einsum("nchw,oc->nohw", xp[:, :, i:i + 5, j:j + 6], w[:, :, i, j].astype(np.float64))
+
+    def group_norm(a, groups, scale, bias):
+        n, ch = a.shape[:2]
+        r = a.reshape(n, groups, -1)
+        r = (r - r.mean(axis=2, keepdims=True)) / np.sqrt(r.var(axis=2, keepdims=True) + 1e-5)
+        per = np.repeat(scale.astype(np.float64), ch // groups).reshape(1, ch, 1, 1)
+        off = np.repeat(bias.astype(np.float64), ch // groups).reshape(1, ch, 1, 1)
+        return r.reshape(a.shape) * per + off
+
+    def linear(a, axis, scale):
+        n = a.shape[axis]
+        out = int(np.floor(n * scale))
+        pos = np.clip((np.arange(out) + 0.5) / scale - 0.5, 0, n - 1)
+        lo = np.floor(pos).astype(int)
+        hi = np.minimum(lo + 1, n - 1)
+        t = (pos - lo).reshape([-1 if d == axis else 1 for d in range(a.ndim)])
+        return np.take(a, lo, axis=axis) * (1 - t) + np.take(a, hi, axis=axis) * t
+
+    g = group_norm(c, 2, gs, gb)
+    mish = g * np.tanh(np.logaddexp(0.0, g))
+    smax, smin = z.astype(np.float64).copy(), z.astype(np.float64).copy()
+    for k, row in enumerate([0, 2, 0]):
+        smax[row] = np.maximum(smax[row], upd[k])
+        smin[row] = np.minimum(smin[row], upd[k])
+    outs = [("y_mish", mish), ("y_gn4", group_norm(xd, 4, gs4, gb4)),
+            ("y_mean", c.mean(axis=(2, 3), keepdims=True)), ("y_max", xd.max(axis=1)),
+            ("y_noop", np.maximum(xd, 0)),
+            ("y_pad", np.pad(xd, ((0, 0), (0, 0), (0, 0), (1, 2)), constant_values=0.5)),
+            ("y_reflect", np.pad(c, ((0, 0), (0, 0), (2, 1), (0, 0)), mode="reflect")),
+            ("s0", xd[:, 0:3]), ("s1", xd[:, 3:6]), ("s2", xd[:, 6:8]),
+            ("y_resize", linear(linear(c, 2, 2.0), 3, 2.0)), ("y_aa", linear(xd, 3, 1.5)),
+            ("y_smax", smax), ("y_smin", smin)]
+    return (model(nodes, [vi("x", [2, 8, 5, 6]), vi("z", [3, 4])], [vi(n, list(a.shape)) for n, a in outs],
+                  inits, opset=18),
+            ([x, z], [a for _, a in outs]))
+
+
+def opset18_error(kind):
+    """Opset-18 nodes fuse refuses, by name: what its own schema of the
+    version finds (ONNX's checker does not know it), and values it does not
+    take."""
+    def make():
+        attrs, ins, op, outs, opset = {}, ["x"], "Mish", ["y"], 18
+        inits = []
+        if kind == "mish_attr":
+            attrs = {"alpha": 1.0}
+        elif kind == "reduce_inputs":
+            op, ins = "ReduceMean", ["x", "ax", "ax"]
+            inits = [init("ax", np.array([1], dtype=np.int64))]
+        elif kind == "gn_groups":
+            op, ins, attrs = "GroupNormalization", ["x", "s", "b"], {"num_groups": 3}
+            inits = [init("s", rand(3)), init("b", rand(3))]
+        elif kind == "gn_scale":
+            op, ins, attrs = "GroupNormalization", ["x", "s", "b"], {"num_groups": 2}
+            inits = [init("s", rand(4)), init("b", rand(4))]
+        elif kind == "split_both":
+            op, ins, outs, attrs = "Split", ["x", "sp"], ["y", "y2"], {"axis": 1, "num_outputs": 2}
+            inits = [init("sp", np.array([2, 2], dtype=np.int64))]
+        elif kind == "resize_policy":
+            op, ins, attrs = "Resize", ["x", "", "", "sz"], {"keep_aspect_ratio_policy": "not_larger",
+                                                             "axes": [2, 3]}
+            inits = [init("sz", np.array([3, 3], dtype=np.int64))]
+        elif kind == "resize_antialias":
+            op, ins, attrs = "Resize", ["x", "", "sc"], {"mode": "linear", "antialias": 1}
+            inits = [init("sc", np.array([1, 1, 0.5, 0.5], dtype=np.float32))]
+        elif kind == "pad_axes":
+            op, ins = "Pad", ["x", "p", "", "ax"]
+            inits = [init("p", np.array([1, 1, 1, 1], dtype=np.int64)), init("ax", np.array([2, -2], dtype=np.int64))]
+        elif kind == "opset17_reduce_input":
+            op, ins, opset = "ReduceMean", ["x", "ax"], 17
+            inits = [init("ax", np.array([1], dtype=np.int64))]
+        nodes = [helper.make_node(op, ins, outs, name="node", **attrs)]
+        return model(nodes, [vi("x", [1, 4, 4, 4])], [vi(o, ["a", "b", "c", "d"]) for o in outs], inits,
+                     opset=opset), None
+    return make
+
+
+def opset21_ops():
+    """Opsets 19 to 21 (opset 21, IR version 10): Gelu (opset 20; erf and
+    tanh forms), GroupNormalization-21 (one scale and bias per channel,
+    stash_type), Cast with saturate (opset 19), AveragePool-19 with unit
+    dilations, QuantizeLinear-21/DequantizeLinear-21 (saturate, no blocks),
+    ReduceMax and Pad in their opset-18 forms, and Flatten, Transpose,
+    Unsqueeze, Squeeze, Reshape, Shape, whose newer versions only add
+    element types (ONNX's checker holds them to their older schemas).
+    numpy references in float64."""
+    import math
+    w = rand(8, 4, 3, 3, lo=-0.4, hi=0.4)
+    gs, gb = rand(8, lo=0.5, hi=1.5), rand(8)
+    x = rand(2, 4, 6, 6, lo=-3.0, hi=3.0)
+    i64 = lambda v: np.array(v, dtype=np.int64)
+    f32 = lambda v: np.array(v, dtype=np.float32)
+    nodes = [
+        helper.make_node("Conv", ["x", "w"], ["c"], pads=[1, 1, 1, 1], name="conv"),
+        helper.make_node("Gelu", ["c"], ["y_gelu"], name="gelu"),
+        helper.make_node("Gelu", ["x"], ["y_gelu_tanh"], approximate="tanh", name="gelu_tanh"),
+        helper.make_node("GroupNormalization", ["c", "gs", "gb"], ["y_gn"], num_groups=2, stash_type=1,
+                         name="gn"),
+        helper.make_node("Cast", ["x"], ["h"], to=TensorProto.FLOAT16, saturate=1, name="to_half"),
+        helper.make_node("Cast", ["h"], ["y_half"], to=TensorProto.FLOAT, name="to_float"),
+        helper.make_node("AveragePool", ["x"], ["y_pool"], kernel_shape=[3, 3], strides=[1, 1],
+                         dilations=[1, 1], name="pool"),
+        helper.make_node("QuantizeLinear", ["x", "qs", "qz"], ["q"], saturate=1, name="quant"),
+        helper.make_node("DequantizeLinear", ["q", "qs", "qz"], ["y_qdq"], name="dequant"),
+        helper.make_node("ReduceMax", ["c", "hw"], ["y_max"], keepdims=0, name="max"),
+        helper.make_node("Pad", ["x", "pads", "", "ax"], ["y_pad"], mode="edge", name="pad"),
+        helper.make_node("Flatten", ["c"], ["f"], axis=2, name="flatten"),
+        helper.make_node("Transpose", ["f"], ["ft"], perm=[1, 0], name="transpose"),
+        helper.make_node("Unsqueeze", ["ft", "zero"], ["u"], name="unsqueeze"),
+        helper.make_node("Squeeze", ["u", "zero"], ["sq"], name="squeeze"),
+        helper.make_node("Shape", ["x"], ["shape"], name="shape"),
+        helper.make_node("Reshape", ["sq", "target"], ["y_reshape"], name="reshape"),
+    ]
+    inits = [init("w", w), init("gs", gs), init("gb", gb), init("qs", f32(0.05)),
+             init("qz", np.array(3, dtype=np.int8)), init("hw", i64([2, 3])), init("pads", i64([2, 1])),
+             init("ax", i64([-2])), init("zero", i64([0])), init("target", i64([36, 16]))]
+    xd = x.astype(np.float64)
+    c = np.zeros((2, 8, 6, 6))
+    xp = np.pad(xd, ((0, 0), (0, 0), (1, 1), (1, 1)))
+    for i in range(3):
+        for j in range(3):
+            c += np.einsum("nchw,oc->nohw", xp[:, :, i:i + 6, j:j + 6], w[:, :, i, j].astype(np.float64))
+    erf = np.vectorize(math.erf)
+    gelu = 0.5 * c * (1.0 + erf(c / math.sqrt(2.0)))
+    gelu_tanh = 0.5 * xd * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * (xd + 0.044715 * xd ** 3)))
+    r = c.reshape(2, 2, -1)
+    r = (r - r.mean(axis=2, keepdims=True)) / np.sqrt(r.var(axis=2, keepdims=True) + 1e-5)
+    gn = r.reshape(c.shape) * gs.reshape(1, 8, 1, 1) + gb.reshape(1, 8, 1, 1)
+    pool = np.zeros((2, 4, 4, 4))
+    for i in range(3):
+        for j in range(3):
+            pool += xd[:, :, i:i + 4, j:j + 4] / 9.0
+    q = np.clip(np.rint(x / np.float32(0.05)) + 3, -128, 127)
+    qdq = (q - 3) * np.float32(0.05)
+    outs = [("y_gelu", gelu), ("y_gelu_tanh", gelu_tanh), ("y_gn", gn),
+            ("y_half", x.astype(np.float16).astype(np.float64)), ("y_pool", pool), ("y_qdq", qdq),
+            ("y_max", c.max(axis=(2, 3))), ("y_pad", np.pad(xd, ((0, 0), (0, 0), (2, 1), (0, 0)), mode="edge")),
+            ("y_reshape", c.reshape(16, 36).T)]
+    outputs = [vi(n, list(a.shape)) for n, a in outs] + [vi("shape", [4], TensorProto.INT64)]
+    m = model(nodes, [vi("x", [2, 4, 6, 6])], outputs, inits, opset=21)
+    m.ir_version = 10
+    return m, ([x], [a for _, a in outs] + [i64([2, 4, 6, 6])])
+
+
+def opset21_error(kind):
+    """Opset 19-21 nodes fuse refuses, by name."""
+    def make():
+        attrs, ins, op, opset = {}, ["x"], "Gelu", 21
+        inits = []
+        if kind == "gelu_approximate":
+            attrs = {"approximate": "fast"}
+        elif kind == "gn_scale":
+            op, ins, attrs = "GroupNormalization", ["x", "s", "b"], {"num_groups": 2}
+            inits = [init("s", rand(2)), init("b", rand(2))]
+        elif kind == "blocked":
+            op, ins, attrs = "QuantizeLinear", ["x", "s"], {"block_size": 2, "axis": 1}
+            inits = [init("s", rand(1, 2, 4, 4, lo=0.1, hi=0.2))]
+        elif kind == "dilated_pool":
+            op, attrs, opset = "AveragePool", {"kernel_shape": [2, 2], "dilations": [2, 2]}, 19
+        elif kind == "opset22":
+            opset = 22
+        nodes = [helper.make_node(op, ins, ["y"], name="node", **attrs)]
+        m = model(nodes, [vi("x", [1, 4, 4, 4])], [vi("y", ["a", "b", "c", "d"])], inits, opset=opset)
+        m.ir_version = 10
+        return m, None
+    return make
+
+
 def window_ops():
     """Conv1d -> MaxPool1d (1-D ops as their 2-D forms), reflect and edge
     Pad, dilated MaxPool, Tile, and Sign / Shrink / ThresholdedRelu on
@@ -1564,6 +1777,13 @@ def main():
                                                    "input_initializer"]},
         "nested_ifs": nested_ifs,
         "activations": activations,
+        "opset18_ops": opset18_ops,
+        "opset21_ops": opset21_ops,
+        **{f"opset21_{k}": opset21_error(k) for k in ["gelu_approximate", "gn_scale", "blocked", "dilated_pool",
+                                                       "opset22"]},
+        **{f"opset18_{k}": opset18_error(k) for k in ["mish_attr", "reduce_inputs", "gn_groups", "gn_scale",
+                                                       "split_both", "resize_policy", "resize_antialias",
+                                                       "pad_axes", "opset17_reduce_input"]},
         "window_ops": window_ops,
         "volume_ops": volume_ops,
         "decoder_ops": decoder_ops,

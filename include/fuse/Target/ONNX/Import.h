@@ -57,7 +57,7 @@ struct OnnxImportOptions {
 
 /// The opset versions of the default domain that the importer knows.
 constexpr int64_t kMinOnnxOpset = 1;
-constexpr int64_t kMaxOnnxOpset = 18;
+constexpr int64_t kMaxOnnxOpset = 21;
 
 /// Imports the serialized ModelProto in `bytes`. Emits diagnostics on the
 /// context and returns null on any error (malformed file, unsupported op,
