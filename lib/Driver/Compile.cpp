@@ -815,6 +815,7 @@ llvm::Error mlir::fuse::buildCompilePipelines(const CompileOptions &options,
     for (const FusionRule *rule : getFusionRules())
       names.push_back(rule->name.str());
     fusion.prune = false;
+    fusion.nhwcLayout = false;
     fusion.disableRules = names;
   }
   if (!options.fusionOptions.empty()) {

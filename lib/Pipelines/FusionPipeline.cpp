@@ -57,6 +57,10 @@ void mlir::fuse::buildFusionPipeline(OpPassManager &pm,
   // every compute op is tileable when its group is lowered: upstream's
   // passes, each only where a function holds something it converts.
   pm.addNestedPass<func::FuncOp>(createFuseLowerTosaLeftovers());
+  // NCHW linalg (another front end's) channels last, as the kernels take
+  // it; nothing to do on TOSA's NHWC.
+  if (options.nhwcLayout)
+    pm.addNestedPass<func::FuncOp>(createFuseNhwcLayout());
   // fuse-prune runs every canonicalization pattern (and more) itself, so a
   // canonicalizer before it would only repeat its work (a tenth of the
   // compile of a 10^6-op graph), and one CSE after it merges what both

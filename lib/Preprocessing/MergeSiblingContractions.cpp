@@ -8,8 +8,12 @@
 
 #include "fuse/Preprocessing/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/StringExtras.h"
@@ -179,6 +183,142 @@ void mergeSiblings(ArrayRef<Operation *> siblings) {
     op->erase();
 }
 
+//===----------------------------------------------------------------------===//
+// The same on linalg (another front end's, or written by hand)
+//===----------------------------------------------------------------------===//
+
+/// How a linalg contraction holds its weights: the operand, the weights'
+/// output-channel axis, and the result's.
+struct LinalgWeights {
+  int64_t weightAxis = 0, resultAxis = 0;
+};
+
+/// A linalg matmul (plain, or with B transposed: `[N, K]`) or an NHWC /
+/// NCHW convolution with a constant weight operand, static shapes and an
+/// init that is a fill of an empty tensor with a constant: what merging
+/// needs to know of it.
+std::optional<LinalgWeights> linalgCandidate(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || !linalgOp.hasPureTensorSemantics() ||
+      linalgOp.getNumDpsInputs() != 2 || linalgOp.getNumDpsInits() != 1)
+    return std::nullopt;
+  LinalgWeights w;
+  if (auto matmul = dyn_cast<linalg::MatmulOp>(op)) {
+    MLIRContext *ctx = op->getContext();
+    AffineExpr m, n, k;
+    bindDims(ctx, m, n, k);
+    auto maps = [&](AffineExpr bm, AffineExpr bn) {
+      return SmallVector<AffineMap>{AffineMap::get(3, 0, {m, k}, ctx),
+                                    AffineMap::get(3, 0, {bm, bn}, ctx),
+                                    AffineMap::get(3, 0, {m, n}, ctx)};
+    };
+    SmallVector<AffineMap> actual = matmul.getIndexingMapsArray();
+    if (actual == maps(k, n))
+      w = {1, 1};
+    else if (actual == maps(n, k))
+      w = {0, 1};
+    else
+      return std::nullopt;
+  } else if (isa<linalg::Conv2DNhwcFhwcOp>(op)) {
+    w = {0, 3};
+  } else if (isa<linalg::Conv2DNhwcHwcfOp>(op)) {
+    w = {3, 3};
+  } else if (isa<linalg::Conv2DNchwFchwOp>(op)) {
+    w = {0, 1};
+  } else {
+    return std::nullopt;
+  }
+  auto fill = linalgOp.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
+  if (!fill || !fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>() ||
+      !matchPattern(fill.getInputs()[0], m_Constant()))
+    return std::nullopt;
+  auto result = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!result || !result.hasStaticShape() ||
+      !fuse::detail::getConstantData(linalgOp.getDpsInputs()[1]))
+    return std::nullopt;
+  return w;
+}
+
+/// What must agree between linalg siblings: the op and its attributes, the
+/// weights' shape but for the output channels, the element types, and the
+/// fill's value.
+std::string linalgSiblingKey(Operation *op, const LinalgWeights &w) {
+  std::string key;
+  llvm::raw_string_ostream os(key);
+  os << op->getName() << '|' << op->getAttrDictionary();
+  auto linalgOp = cast<linalg::LinalgOp>(op);
+  auto weight = cast<RankedTensorType>(linalgOp.getDpsInputs()[1].getType());
+  for (auto [d, size] : llvm::enumerate(weight.getShape()))
+    os << '|' << (int64_t(d) == w.weightAxis ? -1 : size);
+  auto fill = linalgOp.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
+  Attribute value;
+  matchPattern(fill.getInputs()[0], m_Constant(&value));
+  os << '|' << weight.getElementType() << '|'
+     << cast<ShapedType>(op->getResult(0).getType()).getElementType() << '|'
+     << value;
+  return key;
+}
+
+/// One linalg contraction on the weights concatenated along their output
+/// channels, and a slice of its result per sibling.
+void mergeLinalgSiblings(ArrayRef<Operation *> siblings,
+                         const LinalgWeights &w) {
+  Operation *first = siblings.front();
+  auto firstOp = cast<linalg::LinalgOp>(first);
+  auto resultType = cast<RankedTensorType>(first->getResult(0).getType());
+  int64_t rank = resultType.getRank();
+  SmallVector<fuse::detail::ConstantData> weights;
+  SmallVector<Location> locs;
+  int64_t channels = 0;
+  bool resource = false;
+  for (Operation *op : siblings) {
+    weights.push_back(*fuse::detail::getConstantData(
+        cast<linalg::LinalgOp>(op).getDpsInputs()[1]));
+    resource |= weights.back().fromResource;
+    channels += cast<RankedTensorType>(op->getResult(0).getType())
+                    .getDimSize(w.resultAxis);
+    locs.push_back(op->getLoc());
+  }
+  OpBuilder b(first);
+  Location loc = FusedLoc::get(first->getContext(), locs);
+  SmallVector<int64_t> weightShape;
+  std::vector<char> weightBytes = concat(weights, w.weightAxis, weightShape);
+  auto weightType =
+      RankedTensorType::get(weightShape, weights.front().type.getElementType());
+  Value weightConst = arith::ConstantOp::create(
+      b, loc,
+      fuse::detail::makeElementsAttr(weightType, weightBytes, resource,
+                                     "fuse_merged_weights"));
+  SmallVector<int64_t> shape(resultType.getShape());
+  shape[w.resultAxis] = channels;
+  auto fill = firstOp.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
+  Value empty =
+      tensor::EmptyOp::create(b, loc, shape, resultType.getElementType());
+  Value init =
+      linalg::FillOp::create(b, loc, fill.getInputs(), empty).getResult(0);
+  IRMapping mapping;
+  mapping.map(firstOp.getDpsInputs()[1], weightConst);
+  mapping.map(firstOp.getDpsInits()[0], init);
+  Operation *merged = b.clone(*first, mapping);
+  merged->setLoc(loc);
+  merged->getResult(0).setType(init.getType());
+  int64_t offset = 0;
+  for (Operation *op : siblings) {
+    auto type = cast<RankedTensorType>(op->getResult(0).getType());
+    SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0)), sizes,
+        strides(rank, b.getIndexAttr(1));
+    for (int64_t size : type.getShape())
+      sizes.push_back(b.getIndexAttr(size));
+    offsets[w.resultAxis] = b.getIndexAttr(offset);
+    offset += type.getDimSize(w.resultAxis);
+    Value slice = tensor::ExtractSliceOp::create(
+        b, op->getLoc(), type, merged->getResult(0), offsets, sizes, strides);
+    op->getResult(0).replaceAllUsesWith(slice);
+  }
+  for (Operation *op : siblings)
+    op->erase();
+}
+
 struct MergeSiblingContractionsPass
     : public fuse::impl::FuseMergeSiblingContractionsBase<
           MergeSiblingContractionsPass> {
@@ -203,6 +343,23 @@ struct MergeSiblingContractionsPass
       for (SmallVector<Operation *> &siblings : buckets)
         if (siblings.size() > 1)
           mergeSiblings(siblings);
+      // linalg contractions, keyed the same way by their input.
+      index.clear();
+      std::vector<std::pair<LinalgWeights, SmallVector<Operation *>>> groups;
+      for (Operation &op : *block) {
+        std::optional<LinalgWeights> w = linalgCandidate(&op);
+        if (!w)
+          continue;
+        auto [it, inserted] = index.try_emplace(
+            {op.getOperand(0).getAsOpaquePointer(), linalgSiblingKey(&op, *w)},
+            groups.size());
+        if (inserted)
+          groups.push_back({*w, {}});
+        groups[it->second].second.push_back(&op);
+      }
+      for (auto &[w, siblings] : groups)
+        if (siblings.size() > 1)
+          mergeLinalgSiblings(siblings, w);
     });
   }
 };

@@ -69,8 +69,8 @@ static void printShortHelp() {
       << "  --split-input-file             process each // ----- chunk on "
          "its own\n"
       << "  --verify-diagnostics           check expected-* lines\n"
-      << "  --remarks-filter=fuse --remark-format=emitRemark\n"
-      << "                                 print every fusion decision\n"
+      << "  --remarks-filter=fuse --remark-format=emitRemark   every fusion "
+         "decision\n"
       << "  --mlir-print-ir-after-all      the IR after every pass\n"
       << "  --help-all                     every option, upstream passes "
          "and dialects included\n";

@@ -110,6 +110,12 @@ struct FusionPipelineOptions
       llvm::cl::desc("Order independent kernels to keep less memory alive "
                      "between them (false: the source order)"),
       llvm::cl::init(FuseFormGroupsOptions().orderKernels)};
+  PassOptions::Option<bool> nhwcLayout{
+      *this, "nhwc-layout",
+      llvm::cl::desc("Run fuse-nhwc-layout: NCHW convolutions and pools of "
+                     "linalg input channels last, the transposes moved "
+                     "through their elementwise consumers until they cancel"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> prune{
       *this, "prune",
       llvm::cl::desc("Run fuse-prune (dead code, cancelling pairs, constant "

@@ -55,6 +55,44 @@ def FusePrune : Pass<"fuse-prune"> {
   ];
 }
 
+def FuseNhwcLayout : Pass<"fuse-nhwc-layout", "func::FuncOp"> {
+  let summary = "Channels-last layout for NCHW convolutions and pools of any "
+                "front end's linalg";
+  let description = [{
+    fuse's kernels take images channels last (NHWC), as TOSA's ops are and
+    as fuse's ONNX importer emits them; linalg from another front end
+    (torch-mlir, a hand-written model) keeps PyTorch's NCHW. This pass
+    gives such a function the layout the importer would have chosen:
+
+    * `linalg.conv_2d_nchw_fchw` becomes `linalg.conv_2d_nhwc_fhwc` between
+      a transpose of its input to NHWC and one of its result back to NCHW;
+      a constant filter is permuted to FHWC at compile time (a
+      dense_resource blob stays a blob), another is transposed;
+      `linalg.pooling_nchw_max` and `linalg.pooling_nchw_sum` become their
+      NHWC forms the same way;
+    * a transpose back to NCHW (`permutation = [0, 3, 1, 2]`) that an
+      elementwise `linalg.generic` reads (every loop parallel, every result
+      written by the identity, the transposed operand read by the identity)
+      moves below it: the generic runs over the NHWC space, reading the
+      NHWC value directly and every other operand through its map composed
+      with the permutation (a per-channel bias stays a per-channel read),
+      and the transpose back goes to its result;
+    * a `linalg.generic` with reductions that reads such a transpose by the
+      identity reads the NHWC value directly, its loops renamed (a global
+      average pool over H and W keeps its `[N, C]` result);
+    * transposes of transposes compose (and cancel).
+
+    So a chain of NCHW convolutions and their epilogues runs channels last
+    from the first transpose to the last, and the convolutions reach the
+    tensor-core schedules, as the same network imported from ONNX does
+    (`test/Preprocessing/nhwc-layout.mlir`). The fusion pipeline runs it
+    before fuse-prune (option `nhwc-layout`, on by default).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def FuseFoldAffine : Pass<"fuse-fold-affine"> {
   let summary = "Fold per-channel scale and shift (inference BatchNorm) into "
                 "the contraction before it";
@@ -94,7 +132,8 @@ def FuseMergeSiblingContractions : Pass<"fuse-merge-sibling-contractions"> {
   let summary = "Merge contractions that read the same input into one on "
                 "concatenated weights";
   let description = [{
-    A graph rewrite on TOSA (the `shared_input_contractions` rule).
+    A graph rewrite on TOSA and linalg (the `shared_input_contractions`
+    rule).
     Contractions that read the same input with constant weights and the same
     attributes become ONE contraction on weights concatenated along the
     output channels, followed by a slice per original contraction:
@@ -106,10 +145,20 @@ def FuseMergeSiblingContractions : Pass<"fuse-merge-sibling-contractions"> {
       downsample 1x1 conv and the block's first 1x1 conv when their strides
       agree).
 
+    The same on linalg (another front end's, or written by hand):
+    `linalg.matmul` (B as `[K, N]`, or transposed as `[N, K]`),
+    `linalg.conv_2d_nhwc_fhwc`, `conv_2d_nhwc_hwcf` and `conv_2d_nchw_fchw`
+    with a constant weight and static shapes, each starting from a fill of
+    the same constant into an empty tensor, become one op on the weights
+    concatenated along the output channels (a dense_resource blob stays a
+    blob), its result filled from a fill of that constant, and a
+    `tensor.extract_slice` per sibling
+    (`test/Preprocessing/merge-linalg-siblings.mlir`).
+
     One large GEMM instead of several smaller ones reads the input once and
-    keeps the GPU busy. The merged op's location carries the metadata
-    `fuse.shared_input_contractions`, so the fusion engine and its report
-    name the rule.
+    keeps the GPU busy. The merged op's location fuses the siblings', and
+    the fusion engine names a group whose contraction is read only by
+    slices after the rule.
 
     Before:
     ```mlir

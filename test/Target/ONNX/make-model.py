@@ -870,6 +870,16 @@ def opset21_error(kind):
     return make
 
 
+def wide_conv():
+    """Conv (16 -> 32 channels, 3x3, bias) -> Relu with every tensor a graph
+    input: the ONNX twin of test/Preprocessing/nhwc-layout.mlir's @wide,
+    whose NCHW linalg must fuse to the same groups."""
+    nodes = [helper.make_node("Conv", ["x", "w", "b"], ["c"], name="conv"),
+             helper.make_node("Relu", ["c"], ["y"], name="relu")]
+    return model(nodes, [vi("x", [1, 16, 28, 28]), vi("w", [32, 16, 3, 3]), vi("b", [32])],
+                 [vi("y", [1, 32, 26, 26])], name="wide"), None
+
+
 def window_ops():
     """Conv1d -> MaxPool1d (1-D ops as their 2-D forms), reflect and edge
     Pad, dilated MaxPool, Tile, and Sign / Shrink / ThresholdedRelu on
@@ -1779,6 +1789,7 @@ def main():
         "activations": activations,
         "opset18_ops": opset18_ops,
         "opset21_ops": opset21_ops,
+        "wide_conv": wide_conv,
         **{f"opset21_{k}": opset21_error(k) for k in ["gelu_approximate", "gn_scale", "blocked", "dilated_pool",
                                                        "opset22"]},
         **{f"opset18_{k}": opset18_error(k) for k in ["mish_attr", "reduce_inputs", "gn_groups", "gn_scale",
