@@ -51,6 +51,18 @@ std::vector<char> concat(ArrayRef<fuse::detail::ConstantData> parts,
   return out;
 }
 
+/// The siblings' weights concatenated along `axis`, as one constant (a
+/// dense_resource blob where any of them was one).
+ElementsAttr concatWeights(ArrayRef<fuse::detail::ConstantData> weights,
+                           int64_t axis, bool resource) {
+  SmallVector<int64_t> shape;
+  std::vector<char> bytes = concat(weights, axis, shape);
+  auto type =
+      RankedTensorType::get(shape, weights.front().type.getElementType());
+  return fuse::detail::makeElementsAttr(type, bytes, resource,
+                                        "fuse_merged_weights");
+}
+
 /// What must agree between siblings: everything but the weights and bias.
 std::string siblingKey(Operation *op) {
   std::string key;
@@ -137,14 +149,9 @@ void mergeSiblings(ArrayRef<Operation *> siblings) {
   // The merged op stands for all of them: its location names each one.
   Location loc = FusedLoc::get(ctx, locs);
   ImplicitLocOpBuilder b(loc, builder);
-  SmallVector<int64_t> weightShape;
-  std::vector<char> weightBytes = concat(weights, weightAxis, weightShape);
-  auto weightType =
-      RankedTensorType::get(weightShape, weights.front().type.getElementType());
-  Value weightConst = tosa::ConstOp::create(
-      b, weightType,
-      fuse::detail::makeElementsAttr(weightType, weightBytes, resource,
-                                     "fuse_merged_weights"));
+  ElementsAttr weightAttr = concatWeights(weights, weightAxis, resource);
+  Value weightConst =
+      tosa::ConstOp::create(b, weightAttr.getType(), weightAttr);
   Value biasConst;
   if (isConv) {
     SmallVector<int64_t> biasShape;
@@ -281,14 +288,8 @@ void mergeLinalgSiblings(ArrayRef<Operation *> siblings,
   }
   OpBuilder b(first);
   Location loc = FusedLoc::get(first->getContext(), locs);
-  SmallVector<int64_t> weightShape;
-  std::vector<char> weightBytes = concat(weights, w.weightAxis, weightShape);
-  auto weightType =
-      RankedTensorType::get(weightShape, weights.front().type.getElementType());
   Value weightConst = arith::ConstantOp::create(
-      b, loc,
-      fuse::detail::makeElementsAttr(weightType, weightBytes, resource,
-                                     "fuse_merged_weights"));
+      b, loc, concatWeights(weights, w.weightAxis, resource));
   SmallVector<int64_t> shape(resultType.getShape());
   shape[w.resultAxis] = channels;
   auto fill = firstOp.getDpsInits()[0].getDefiningOp<linalg::FillOp>();

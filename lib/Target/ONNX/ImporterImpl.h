@@ -612,6 +612,9 @@ private:
                       ArrayRef<int64_t> outNhwc);
   /// InstanceNormalization: each (sample, channel)'s spatial mean and
   /// variance, then per-channel scale and bias.
+  /// The epsilon of an instance or group normalization, once its input has
+  /// a batch, a channel and a spatial dimension.
+  FailureOr<float> normalizationEpsilon();
   LogicalResult importInstanceNorm();
   LogicalResult importGroupNorm();
   /// (v - mean) * rsqrt(var + eps) over `axes` of v; the statistics keep

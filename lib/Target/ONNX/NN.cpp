@@ -661,10 +661,9 @@ Importer::Normalized Importer::normalize(Value v, ArrayRef<int64_t> axes,
   return {binaryOp("Mul", xc, rstd), mean, rstd};
 }
 
-LogicalResult Importer::importInstanceNorm() {
-  Entry &x = *input(0);
-  int64_t rank = x.shape.size();
-  if (rank < 3)
+FailureOr<float> Importer::normalizationEpsilon() {
+  const Entry &x = *input(0);
+  if (x.shape.size() < 3)
     return error() << "input " << shapeStr(x.shape)
                    << " must have a batch, a channel and a spatial dimension",
            failure();
@@ -674,6 +673,15 @@ LogicalResult Importer::importInstanceNorm() {
   if (!std::isfinite(*eps) || *eps < 0.0f)
     return error() << "epsilon must be finite and not negative, got " << *eps,
            failure();
+  return eps;
+}
+
+LogicalResult Importer::importInstanceNorm() {
+  Entry &x = *input(0);
+  int64_t rank = x.shape.size();
+  FailureOr<float> eps = normalizationEpsilon();
+  if (failed(eps))
+    return failure();
   int64_t c = x.shape[1];
   for (int k : {1, 2})
     if (input(k)->shape != Shape{c})
@@ -711,16 +719,9 @@ LogicalResult Importer::importInstanceNorm() {
 LogicalResult Importer::importGroupNorm() {
   Entry &x = *input(0);
   int64_t rank = x.shape.size();
-  if (rank < 3)
-    return error() << "input " << shapeStr(x.shape)
-                   << " must have a batch, a channel and a spatial dimension",
-           failure();
-  FailureOr<float> eps = floatAttr("epsilon", 1e-5f);
+  FailureOr<float> eps = normalizationEpsilon();
   if (failed(eps))
     return failure();
-  if (!std::isfinite(*eps) || *eps < 0.0f)
-    return error() << "epsilon must be finite and not negative, got " << *eps,
-           failure();
   if (!attr("num_groups"))
     return error() << "needs the attribute 'num_groups'", failure();
   FailureOr<int64_t> groups = intAttr("num_groups", 0);

@@ -28,6 +28,18 @@ def vi(name, shape, elem=TensorProto.FLOAT):
     return helper.make_tensor_value_info(name, elem, shape)
 
 
+def conv3x3_same(x, w):
+    """A 3x3 convolution of x (NCHW) by w (OIHW) with one pixel of zero
+    padding, no bias, in float64."""
+    n, _, h, wd = x.shape
+    xp = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (1, 1), (1, 1)))
+    c = np.zeros((n, w.shape[0], h, wd))
+    for i in range(3):
+        for j in range(3):
+            c += np.einsum("nchw,oc->nohw", xp[:, :, i:i + h, j:j + wd], w[:, :, i, j].astype(np.float64))
+    return c
+
+
 def model(nodes, inputs, outputs, inits=(), opset=13, name="test_graph"):
     graph = helper.make_graph(nodes, name, inputs, outputs, list(inits))
     m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
@@ -615,12 +627,7 @@ def activations(opset=17):
         outs_z.append(vi(f"z{k}", [4, 50]))
     x, z = rand(2, 4, 6, 6, lo=-2.0, hi=2.0), rand(4, 50, lo=-100.0, hi=100.0)
     z[0, :9] = [0.0, -0.0, 1e-30, -1e-30, 20.0, -20.0, 88.0, -88.0, 3.0]
-    xd = x.astype(np.float64)
-    c = np.zeros((2, 8, 6, 6))
-    xp = np.pad(xd, ((0, 0), (0, 0), (1, 1), (1, 1)))
-    for i in range(3):
-        for j in range(3):
-            c += np.einsum("nchw,oc->nohw", xp[:, :, i:i + 6, j:j + 6], w[:, :, i, j].astype(np.float64))
+    c = conv3x3_same(x, w)
 
     def ref(op, a, attrs):
         if op == "LeakyRelu":
@@ -697,11 +704,7 @@ def opset18_ops():
              init("upd", upd)]
 
     xd = x.astype(np.float64)
-    c = np.zeros((2, 8, 5, 6))
-    xp = np.pad(xd, ((0, 0), (0, 0), (1, 1), (1, 1)))
-    for i in range(3):
-        for j in range(3):
-            c += np.einsum("nchw,oc->nohw", xp[:, :, i:i + 5, j:j + 6], w[:, :, i, j].astype(np.float64))
+    c = conv3x3_same(x, w)
 
     def group_norm(a, groups, scale, bias):
         n, ch = a.shape[:2]
@@ -819,11 +822,7 @@ def opset21_ops():
              init("qz", np.array(3, dtype=np.int8)), init("hw", i64([2, 3])), init("pads", i64([2, 1])),
              init("ax", i64([-2])), init("zero", i64([0])), init("target", i64([36, 16]))]
     xd = x.astype(np.float64)
-    c = np.zeros((2, 8, 6, 6))
-    xp = np.pad(xd, ((0, 0), (0, 0), (1, 1), (1, 1)))
-    for i in range(3):
-        for j in range(3):
-            c += np.einsum("nchw,oc->nohw", xp[:, :, i:i + 6, j:j + 6], w[:, :, i, j].astype(np.float64))
+    c = conv3x3_same(x, w)
     erf = np.vectorize(math.erf)
     gelu = 0.5 * c * (1.0 + erf(c / math.sqrt(2.0)))
     gelu_tanh = 0.5 * xd * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * (xd + 0.044715 * xd ** 3)))
