@@ -285,6 +285,22 @@ FailureOr<int64_t> Importer::normAxis(int64_t axis, int64_t rank) {
   return axis < 0 ? axis + rank : axis;
 }
 
+FailureOr<Shape> Importer::distinctAxes(ArrayRef<int64_t> written,
+                                        int64_t rank) {
+  Shape axes;
+  for (int64_t v : written) {
+    FailureOr<int64_t> n = normAxis(v, rank);
+    if (failed(n))
+      return failure();
+    if (llvm::is_contained(axes, *n))
+      return error() << "axis " << *n << " is listed twice in axes "
+                     << shapeStr(written),
+             failure();
+    axes.push_back(*n);
+  }
+  return axes;
+}
+
 //===----------------------------------------------------------------------===//
 // Parsing tensors and inputs
 //===----------------------------------------------------------------------===//
@@ -1082,8 +1098,7 @@ LogicalResult Importer::importNode() {
              failure();
   if (node->output_size() == 0 || node->output(0).empty())
     return error() << "has no output", failure();
-  if (spec->schema && spec->since > onnxSchemaOpset() &&
-      failed(checkOwnSchema(*spec->schema)))
+  if (spec->hasOwnSchema() && failed(checkOwnSchema(*spec->schema)))
     return failure();
   if (failed(refuseTrainingMode()) || failed(checkElementTypes()))
     return failure();
@@ -1226,7 +1241,7 @@ OwningOpRef<ModuleOp> Importer::run(StringRef bytes,
   if (opset > onnxSchemaOpset())
     for (int k = 0; k < graph.node_size(); ++k) {
       const OpSpec *spec = registry().lookup(graph.node(k).op_type(), opset);
-      if (spec && spec->schema && spec->since > onnxSchemaOpset())
+      if (spec && spec->hasOwnSchema())
         ownSchema.push_back(k);
     }
   if (std::optional<std::string> violation =

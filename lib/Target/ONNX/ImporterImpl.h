@@ -236,6 +236,9 @@ struct OpSpec {
     schema = Schema{maxInputs, minOutputs, maxOutputs, attributes};
     return *this;
   }
+  /// Whether the importer checks the node against `schema` in place of
+  /// ONNX's checker: a version newer than libonnx's schemas.
+  bool hasOwnSchema() const { return schema && since > onnxSchemaOpset(); }
 
   OpSpec &inputs(int n) {
     required = n;
@@ -546,6 +549,9 @@ private:
     return e;
   }
   FailureOr<int64_t> normAxis(int64_t axis, int64_t rank);
+  /// `written` (an axes input or attribute) normalized; an axis out of
+  /// range or listed twice is an error that names the axes as written.
+  FailureOr<Shape> distinctAxes(ArrayRef<int64_t> written, int64_t rank);
 
   // --- nodes -------------------------------------------------------------
   /// The ops the importer takes, registered by their families (the one
@@ -610,12 +616,14 @@ private:
                       ArrayRef<int64_t> pad4, ArrayRef<int64_t> strides,
                       ArrayRef<int64_t> dilations, int64_t groups,
                       ArrayRef<int64_t> outNhwc);
-  /// InstanceNormalization: each (sample, channel)'s spatial mean and
-  /// variance, then per-channel scale and bias.
   /// The epsilon of an instance or group normalization, once its input has
   /// a batch, a channel and a spatial dimension.
   FailureOr<float> normalizationEpsilon();
+  /// InstanceNormalization: each (sample, channel)'s spatial mean and
+  /// variance, then per-channel scale and bias.
   LogicalResult importInstanceNorm();
+  /// GroupNormalization: each (sample, group)'s mean and variance, then the
+  /// scale and bias per group (opset 18) or per channel (opset 21).
   LogicalResult importGroupNorm();
   /// (v - mean) * rsqrt(var + eps) over `axes` of v; the statistics keep
   /// their dims.

@@ -277,7 +277,7 @@ LogicalResult Importer::importResize() {
            failure();
   // Opset 18: the axes the scales or sizes are for (the others keep their
   // size), and how sizes are read (only as given: "stretch").
-  SmallVector<int64_t> axesList;
+  Shape axesList;
   {
     FailureOr<std::optional<Shape>> a = intsAttr("axes");
     FailureOr<std::string> policy =
@@ -289,22 +289,24 @@ LogicalResult Importer::importResize() {
                      << "' is not supported (stretch: the sizes as given)",
              failure();
     if (*a) {
-      for (int64_t v : **a) {
-        FailureOr<int64_t> n = normAxis(v, rank);
-        if (failed(n))
-          return failure();
-        if (llvm::is_contained(axesList, *n))
-          return error() << "axis " << v << " is listed twice in axes "
-                         << shapeStr(**a),
-                 failure();
-        axesList.push_back(*n);
-      }
+      FailureOr<Shape> axes = distinctAxes(**a, rank);
+      if (failed(axes))
+        return failure();
+      axesList = std::move(*axes);
     } else {
       for (int64_t d = 0; d < rank; ++d)
         axesList.push_back(d);
     }
   }
   int64_t given = axesList.size();
+  // Scales or sizes need one value per resized axis.
+  auto countError = [&](StringRef what, int64_t count) {
+    return error() << what << " has " << count << " values for "
+                   << (given == rank
+                           ? "a rank-" + std::to_string(rank) + " input"
+                           : std::to_string(given) + " axes"),
+           failure();
+  };
   // Output size from scales (input 1 before opset 11, 2 after) or sizes (3);
   // the scale of each axis is the given one, or out / in for sizes.
   Shape outShape(x.shape);
@@ -315,11 +317,7 @@ LogicalResult Importer::importResize() {
     if (failed(s))
       return failure();
     if ((*s)->size() != given)
-      return error() << "sizes has " << (*s)->size() << " values for "
-                     << (given == rank
-                             ? "a rank-" + std::to_string(rank) + " input"
-                             : std::to_string(given) + " axes"),
-             failure();
+      return countError("sizes", (*s)->size());
     for (int64_t i = 0; i < given; ++i) {
       int64_t k = axesList[i];
       outShape[k] = (*s)->intAt(i);
@@ -334,11 +332,7 @@ LogicalResult Importer::importResize() {
     if (failed(s))
       return failure();
     if ((*s)->size() != given)
-      return error() << "scales has " << (*s)->size() << " values for "
-                     << (given == rank
-                             ? "a rank-" + std::to_string(rank) + " input"
-                             : std::to_string(given) + " axes"),
-             failure();
+      return countError("scales", (*s)->size());
     for (int64_t i = 0; i < given; ++i) {
       int64_t k = axesList[i];
       double sc = (*s)->at(i);

@@ -495,8 +495,13 @@ LogicalResult Importer::importPad() {
       // Opset 18: pads for the listed axes only (begins, then ends), the
       // others unpadded.
       FailureOr<const HostTensor *> given = constInput(3, "axes");
-      FailureOr<Shape> axes = axesInput(3, "axes", rank);
-      if (failed(given) || failed(axes))
+      if (failed(given))
+        return failure();
+      Shape written;
+      for (int64_t i = 0; i < (*given)->size(); ++i)
+        written.push_back((*given)->intAt(i));
+      FailureOr<Shape> axes = distinctAxes(written, rank);
+      if (failed(axes))
         return failure();
       int64_t n = axes->size();
       if (int64_t(pads.size()) != 2 * n)
@@ -507,14 +512,6 @@ LogicalResult Importer::importPad() {
       Shape full(2 * rank, 0);
       for (int64_t k = 0; k < n; ++k) {
         int64_t a = (*axes)[k];
-        if (llvm::count(*axes, a) > 1) {
-          Shape written;
-          for (int64_t i = 0; i < (*given)->size(); ++i)
-            written.push_back((*given)->intAt(i));
-          return error() << "axis " << a << " is listed twice in axes "
-                         << shapeStr(written),
-                 failure();
-        }
         full[a] = pads[k];
         full[a + rank] = pads[k + n];
       }
