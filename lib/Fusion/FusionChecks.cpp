@@ -23,10 +23,17 @@ using namespace mlir;
 using namespace mlir::fuse;
 using namespace mlir::fuse::detail;
 
-/// The inits `op` updates in place: those its payload reads, given from
-/// outside (not a fill or an empty tensor it starts from).
+/// The inits `op` updates in place: those its payload reads, and the
+/// destination of an insertion, given from outside (not a fill or an empty
+/// tensor it starts from).
 static SmallVector<Value, 1> initsUpdatedInPlace(Operation *op) {
   SmallVector<Value, 1> updated;
+  if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
+    Operation *def = insert.getDest().getDefiningOp();
+    if (!def || !isCloneableIntoGroup(def))
+      updated.push_back(insert.getDest());
+    return updated;
+  }
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   if (!linalgOp)
     return updated;
@@ -71,10 +78,66 @@ checkSharedInPlaceUpdates(const FusionCheckInput &in) {
   return std::nullopt;
 }
 
+/// A member that updates in place a tensor another member makes, where
+/// an op outside the merged group reads that tensor too (two concatenations
+/// that begin with the same slice, merged into one value): the group must
+/// yield the tensor as it was before the update, so the kernel would need a
+/// copy of it, made on the host. Asked of the pairs across the sides, from
+/// the smaller side's members.
+static std::optional<FusionRefusal>
+checkEscapingInPlaceUpdates(const FusionCheckInput &in) {
+  const FusionGraph &graph = in.graph;
+  bool aSmaller = in.a.size() <= in.b.size();
+  ArrayRef<unsigned> small = aSmaller ? in.a : in.b;
+  MemberSet other(aSmaller ? in.b : in.a), merged(in.merged);
+  auto memberOf = [&](Operation *op, const MemberSet &set) {
+    if (op->getNumResults() == 0)
+      return false;
+    std::optional<unsigned> id = graph.getDefiningNode(op->getResult(0));
+    return id && graph.node(*id).op == op && set.contains(*id);
+  };
+  // A reader of `v` outside the merged group, besides `updater`.
+  auto readerOutside = [&](Value v, Operation *updater) -> Operation * {
+    for (Operation *user : v.getUsers())
+      if (user != updater && !memberOf(user, merged))
+        return user;
+    return nullptr;
+  };
+  auto refuse = [&](Operation *updater, Operation *reader) {
+    return FusionRefusal{
+        check::kLowering,
+        llvm::formatv("'{0}' updates in place a tensor of the group that "
+                      "'{1}' outside it also reads: the kernel would need a "
+                      "copy of it, which one kernel does not make",
+                      describeOp(updater), describeOp(reader))};
+  };
+  for (unsigned m : small) {
+    Operation *op = graph.node(m).op;
+    for (Value v : initsUpdatedInPlace(op)) {
+      Operation *def = v.getDefiningOp();
+      if (!def || !memberOf(def, other))
+        continue;
+      if (Operation *reader = readerOutside(v, op))
+        return refuse(op, reader);
+    }
+    for (Value result : op->getResults())
+      for (Operation *user : result.getUsers()) {
+        if (!memberOf(user, other) ||
+            !llvm::is_contained(initsUpdatedInPlace(user), result))
+          continue;
+        if (Operation *reader = readerOutside(result, user))
+          return refuse(user, reader);
+      }
+  }
+  return std::nullopt;
+}
+
 /// A merge the kernels cannot express, and merges the lowering refused
 /// when fuse-form-groups tried them.
 static std::optional<FusionRefusal> checkLowering(const FusionCheckInput &in) {
   if (std::optional<FusionRefusal> refusal = checkSharedInPlaceUpdates(in))
+    return refusal;
+  if (std::optional<FusionRefusal> refusal = checkEscapingInPlaceUpdates(in))
     return refusal;
   if (!in.rule || !in.candidate)
     return std::nullopt;

@@ -200,10 +200,30 @@ struct LinalgWeights {
   int64_t weightAxis = 0, resultAxis = 0;
 };
 
+/// The broadcast of a constant vector along `resultAxis` into an empty
+/// tensor that `init` is, if it is one: the initial value torch-mlir gives
+/// a convolution or matmul with a bias.
+linalg::GenericOp biasInit(Value init, int64_t resultAxis) {
+  auto g = init.getDefiningOp<linalg::GenericOp>();
+  if (!g || g.getNumDpsInputs() != 1 || g.getNumResults() != 1 ||
+      !g.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>() ||
+      g.getNumParallelLoops() != g.getNumLoops())
+    return {};
+  SmallVector<AffineMap> maps = g.getIndexingMapsArray();
+  if (!maps[1].isIdentity() || maps[0].getNumResults() != 1 ||
+      maps[0].getResult(0) != getAffineDimExpr(resultAxis, g.getContext()))
+    return {};
+  auto yield = cast<linalg::YieldOp>(g.getBody()->getTerminator());
+  if (yield.getValues()[0] != g.getBody()->getArgument(0) ||
+      !fuse::detail::getConstantData(g.getInputs()[0]))
+    return {};
+  return g;
+}
+
 /// A linalg matmul (plain, or with B transposed: `[N, K]`) or an NHWC /
 /// NCHW convolution with a constant weight operand, static shapes and an
-/// init that is a fill of an empty tensor with a constant: what merging
-/// needs to know of it.
+/// init that is a fill of an empty tensor with a constant or the broadcast
+/// of a constant bias (biasInit): what merging needs to know of it.
 std::optional<LinalgWeights> linalgCandidate(Operation *op) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   if (!linalgOp || !linalgOp.hasPureTensorSemantics() ||
@@ -236,8 +256,9 @@ std::optional<LinalgWeights> linalgCandidate(Operation *op) {
     return std::nullopt;
   }
   auto fill = linalgOp.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
-  if (!fill || !fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>() ||
-      !matchPattern(fill.getInputs()[0], m_Constant()))
+  bool filled = fill && fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>() &&
+                matchPattern(fill.getInputs()[0], m_Constant());
+  if (!filled && !biasInit(linalgOp.getDpsInits()[0], w.resultAxis))
     return std::nullopt;
   auto result = dyn_cast<RankedTensorType>(op->getResult(0).getType());
   if (!result || !result.hasStaticShape() ||
@@ -248,7 +269,7 @@ std::optional<LinalgWeights> linalgCandidate(Operation *op) {
 
 /// What must agree between linalg siblings: the op and its attributes, the
 /// weights' shape but for the output channels, the element types, and the
-/// fill's value.
+/// fill's value (or that the init is a bias, and the bias's type).
 std::string linalgSiblingKey(Operation *op, const LinalgWeights &w) {
   std::string key;
   llvm::raw_string_ostream os(key);
@@ -257,12 +278,17 @@ std::string linalgSiblingKey(Operation *op, const LinalgWeights &w) {
   auto weight = cast<RankedTensorType>(linalgOp.getDpsInputs()[1].getType());
   for (auto [d, size] : llvm::enumerate(weight.getShape()))
     os << '|' << (int64_t(d) == w.weightAxis ? -1 : size);
-  auto fill = linalgOp.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
-  Attribute value;
-  matchPattern(fill.getInputs()[0], m_Constant(&value));
   os << '|' << weight.getElementType() << '|'
-     << cast<ShapedType>(op->getResult(0).getType()).getElementType() << '|'
-     << value;
+     << cast<ShapedType>(op->getResult(0).getType()).getElementType() << '|';
+  if (auto fill = linalgOp.getDpsInits()[0].getDefiningOp<linalg::FillOp>()) {
+    Attribute value;
+    matchPattern(fill.getInputs()[0], m_Constant(&value));
+    os << value;
+  } else {
+    Value bias =
+        biasInit(linalgOp.getDpsInits()[0], w.resultAxis).getInputs()[0];
+    os << "bias " << cast<ShapedType>(bias.getType()).getElementType();
+  }
   return key;
 }
 
@@ -292,11 +318,32 @@ void mergeLinalgSiblings(ArrayRef<Operation *> siblings,
       b, loc, concatWeights(weights, w.weightAxis, resource));
   SmallVector<int64_t> shape(resultType.getShape());
   shape[w.resultAxis] = channels;
-  auto fill = firstOp.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
   Value empty =
       tensor::EmptyOp::create(b, loc, shape, resultType.getElementType());
-  Value init =
-      linalg::FillOp::create(b, loc, fill.getInputs(), empty).getResult(0);
+  Value init;
+  if (auto fill = firstOp.getDpsInits()[0].getDefiningOp<linalg::FillOp>()) {
+    init = linalg::FillOp::create(b, loc, fill.getInputs(), empty).getResult(0);
+  } else {
+    // The biases concatenated, broadcast as the first sibling's was.
+    SmallVector<fuse::detail::ConstantData> biases;
+    bool biasResource = false;
+    for (Operation *op : siblings) {
+      biases.push_back(*fuse::detail::getConstantData(
+          biasInit(cast<linalg::LinalgOp>(op).getDpsInits()[0], w.resultAxis)
+              .getInputs()[0]));
+      biasResource |= biases.back().fromResource;
+    }
+    linalg::GenericOp broadcast =
+        biasInit(firstOp.getDpsInits()[0], w.resultAxis);
+    IRMapping bias;
+    bias.map(broadcast.getInputs()[0],
+             arith::ConstantOp::create(
+                 b, loc, concatWeights(biases, /*axis=*/0, biasResource)));
+    bias.map(broadcast.getDpsInits()[0], empty);
+    Operation *merged = b.clone(*broadcast, bias);
+    merged->getResult(0).setType(cast<RankedTensorType>(empty.getType()));
+    init = merged->getResult(0);
+  }
   IRMapping mapping;
   mapping.map(firstOp.getDpsInputs()[1], weightConst);
   mapping.map(firstOp.getDpsInits()[0], init);

@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -87,8 +88,40 @@ Value permuteOperand(OpBuilder &b, Location loc, Value v,
   return arith::ConstantOp::create(b, loc, attr);
 }
 
+bool isStatic(Operation *op) {
+  return llvm::all_of(op->getOperandTypes(), [](Type t) {
+    auto ranked = dyn_cast<RankedTensorType>(t);
+    return ranked && ranked.hasStaticShape();
+  });
+}
+
+/// The map from loops in NHWC order to loops in NCHW order (loop k of the
+/// old order is loop kToNchw[k] of the new one).
+AffineMap nhwcLoops(MLIRContext *ctx) {
+  SmallVector<AffineExpr> exprs;
+  for (int64_t d : kToNchw)
+    exprs.push_back(getAffineDimExpr(d, ctx));
+  return AffineMap::get(4, 0, exprs, ctx);
+}
+
+/// A generic that only computes a value from its inputs (rank 4, every loop
+/// parallel, one result written by the identity, its init not read): a
+/// bias broadcast, as torch-mlir gives a convolution its initial value.
+bool computesFromInputs(linalg::GenericOp op) {
+  if (op.getNumResults() != 1 || op.getNumLoops() != 4 || !isStatic(op) ||
+      !op.hasPureTensorSemantics() ||
+      op.getNumParallelLoops() != op.getNumLoops())
+    return false;
+  OpOperand &out = op.getDpsInitsMutable()[0];
+  return op.getMatchingIndexingMap(&out).isIdentity() &&
+         !op.payloadUsesValueFromOperand(&out);
+}
+
 /// The init of an op moved to NHWC: a fill of an empty tensor (or an empty
-/// tensor) made again in the new shape, anything else transposed.
+/// tensor) made again in the new shape; a generic that computes it from
+/// its inputs alone (computesFromInputs) and that nothing else reads
+/// computes it in NHWC instead (its loops renamed); anything else
+/// transposed.
 Value nhwcInit(OpBuilder &b, Location loc, Value init) {
   auto type = permutedType(cast<RankedTensorType>(init.getType()), kToNhwc);
   auto empty = [&] {
@@ -103,14 +136,23 @@ Value nhwcInit(OpBuilder &b, Location loc, Value init) {
       return linalg::FillOp::create(b, loc, fill.getInputs(),
                                     ValueRange{empty()})
           .getResult(0);
+  auto producer = init.getDefiningOp<linalg::GenericOp>();
+  if (producer && init.hasOneUse() && computesFromInputs(producer)) {
+    AffineMap sigma = nhwcLoops(b.getContext());
+    SmallVector<AffineMap> maps;
+    for (OpOperand *in : producer.getDpsInputOperands())
+      maps.push_back(producer.getMatchingIndexingMap(in).compose(sigma));
+    maps.push_back(AffineMap::getMultiDimIdentityMap(4, b.getContext()));
+    auto renamed = linalg::GenericOp::create(
+        b, producer.getLoc(), TypeRange{type}, producer.getInputs(),
+        ValueRange{empty()}, maps, producer.getIteratorTypesArray());
+    IRMapping mapping;
+    producer.getRegion().cloneInto(&renamed.getRegion(), mapping);
+    renamed.walk(
+        [&](linalg::IndexOp index) { index.setDim(kToNchw[index.getDim()]); });
+    return renamed.getResult(0);
+  }
   return transpose(b, loc, init, kToNhwc);
-}
-
-bool isStatic(Operation *op) {
-  return llvm::all_of(op->getOperandTypes(), [](Type t) {
-    auto ranked = dyn_cast<RankedTensorType>(t);
-    return ranked && ranked.hasStaticShape();
-  });
 }
 
 /// An NCHW convolution or pool as its NHWC form: the input transposed to
@@ -193,10 +235,7 @@ struct SinkThroughElementwise : OpRewritePattern<linalg::GenericOp> {
     Location loc = op.getLoc();
     MLIRContext *ctx = op.getContext();
     // sigma: new loops (NHWC order) -> old loops (NCHW order).
-    SmallVector<AffineExpr> exprs;
-    for (int64_t d : kToNchw)
-      exprs.push_back(getAffineDimExpr(d, ctx));
-    AffineMap sigma = AffineMap::get(4, 0, exprs, ctx);
+    AffineMap sigma = nhwcLoops(ctx);
     SmallVector<Value> inputs;
     SmallVector<AffineMap> maps;
     for (OpOperand *in : op.getDpsInputOperands()) {
@@ -285,6 +324,58 @@ struct ComposeTransposes : OpRewritePattern<linalg::TransposeOp> {
   }
 };
 
+/// A static slice of a transpose to NCHW is the transpose of the slice of
+/// its NHWC source (offsets and sizes permuted), so the transpose moves on
+/// towards the elementwise ops that read the slice: the per-branch
+/// epilogues of merged convolutions.
+struct SinkThroughExtractSlice : OpRewritePattern<tensor::ExtractSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tensor::ExtractSliceOp op,
+                                PatternRewriter &rewriter) const override {
+    auto t = op.getSource().getDefiningOp<linalg::TransposeOp>();
+    if (!t || t.getPermutation() != ArrayRef<int64_t>(kToNchw) ||
+        op.getType().getRank() != 4 || !op.hasUnitStride() ||
+        ShapedType::isDynamicShape(op.getStaticOffsets()) ||
+        ShapedType::isDynamicShape(op.getStaticSizes()))
+      return rewriter.notifyMatchFailure(op, "not a static slice of one");
+    SmallVector<OpFoldResult> offsets, sizes;
+    SmallVector<OpFoldResult> strides(4, rewriter.getIndexAttr(1));
+    for (int64_t d : kToNhwc) {
+      offsets.push_back(rewriter.getIndexAttr(op.getStaticOffsets()[d]));
+      sizes.push_back(rewriter.getIndexAttr(op.getStaticSizes()[d]));
+    }
+    Value slice = tensor::ExtractSliceOp::create(
+        rewriter, op.getLoc(), t.getInput(), offsets, sizes, strides);
+    rewriter.replaceOp(op, transpose(rewriter, op.getLoc(), slice, kToNchw));
+    return success();
+  }
+};
+
+/// A concatenation of transposes to NCHW is the transpose of the
+/// concatenation of their NHWC sources (along the permuted dimension).
+struct SinkThroughConcat : OpRewritePattern<tensor::ConcatOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tensor::ConcatOp op,
+                                PatternRewriter &rewriter) const override {
+    SmallVector<Value> sources;
+    for (Value input : op.getInputs()) {
+      auto t = input.getDefiningOp<linalg::TransposeOp>();
+      if (!t || t.getPermutation() != ArrayRef<int64_t>(kToNchw))
+        return rewriter.notifyMatchFailure(op, "an input is not a transpose");
+      sources.push_back(t.getInput());
+    }
+    // Dimension k of a transpose to NCHW is dimension kToNchw[k] of its
+    // source.
+    int64_t dim = kToNchw[op.getDim()];
+    Value concat =
+        tensor::ConcatOp::create(rewriter, op.getLoc(), dim, sources);
+    rewriter.replaceOp(op, transpose(rewriter, op.getLoc(), concat, kToNchw));
+    return success();
+  }
+};
+
 struct NhwcLayoutPass : public fuse::impl::FuseNhwcLayoutBase<NhwcLayoutPass> {
   void runOnOperation() override {
     // The rewrite driver walks every op: only where there is work (a
@@ -304,7 +395,8 @@ struct NhwcLayoutPass : public fuse::impl::FuseNhwcLayoutBase<NhwcLayoutPass> {
     patterns.add<ToNhwc<linalg::Conv2DNchwFchwOp, linalg::Conv2DNhwcFhwcOp>,
                  ToNhwc<linalg::PoolingNchwMaxOp, linalg::PoolingNhwcMaxOp>,
                  ToNhwc<linalg::PoolingNchwSumOp, linalg::PoolingNhwcSumOp>,
-                 SinkThroughElementwise, FoldTransposeRead, ComposeTransposes>(
+                 SinkThroughElementwise, SinkThroughExtractSlice,
+                 SinkThroughConcat, FoldTransposeRead, ComposeTransposes>(
         &getContext());
     // A rewrite that did not converge leaves valid IR; nothing to report.
     (void)applyPatternsGreedily(getOperation(), std::move(patterns));

@@ -721,6 +721,201 @@ struct UnitDimForFullReductionGeneric : OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+/// A linalg.generic that writes an output through a constant index (a
+/// reduction keeping its reduced dimension as 1, as torch-mlir writes
+/// `sum(dim, keepdim=True)`: an output map (d0, d1, d2) -> (d0, d1, 0))
+/// writes that output without those dimensions, and the result is expanded
+/// back to the kept shape. Tiling and fusion need outputs indexed by loops
+/// alone; the arithmetic is unchanged. An init filled into an empty tensor
+/// is filled into the smaller one (the fill stays with its reduction); any
+/// other init is collapsed.
+struct DropConstantOutputIndices : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    auto isConstant = [](AffineExpr e) { return isa<AffineConstantExpr>(e); };
+    auto writesThroughConstant = [&](OpOperand &init) {
+      return llvm::any_of(op.getMatchingIndexingMap(&init).getResults(),
+                          isConstant);
+    };
+    if (llvm::none_of(op.getDpsInitsMutable(), writesThroughConstant) ||
+        !op.hasPureTensorSemantics())
+      return failure();
+    // Every constant index must be 0 into a static unit dimension, and what
+    // is left a projection of the loops.
+    for (OpOperand &init : op.getDpsInitsMutable()) {
+      auto type = cast<RankedTensorType>(init.get().getType());
+      AffineMap map = op.getMatchingIndexingMap(&init);
+      for (auto [d, e] : llvm::enumerate(map.getResults()))
+        if (auto c = dyn_cast<AffineConstantExpr>(e))
+          if (c.getValue() != 0 || type.getDimSize(d) != 1)
+            return failure();
+      if (!map.dropResults(constantResults(map)).isProjectedPermutation())
+        return failure();
+    }
+    Location loc = op.getLoc();
+    SmallVector<Value> inits;
+    SmallVector<AffineMap> maps;
+    SmallVector<SmallVector<ReassociationIndices>> groupsOf;
+    for (OpOperand *input : op.getDpsInputOperands())
+      maps.push_back(op.getMatchingIndexingMap(input));
+    for (OpOperand &init : op.getDpsInitsMutable()) {
+      auto type = cast<RankedTensorType>(init.get().getType());
+      AffineMap map = op.getMatchingIndexingMap(&init);
+      llvm::SmallBitVector dropped = constantResults(map);
+      SmallVector<int64_t> shape;
+      SmallVector<ReassociationIndices> groups;
+      // Each kept dimension starts a group; a dropped one joins the group
+      // before it, or the first group where none is before it.
+      for (int64_t d = 0; d < type.getRank(); ++d) {
+        if (dropped.test(d)) {
+          if (!groups.empty())
+            groups.back().push_back(d);
+          continue;
+        }
+        groups.push_back({});
+        if (groups.size() == 1)
+          for (int64_t u = 0; u < d; ++u)
+            groups.back().push_back(u);
+        groups.back().push_back(d);
+        shape.push_back(type.getDimSize(d));
+      }
+      auto smaller = RankedTensorType::get(shape, type.getElementType());
+      Value value = init.get();
+      auto fill = value.getDefiningOp<linalg::FillOp>();
+      if (fill && fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>()) {
+        Value empty = tensor::EmptyOp::create(rewriter, loc, shape,
+                                              type.getElementType());
+        value = linalg::FillOp::create(rewriter, fill.getLoc(),
+                                       fill.getInputs()[0], empty)
+                    .getResult(0);
+      } else if (value.getDefiningOp<tensor::EmptyOp>()) {
+        value = tensor::EmptyOp::create(rewriter, loc, shape,
+                                        type.getElementType());
+      } else {
+        value = tensor::CollapseShapeOp::create(rewriter, loc, smaller, value,
+                                                groups);
+      }
+      inits.push_back(value);
+      maps.push_back(map.dropResults(dropped));
+      groupsOf.push_back(groups);
+    }
+    SmallVector<Type> types;
+    for (Value init : inits)
+      types.push_back(init.getType());
+    auto generic =
+        linalg::GenericOp::create(rewriter, loc, types, op.getInputs(), inits,
+                                  maps, op.getIteratorTypesArray());
+    rewriter.inlineRegionBefore(op.getRegion(), generic.getRegion(),
+                                generic.getRegion().end());
+    SmallVector<Value> results;
+    for (auto [result, before, groups] :
+         llvm::zip(generic->getResults(), op->getResults(), groupsOf))
+      results.push_back(tensor::ExpandShapeOp::create(
+          rewriter, loc, before.getType(), result, groups));
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+
+  static llvm::SmallBitVector constantResults(AffineMap map) {
+    llvm::SmallBitVector bits(map.getNumResults());
+    for (auto [d, e] : llvm::enumerate(map.getResults()))
+      if (isa<AffineConstantExpr>(e))
+        bits.set(d);
+    return bits;
+  }
+};
+
+/// A linalg.generic that only copies a splat constant into every element of
+/// its result (the zero bias an importer gives a convolution without one,
+/// broadcast as its initial value) is a linalg.fill of that value: nothing
+/// to read, and the contraction rules see the usual start value.
+struct BroadcastSplatAsFill : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getNumResults() != 1 || op.getNumDpsInputs() != 1 ||
+        !op.hasPureTensorSemantics() ||
+        op.getNumParallelLoops() != op.getNumLoops())
+      return failure();
+    auto yield = cast<linalg::YieldOp>(op.getBody()->getTerminator());
+    if (yield.getValues()[0] != op.getBody()->getArgument(0))
+      return failure();
+    DenseElementsAttr splat;
+    if (!matchPattern(op.getInputs()[0], m_Constant(&splat)) ||
+        !splat.isSplat())
+      return failure();
+    OpOperand &out = op.getDpsInitsMutable()[0];
+    if (!op.getMatchingIndexingMap(&out).isPermutation())
+      return failure();
+    Value value = arith::ConstantOp::create(rewriter, op.getLoc(),
+                                            splat.getSplatValue<TypedAttr>());
+    rewriter.replaceOpWithNewOp<linalg::FillOp>(op, value, out.get());
+    return success();
+  }
+};
+
+/// A tensor put back together from its own slices: a chain of
+/// tensor.insert_slice into an empty tensor of `m`'s type, each inserting
+/// the tensor.extract_slice of `m` at the same place, pairwise disjoint and
+/// covering the whole tensor, is `m` (three 1x1 convolutions merged into one
+/// and concatenated in the merged order). Static unit-stride slices only.
+struct FoldReassembledSlices : OpRewritePattern<tensor::InsertSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::InsertSliceOp op,
+                                PatternRewriter &rewriter) const override {
+    auto first = op.getSource().getDefiningOp<tensor::ExtractSliceOp>();
+    if (!first)
+      return failure();
+    Value whole = first.getSource();
+    if (whole.getType() != op.getResult().getType() ||
+        !cast<RankedTensorType>(whole.getType()).hasStaticShape())
+      return failure();
+    struct Box {
+      ArrayRef<int64_t> offsets, sizes;
+    };
+    SmallVector<Box> boxes;
+    int64_t covered = 0;
+    // A concatenation's chain is as long as its inputs; a longer chain is
+    // left alone rather than walked from each of its links.
+    constexpr int kMaxLinks = 256;
+    tensor::InsertSliceOp link = op;
+    for (int n = 0; link; ++n) {
+      auto slice = link.getSource().getDefiningOp<tensor::ExtractSliceOp>();
+      if (n == kMaxLinks || !slice || slice.getSource() != whole ||
+          ShapedType::isDynamicShape(link.getStaticOffsets()) ||
+          ShapedType::isDynamicShape(link.getStaticSizes()) ||
+          link.getStaticOffsets() != slice.getStaticOffsets() ||
+          link.getStaticSizes() != slice.getStaticSizes() ||
+          link.getStaticStrides() != slice.getStaticStrides() ||
+          llvm::any_of(link.getStaticStrides(),
+                       [](int64_t s) { return s != 1; }))
+        return failure();
+      Box box{link.getStaticOffsets(), link.getStaticSizes()};
+      for (const Box &other : boxes) {
+        bool apart = false;
+        for (size_t d = 0; d < box.offsets.size(); ++d)
+          apart |= box.offsets[d] + box.sizes[d] <= other.offsets[d] ||
+                   other.offsets[d] + other.sizes[d] <= box.offsets[d];
+        if (!apart)
+          return failure();
+      }
+      boxes.push_back(box);
+      covered += ShapedType::getNumElements(box.sizes);
+      Value dest = link.getDest();
+      if (dest.getDefiningOp<tensor::EmptyOp>())
+        break;
+      link = dest.getDefiningOp<tensor::InsertSliceOp>();
+      if (!link)
+        return failure();
+    }
+    if (covered != cast<RankedTensorType>(whole.getType()).getNumElements())
+      return failure();
+    rewriter.replaceOp(op, whole);
+    return success();
+  }
+};
+
 struct PrunePass : public fuse::impl::FusePruneBase<PrunePass> {
   using FusePruneBase::FusePruneBase;
 
@@ -743,7 +938,8 @@ struct PrunePass : public fuse::impl::FusePruneBase<PrunePass> {
     tensor::populateDecomposeTensorConcatPatterns(owning);
     owning.add<RemoveTosaIdentity, DropDepthwiseMultiplier,
                SinkReshapeBelowElementwise, UnitDimForFullReduction,
-               UnitDimForFullReductionGeneric,
+               UnitDimForFullReductionGeneric, DropConstantOutputIndices,
+               FoldReassembledSlices, BroadcastSplatAsFill,
                DropPaddingOnlyTaps<linalg::Conv2DNhwcFhwcOp, 1, 2>,
                DropPaddingOnlyTaps<linalg::Conv2DNhwcHwcfOp, 0, 1>,
                DropPaddingOnlyTaps<linalg::DepthwiseConv2DNhwcHwcOp, 0, 1>>(

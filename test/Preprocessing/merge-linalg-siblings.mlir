@@ -1,7 +1,7 @@
 // fuse-merge-sibling-contractions on linalg (another front end's, or
 // written by hand), as on TOSA: contractions that read one input with
 // constant weights and the same attributes, each starting from a fill of
-// the same value, become one contraction on the weights concatenated along
+// the same value (or each from its constant bias broadcast), become one contraction on the weights concatenated along
 // the output channels, and a slice of its result per sibling.
 // RUN: fuse-opt %s --fuse-merge-sibling-contractions | FileCheck %s
 // Fused (merged) against unfused (every rule off: the contractions as
@@ -9,6 +9,8 @@
 // RUN: %check_equivalence %s --function qkv | FileCheck %s --check-prefix=EXEC
 // RUN: %check_equivalence %s --function qkv --lower-groups --distribute-threads 64 | FileCheck %s --check-prefix=EXEC
 // RUN: %check_equivalence %s --function convs --lower-groups --distribute-threads 64 | FileCheck %s --check-prefix=EXEC
+// RUN: %check_equivalence %s --function bias_inits | FileCheck %s --check-prefix=EXEC
+// RUN: %check_equivalence %s --function bias_inits --lower-groups --distribute-threads 64 | FileCheck %s --check-prefix=EXEC
 // EXEC: PASS
 // EXEC-NOT: FAIL
 // The merged projections and their bias adds are one kernel, as the same
@@ -102,4 +104,62 @@ func.func @apart(%x: tensor<8x8xf32>, %w: tensor<8x4xf32>) -> (tensor<8x4xf32>, 
   %c = linalg.matmul ins(%x, %wc : tensor<8x8xf32>, tensor<8x4xf32>) outs(%f1 : tensor<8x4xf32>) -> tensor<8x4xf32>
   %d = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>] ins(%x, %wc : tensor<8x8xf32>, tensor<8x4xf32>) outs(%f0 : tensor<8x4xf32>) -> tensor<8x4xf32>
   return %a, %b, %c, %d : tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>
+}
+
+// Two NCHW 1x1 convolutions that start from their constant biases
+// broadcast along the channels (as torch-mlir writes a convolution with a
+// bias): one convolution starting from the concatenated biases broadcast.
+// CHECK-LABEL: func @bias_inits
+// CHECK-DAG: %[[W:.*]] = arith.constant dense<{{.*}}> : tensor<5x4x1x1xf32>
+// CHECK-DAG: %[[B:.*]] = arith.constant dense<[1.000000e-01, 2.000000e-01, 3.000000e-01, 4.000000e-01, 5.000000e-01]> : tensor<5xf32>
+// CHECK: %[[I:.*]] = linalg.generic {{.*}} ins(%[[B]] : tensor<5xf32>) outs(%{{.*}} : tensor<1x5x3x3xf32>)
+// CHECK: %[[C:.*]] = linalg.conv_2d_nchw_fchw {{.*}} ins(%arg0, %[[W]] : tensor<1x4x3x3xf32>, tensor<5x4x1x1xf32>) outs(%[[I]] : tensor<1x5x3x3xf32>)
+// CHECK: tensor.extract_slice %[[C]][0, 0, 0, 0] [1, 2, 3, 3] [1, 1, 1, 1]
+// CHECK: tensor.extract_slice %[[C]][0, 2, 0, 0] [1, 3, 3, 3] [1, 1, 1, 1]
+// CHECK-NOT: linalg.conv_2d
+// CHECK: return
+func.func @bias_inits(%x: tensor<1x4x3x3xf32>) -> (tensor<1x2x3x3xf32>, tensor<1x3x3x3xf32>) {
+  %w1 = arith.constant dense<[[[[0.3]], [[-0.2]], [[0.1]], [[0.4]]], [[[-0.1]], [[0.25]], [[-0.35]], [[0.15]]]]> : tensor<2x4x1x1xf32>
+  %w2 = arith.constant dense<[[[[0.2]], [[0.1]], [[-0.3]], [[0.05]]], [[[0.45]], [[-0.15]], [[0.2]], [[-0.4]]], [[[-0.25]], [[0.3]], [[0.1]], [[0.2]]]]> : tensor<3x4x1x1xf32>
+  %b1 = arith.constant dense<[0.1, 0.2]> : tensor<2xf32>
+  %b2 = arith.constant dense<[0.3, 0.4, 0.5]> : tensor<3xf32>
+  %e2 = tensor.empty() : tensor<1x2x3x3xf32>
+  %e3 = tensor.empty() : tensor<1x3x3x3xf32>
+  %i1 = linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (c)>, affine_map<(n, c, h, w) -> (n, c, h, w)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%b1 : tensor<2xf32>) outs(%e2 : tensor<1x2x3x3xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x2x3x3xf32>
+  %i2 = linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (c)>, affine_map<(n, c, h, w) -> (n, c, h, w)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%b2 : tensor<3xf32>) outs(%e3 : tensor<1x3x3x3xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x3x3x3xf32>
+  %a = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w1 : tensor<1x4x3x3xf32>, tensor<2x4x1x1xf32>) outs(%i1 : tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>
+  %b = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w2 : tensor<1x4x3x3xf32>, tensor<3x4x1x1xf32>) outs(%i2 : tensor<1x3x3x3xf32>) -> tensor<1x3x3x3xf32>
+  return %a, %b : tensor<1x2x3x3xf32>, tensor<1x3x3x3xf32>
+}
+
+// Not merged: one starting from a bias, one from a fill; and a bias that
+// is no constant.
+// CHECK-LABEL: func @bias_apart
+// CHECK-COUNT-3: linalg.matmul
+// CHECK-NOT: tensor.extract_slice
+// CHECK: return
+func.func @bias_apart(%x: tensor<8x8xf32>, %bx: tensor<4xf32>) -> (tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %wc = arith.constant dense<[[-0.371,-0.001,0.101,-0.471],[-0.352,0.428,-0.43,-0.37],[0.448,0.122,-0.131,0.011],[0.163,-0.225,-0.362,0.288],[0.17,0.012,0.317,0.049],[0.481,-0.295,0.054,-0.016],[-0.147,0.092,-0.265,0.302],[0.367,-0.371,-0.033,-0.223]]> : tensor<8x4xf32>
+  %bc = arith.constant dense<[0.1, 0.2, 0.3, 0.4]> : tensor<4xf32>
+  %e = tensor.empty() : tensor<8x4xf32>
+  %f0 = linalg.fill ins(%zero : f32) outs(%e : tensor<8x4xf32>) -> tensor<8x4xf32>
+  %ic = linalg.generic {indexing_maps = [#bias, #row], iterator_types = ["parallel", "parallel"]} ins(%bc : tensor<4xf32>) outs(%e : tensor<8x4xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  } -> tensor<8x4xf32>
+  %ix = linalg.generic {indexing_maps = [#bias, #row], iterator_types = ["parallel", "parallel"]} ins(%bx : tensor<4xf32>) outs(%e : tensor<8x4xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  } -> tensor<8x4xf32>
+  %a = linalg.matmul ins(%x, %wc : tensor<8x8xf32>, tensor<8x4xf32>) outs(%ic : tensor<8x4xf32>) -> tensor<8x4xf32>
+  %b = linalg.matmul ins(%x, %wc : tensor<8x8xf32>, tensor<8x4xf32>) outs(%f0 : tensor<8x4xf32>) -> tensor<8x4xf32>
+  %c = linalg.matmul ins(%x, %wc : tensor<8x8xf32>, tensor<8x4xf32>) outs(%ix : tensor<8x4xf32>) -> tensor<8x4xf32>
+  return %a, %b, %c : tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>
 }

@@ -12,6 +12,14 @@
 // RUN: %check_equivalence %s --function block --atol 2e-5 | FileCheck %s --check-prefix=EXEC
 // RUN: %check_equivalence %s --function block --atol 2e-5 --lower-groups --distribute-threads 64 | FileCheck %s --check-prefix=EXEC
 // RUN: %check_equivalence %s --function wide --atol 2e-5 --lower-groups --distribute-threads 64 | FileCheck %s --check-prefix=EXEC
+// RUN: %check_equivalence %s --function bias_init --atol 2e-5 | FileCheck %s --check-prefix=EXEC
+// RUN: %check_equivalence %s --function bias_init --atol 2e-5 --lower-groups --distribute-threads 64 | FileCheck %s --check-prefix=EXEC
+// RUN: %check_equivalence %s --function slices --atol 2e-5 | FileCheck %s --check-prefix=EXEC
+// RUN: %check_equivalence %s --function slices --atol 2e-5 --lower-groups --distribute-threads 64 | FileCheck %s --check-prefix=EXEC
+// Kept NCHW, @slices' two concatenations begin with the same slice (one
+// value after CSE): the insertion that updates it in place stays out of
+// the group that yields it (the kernel would have copied it on the host).
+// RUN: %check_equivalence %s --function slices --atol 2e-5 --fused-options nhwc-layout=false --lower-groups --distribute-threads 64 | FileCheck %s --check-prefix=EXEC
 // EXEC: PASS
 // EXEC-NOT: FAIL
 // Channels last, the convolution reaches the tensor cores; as NCHW
@@ -124,4 +132,60 @@ func.func @left_alone(%x: tensor<1x8x6x6xf32>, %d: tensor<?x8x6x6xf32>, %w: tens
   } -> tensor<1x6x8x6xf32>
   %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%d, %w : tensor<?x8x6x6xf32>, tensor<4x8x3x3xf32>) outs(%init : tensor<?x4x4x4xf32>) -> tensor<?x4x4x4xf32>
   return %n, %c : tensor<1x6x8x6xf32>, tensor<?x4x4x4xf32>
+}
+
+// A convolution whose initial value is its bias broadcast (as torch-mlir
+// writes it): the broadcast is made channels last, no transpose of it.
+// A broadcast that something else reads too is transposed.
+// CHECK-LABEL: func @bias_init
+// CHECK: %[[B:.*]] = linalg.generic {indexing_maps = [#[[LAST:.*]], #[[ID4:.*]]], {{.*}} ins(%arg2 : tensor<4xf32>) outs(%{{.*}} : tensor<1x4x4x4xf32>)
+// CHECK: linalg.conv_2d_nhwc_fhwc {{.*}} outs(%[[B]] : tensor<1x4x4x4xf32>)
+// CHECK: %[[SHARED:.*]] = linalg.generic {{.*}} ins(%arg2 : tensor<4xf32>) outs(%{{.*}} : tensor<1x4x4x4xf32>)
+// CHECK: %[[T:.*]] = linalg.transpose ins(%[[SHARED]] : tensor<1x4x4x4xf32>) {{.*}} permutation = [0, 2, 3, 1]
+// CHECK: linalg.conv_2d_nhwc_fhwc {{.*}} outs(%[[T]] : tensor<1x4x4x4xf32>)
+func.func @bias_init(%x: tensor<1x8x6x6xf32>, %w: tensor<4x8x3x3xf32>, %b: tensor<4xf32>) -> (tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>) {
+  %e = tensor.empty() : tensor<1x4x4x4xf32>
+  %bias = linalg.generic {indexing_maps = [#chan, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%b : tensor<4xf32>) outs(%e : tensor<1x4x4x4xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x4x4x4xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x8x6x6xf32>, tensor<4x8x3x3xf32>) outs(%bias : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  %shared = linalg.generic {indexing_maps = [#chan, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%b : tensor<4xf32>) outs(%e : tensor<1x4x4x4xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %n = arith.negf %in : f32
+    linalg.yield %n : f32
+  } -> tensor<1x4x4x4xf32>
+  %d = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x8x6x6xf32>, tensor<4x8x3x3xf32>) outs(%shared : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  return %c, %d, %shared : tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>
+}
+
+// The transpose back to NCHW moves through a slice (offsets and sizes
+// permuted) and a concatenation of transposes (along the permuted
+// dimension), past the elementwise op between them: one transpose at the
+// end. A concatenation with an operand in NCHW is left alone.
+// CHECK-LABEL: func @slices
+// CHECK: %[[C:.*]] = linalg.conv_2d_nhwc_fhwc
+// CHECK: %[[S0:.*]] = tensor.extract_slice %[[C]][0, 0, 0, 0] [1, 4, 4, 2] [1, 1, 1, 1] : tensor<1x4x4x4xf32> to tensor<1x4x4x2xf32>
+// CHECK: %[[S1:.*]] = tensor.extract_slice %[[C]][0, 0, 0, 2] [1, 4, 4, 2] [1, 1, 1, 1] : tensor<1x4x4x4xf32> to tensor<1x4x4x2xf32>
+// CHECK: %[[N:.*]] = linalg.generic {{.*}} ins(%[[S1]] : tensor<1x4x4x2xf32>)
+// CHECK: %[[CAT:.*]] = tensor.concat dim(3) %[[S0]], %[[N]] : (tensor<1x4x4x2xf32>, tensor<1x4x4x2xf32>) -> tensor<1x4x4x4xf32>
+// CHECK: %[[OUT:.*]] = linalg.transpose ins(%[[CAT]] : tensor<1x4x4x4xf32>) {{.*}} permutation = [0, 3, 1, 2]
+// CHECK: %[[MIXED:.*]] = tensor.concat dim(1) %{{.*}}, %arg2 : (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) -> tensor<1x4x4x4xf32>
+// CHECK: return %[[OUT]], %[[MIXED]]
+func.func @slices(%x: tensor<1x8x6x6xf32>, %w: tensor<4x8x3x3xf32>, %y: tensor<1x2x4x4xf32>) -> (tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x4x4x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x8x6x6xf32>, tensor<4x8x3x3xf32>) outs(%f : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  %s0 = tensor.extract_slice %c[0, 0, 0, 0] [1, 2, 4, 4] [1, 1, 1, 1] : tensor<1x4x4x4xf32> to tensor<1x2x4x4xf32>
+  %s1 = tensor.extract_slice %c[0, 2, 0, 0] [1, 2, 4, 4] [1, 1, 1, 1] : tensor<1x4x4x4xf32> to tensor<1x2x4x4xf32>
+  %e2 = tensor.empty() : tensor<1x2x4x4xf32>
+  %n = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s1 : tensor<1x2x4x4xf32>) outs(%e2 : tensor<1x2x4x4xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %v = arith.negf %in : f32
+    linalg.yield %v : f32
+  } -> tensor<1x2x4x4xf32>
+  %cat = tensor.concat dim(1) %s0, %n : (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) -> tensor<1x4x4x4xf32>
+  %mixed = tensor.concat dim(1) %s0, %y : (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) -> tensor<1x4x4x4xf32>
+  return %cat, %mixed : tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>
 }

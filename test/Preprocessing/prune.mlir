@@ -138,3 +138,24 @@ func.func @broadcast_kept() -> tensor<4x16xf32> {
   } -> tensor<4x16xf32>
   return %d : tensor<4x16xf32>
 }
+
+// -----
+
+// A broadcast of a splat constant (an importer's zero bias as a
+// convolution's initial value) is a fill: nothing to read. A broadcast of a
+// constant that is not a splat is @broadcast_kept above.
+// CHECK-LABEL: func @broadcast_splat
+// CHECK-DAG: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-DAG: %[[E:.*]] = tensor.empty() : tensor<4x16xf32>
+// CHECK: %[[F:.*]] = linalg.fill ins(%[[Z]] : f32) outs(%[[E]] : tensor<4x16xf32>)
+// CHECK-NEXT: return %[[F]]
+func.func @broadcast_splat() -> tensor<4x16xf32> {
+  %b = arith.constant dense<0.0> : tensor<16xf32>
+  %e = tensor.empty() : tensor<4x16xf32>
+  %d = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%b : tensor<16xf32>) outs(%e : tensor<4x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<4x16xf32>
+  return %d : tensor<4x16xf32>
+}

@@ -28,6 +28,14 @@ def FusePrune : Pass<"fuse-prune"> {
     read only padding for every output point (a dilated convolution whose
     rate exceeds the map keeps the taps that reach it, on a trimmed or
     cropped window: DeepLab's rate-36 3x3 on a 16x16 map becomes a 1x1),
+    the reduced dimension a `linalg.generic` keeps in its output (an
+    output map with a constant 0 into a unit dimension, as torch-mlir
+    writes `sum(dim, keepdim=True)`: the output is written without it and
+    the result expanded back, so that the op tiles), a tensor put back
+    together from its own slices (`tensor.insert_slice`s into an empty
+    tensor of the slices of one value at the same places, disjoint and
+    covering it: that value), a broadcast of a splat constant (an
+    importer's zero bias as a convolution's initial value: a `linalg.fill`),
     and constant
     subgraphs, folded at compile time (linalg ops on constants up to
     `max-constant-fold-elements` result elements; broadcasts that would
@@ -80,6 +88,14 @@ def FuseNhwcLayout : Pass<"fuse-nhwc-layout", "func::FuncOp"> {
     * a `linalg.generic` with reductions that reads such a transpose by the
       identity reads the NHWC value directly, its loops renamed (a global
       average pool over H and W keeps its `[N, C]` result);
+    * a static slice of a transpose to NCHW is the transpose of the
+      slice of its NHWC source, and a `tensor.concat` of transposes to NCHW
+      the transpose of the concatenation of their sources (merged
+      convolutions' per-branch epilogues, and their concatenation, run
+      channels last);
+    * a convolution's initial value computed by a `linalg.generic` from
+      its inputs alone (torch-mlir's bias broadcast into the output), read
+      by nothing else, is computed channels last instead of transposed;
     * transposes of transposes compose (and cancel).
 
     So a chain of NCHW convolutions and their epilogues runs channels last
@@ -149,9 +165,11 @@ def FuseMergeSiblingContractions : Pass<"fuse-merge-sibling-contractions"> {
     `linalg.matmul` (B as `[K, N]`, or transposed as `[N, K]`),
     `linalg.conv_2d_nhwc_fhwc`, `conv_2d_nhwc_hwcf` and `conv_2d_nchw_fchw`
     with a constant weight and static shapes, each starting from a fill of
-    the same constant into an empty tensor, become one op on the weights
-    concatenated along the output channels (a dense_resource blob stays a
-    blob), its result filled from a fill of that constant, and a
+    the same constant into an empty tensor, or each from its constant bias
+    broadcast along the output channels (as torch-mlir gives a convolution
+    its bias), become one op on the weights concatenated along the output
+    channels (a dense_resource blob stays a blob), starting from the fill
+    or from the concatenated biases broadcast, and a
     `tensor.extract_slice` per sibling
     (`test/Preprocessing/merge-linalg-siblings.mlir`).
 

@@ -23,10 +23,10 @@
 // CHECK-LABEL: func @downsample
 // CHECK: fuse.group vertical rule "contraction_epilogue"
 // CHECK: linalg.conv_2d_nhwc_fhwc
-// CHECK: fuse.group vertical rule "contraction_epilogue"
+// CHECK: fuse.group vertical rule "slice_prologue"
 // CHECK: tensor.extract_slice %{{.*}}[0, 0, 0, 0] [1, 7, 7, 16] [1, 1, 1, 1]
 // CHECK: linalg.conv_2d_nhwc_fhwc {{.*}}strides = dense<2>
-// REPORT: "slice_prologue: tensor.extract_slice@slice-prologue.mlir:[[@LINE+18]]:8",
+// REPORT: "slice_prologue: tensor.extract_slice@slice-prologue.mlir:[[@LINE+18]]:8"
 // RESOURCE: "rule": "slice_prologue",
 // RESOURCE-NEXT: "check": "resource",
 // OFF-LABEL: func @downsample

@@ -51,9 +51,10 @@ func.func @matmul_bias_relu(%x: tensor<1x16x32xf32>, %w: tensor<1x32x64xf32>, %b
 // -----
 
 // residual_join: the add that joins two conv branches, and the ReLU after it,
-// go into the epilogue of the later conv; the other branch is an input.
+// go into the epilogue of the later conv; the other branch is an input (the
+// first conv's splat bias is its fill, so it is a group of its own op).
 // CHECK-LABEL: func @residual_join
-// CHECK: %[[A:.*]] = fuse.group vertical rule "contraction_epilogue"
+// CHECK: %[[A:.*]] = fuse.group single
 // CHECK: linalg.conv_2d_nhwc_fhwc
 // CHECK: %[[B:.*]] = fuse.group diagonal rule "residual_join" ({{.*}} = %[[A]] : tensor<1x8x8x16xf32>
 // CHECK: linalg.conv_2d_nhwc_fhwc

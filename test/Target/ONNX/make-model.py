@@ -879,6 +879,43 @@ def wide_conv():
                  [vi("y", [1, 32, 26, 26])], name="wide"), None
 
 
+def linalg_twin(kind):
+    """The ONNX twins of test/Pipelines/Fusion/frontend-linalg.mlir's
+    functions (linalg as torch-mlir writes it), whose groups must be the
+    same: LayerNormalization, Softmax, Conv + Relu with the bias, three 1x1
+    convolutions with biases and ReLUs into a Concat, three 1x1
+    convolutions straight into a Concat. The weights are the .mlir file's
+    (seeded here and there)."""
+    def make():
+        rng = np.random.default_rng(7)
+        vi_x = vi("x", [1, 8, 6, 6])
+        if kind == "layernorm":
+            nodes = [helper.make_node("LayerNormalization", ["x", "g", "b"], ["y"], axis=-1, epsilon=1e-5)]
+            return model(nodes, [vi("x", [2, 8, 64]), vi("g", [64]), vi("b", [64])], [vi("y", [2, 8, 64])],
+                         opset=17, name=kind), None
+        if kind == "softmax":
+            return model([helper.make_node("Softmax", ["x"], ["y"], axis=-1)], [vi("x", [16, 128])],
+                         [vi("y", [16, 128])], name=kind), None
+        if kind == "conv_bias":
+            nodes = [helper.make_node("Conv", ["x", "w", "b"], ["c"]), helper.make_node("Relu", ["c"], ["y"])]
+            return model(nodes, [vi("x", [1, 16, 28, 28]), vi("w", [32, 16, 3, 3]), vi("b", [32])],
+                         [vi("y", [1, 32, 26, 26])], name=kind), None
+        nodes, inits = [], []
+        for i in range(3):
+            w = rng.uniform(-1, 1, (4, 8, 1, 1)).astype(np.float32)
+            b = rng.uniform(-1, 1, (4,)).astype(np.float32)
+            inits.append(init(f"w{i}", w))
+            if kind == "branches":
+                inits.append(init(f"b{i}", b))
+                nodes += [helper.make_node("Conv", ["x", f"w{i}", f"b{i}"], [f"c{i}"]),
+                          helper.make_node("Relu", [f"c{i}"], [f"r{i}"])]
+            else:
+                nodes.append(helper.make_node("Conv", ["x", f"w{i}"], [f"r{i}"]))
+        nodes.append(helper.make_node("Concat", ["r0", "r1", "r2"], ["y"], axis=1))
+        return model(nodes, [vi_x], [vi("y", [1, 12, 6, 6])], inits, name=kind), None
+    return make
+
+
 def window_ops():
     """Conv1d -> MaxPool1d (1-D ops as their 2-D forms), reflect and edge
     Pad, dilated MaxPool, Tile, and Sign / Shrink / ThresholdedRelu on
@@ -1789,6 +1826,7 @@ def main():
         "opset18_ops": opset18_ops,
         "opset21_ops": opset21_ops,
         "wide_conv": wide_conv,
+        **{f"twin_{k}": linalg_twin(k) for k in ["layernorm", "softmax", "conv_bias", "branches", "reassembled"]},
         **{f"opset21_{k}": opset21_error(k) for k in ["gelu_approximate", "gn_scale", "blocked", "dilated_pool",
                                                        "opset22"]},
         **{f"opset18_{k}": opset18_error(k) for k in ["mish_attr", "reduce_inputs", "gn_groups", "gn_scale",
