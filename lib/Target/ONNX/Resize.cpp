@@ -276,18 +276,23 @@ LogicalResult Importer::importResize() {
                    << " data is not supported (FLOAT)",
            failure();
   // Opset 18: the axes the scales or sizes are for (the others keep their
-  // size), and how sizes are read (only as given: "stretch").
+  // size), and how sizes are read: as given ("stretch"), or as bounds on
+  // one scale common to the axes that keeps the aspect ratio ("not_larger":
+  // the largest scale no axis exceeds its size at; "not_smaller": the
+  // smallest no axis falls short at).
   Shape axesList;
+  std::string policy;
   {
     FailureOr<std::optional<Shape>> a = intsAttr("axes");
-    FailureOr<std::string> policy =
+    FailureOr<std::string> p =
         stringAttr("keep_aspect_ratio_policy", "stretch");
-    if (failed(a) || failed(policy))
+    if (failed(a) || failed(p))
       return failure();
-    if (*policy != "stretch")
-      return error() << "keep_aspect_ratio_policy '" << *policy
-                     << "' is not supported (stretch: the sizes as given)",
+    if (!llvm::is_contained({"stretch", "not_larger", "not_smaller"}, *p))
+      return error() << "keep_aspect_ratio_policy '" << *p
+                     << "' is not one of stretch, not_larger, not_smaller",
              failure();
+    policy = *p;
     if (*a) {
       FailureOr<Shape> axes = distinctAxes(**a, rank);
       if (failed(axes))
@@ -326,6 +331,24 @@ LogicalResult Importer::importResize() {
                        << " must be positive",
                failure();
       scales[k] = double(outShape[k]) / double(x.shape[k]);
+    }
+    if (policy != "stretch" && given > 0) {
+      // One scale for every given axis, each size that scale times the
+      // input's, rounded half up.
+      double common = scales[axesList[0]];
+      for (int64_t k : axesList)
+        common = policy == "not_larger" ? std::min(common, scales[k])
+                                        : std::max(common, scales[k]);
+      for (int64_t k : axesList) {
+        double size = std::floor(common * double(x.shape[k]) + 0.5);
+        if (size < 1 || size > double(kMaxElements))
+          return error() << "keep_aspect_ratio_policy '" << policy
+                         << "' makes axis " << k << " (size " << x.shape[k]
+                         << ") " << (size < 1 ? "empty" : "too large"),
+                 failure();
+        outShape[k] = int64_t(size);
+        scales[k] = common;
+      }
     }
   } else {
     FailureOr<const HostTensor *> s = constInput(scalesIdx, "scales");

@@ -694,6 +694,10 @@ def opset18_ops():
         helper.make_node("Resize", ["c", "", "two"], ["y_resize"], mode="linear", axes=[2, 3], name="resize"),
         helper.make_node("Resize", ["x", "", "one_half"], ["y_aa"], mode="linear", axes=[-1], antialias=1,
                          name="resize_aa"),
+        helper.make_node("Resize", ["c", "", "", "box8"], ["y_fit"], mode="linear", axes=[2, 3],
+                         keep_aspect_ratio_policy="not_larger", name="resize_fit"),
+        helper.make_node("Resize", ["c", "", "", "box7"], ["y_fill"], axes=[3, 2],
+                         keep_aspect_ratio_policy="not_smaller", name="resize_fill"),
         helper.make_node("ScatterND", ["z", "idx", "upd"], ["y_smax"], reduction="max", name="scatter_max"),
         helper.make_node("ScatterND", ["z", "idx", "upd"], ["y_smin"], reduction="min", name="scatter_min"),
     ]
@@ -701,6 +705,7 @@ def opset18_ops():
              init("hw", i64([2, 3])), init("ch", i64([1])), init("pads_w", i64([1, 2])), init("half", f32(0.5)),
              init("last", i64([-1])), init("pads_h", i64([2, 1])), init("h", i64([2])),
              init("two", f32([2.0, 2.0])), init("one_half", f32([1.5])), init("idx", i64([[0], [2], [0]])),
+             init("box8", i64([8, 8])), init("box7", i64([7, 7])),
              init("upd", upd)]
 
     xd = x.astype(np.float64)
@@ -714,15 +719,27 @@ def opset18_ops():
         off = np.repeat(bias.astype(np.float64), ch // groups).reshape(1, ch, 1, 1)
         return r.reshape(a.shape) * per + off
 
-    def linear(a, axis, scale):
+    def linear(a, axis, scale, out=None):
         n = a.shape[axis]
-        out = int(np.floor(n * scale))
+        out = int(np.floor(n * scale)) if out is None else out
         pos = np.clip((np.arange(out) + 0.5) / scale - 0.5, 0, n - 1)
         lo = np.floor(pos).astype(int)
         hi = np.minimum(lo + 1, n - 1)
         t = (pos - lo).reshape([-1 if d == axis else 1 for d in range(a.ndim)])
         return np.take(a, lo, axis=axis) * (1 - t) + np.take(a, hi, axis=axis) * t
 
+    def nearest(a, axis, scale, out):
+        # half_pixel, round_prefer_floor
+        pos = (np.arange(out) + 0.5) / scale - 0.5
+        idx = np.clip(np.ceil(pos - 0.5), 0, a.shape[axis] - 1).astype(int)
+        return np.take(a, idx, axis=axis)
+
+    # keep_aspect_ratio_policy: one scale for both axes, each size that
+    # scale times the input's, rounded half up. not_larger in an 8x8 box:
+    # min(8/5, 8/6) = 4/3, sizes 7 and 8; not_smaller of 7x7 (axes given
+    # as W, H): max(7/6, 7/5) = 1.4, sizes 7 and 8.
+    fit = linear(linear(c, 2, 8 / 6, 7), 3, 8 / 6, 8)
+    fill = nearest(nearest(c, 2, 1.4, 7), 3, 1.4, 8)
     g = group_norm(c, 2, gs, gb)
     mish = g * np.tanh(np.logaddexp(0.0, g))
     smax, smin = z.astype(np.float64).copy(), z.astype(np.float64).copy()
@@ -736,6 +753,7 @@ def opset18_ops():
             ("y_reflect", np.pad(c, ((0, 0), (0, 0), (2, 1), (0, 0)), mode="reflect")),
             ("s0", xd[:, 0:3]), ("s1", xd[:, 3:6]), ("s2", xd[:, 6:8]),
             ("y_resize", linear(linear(c, 2, 2.0), 3, 2.0)), ("y_aa", linear(xd, 3, 1.5)),
+            ("y_fit", fit), ("y_fill", fill),
             ("y_smax", smax), ("y_smin", smin)]
     return (model(nodes, [vi("x", [2, 8, 5, 6]), vi("z", [3, 4])], [vi(n, list(a.shape)) for n, a in outs],
                   inits, opset=18),
@@ -764,7 +782,7 @@ def opset18_error(kind):
             op, ins, outs, attrs = "Split", ["x", "sp"], ["y", "y2"], {"axis": 1, "num_outputs": 2}
             inits = [init("sp", np.array([2, 2], dtype=np.int64))]
         elif kind == "resize_policy":
-            op, ins, attrs = "Resize", ["x", "", "", "sz"], {"keep_aspect_ratio_policy": "not_larger",
+            op, ins, attrs = "Resize", ["x", "", "", "sz"], {"keep_aspect_ratio_policy": "keep",
                                                              "axes": [2, 3]}
             inits = [init("sz", np.array([3, 3], dtype=np.int64))]
         elif kind == "resize_antialias":
