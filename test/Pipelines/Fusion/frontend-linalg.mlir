@@ -5,6 +5,12 @@
 //    keepdim=True): fuse-prune writes them without it, and each is one
 //    row_reduction kernel (the constant index had made the reductions
 //    untileable and the normalization four kernels).
+//  - @attention: scores from a transposed K, scaled, the softmax in the
+//    same kept-dimension generics, then the values: one attention kernel.
+//  - @head (no twin): a classifier head, the global average pool a
+//    kept-dimension sum over H and W of NCHW and a division, flattened,
+//    then a linear layer on a transposed weight starting from its bias:
+//    the pool one row_reduction kernel, the layer one contraction kernel.
 //  - @conv_bias: an NCHW convolution whose initial value is its bias
 //    broadcast: fuse-nhwc-layout broadcasts the bias channels last (it was
 //    a kernel of its own, transposed).
@@ -17,6 +23,8 @@
 // RUN: fuse-translate --import-onnx %t.ln.onnx | fuse-opt --fuse-fusion-pipeline=target=h200 | FileCheck %s --check-prefix=LN
 // RUN: %onnx_model twin_softmax %t.sm.onnx
 // RUN: fuse-translate --import-onnx %t.sm.onnx | fuse-opt --fuse-fusion-pipeline=target=h200 | FileCheck %s --check-prefix=SM
+// RUN: %onnx_model twin_attention %t.at.onnx
+// RUN: fuse-translate --import-onnx %t.at.onnx | fuse-opt --fuse-fusion-pipeline=target=h200 | FileCheck %s --check-prefix=AT
 // RUN: %onnx_model twin_conv_bias %t.cb.onnx
 // RUN: fuse-translate --import-onnx %t.cb.onnx | fuse-opt --fuse-fusion-pipeline=target=h200 | FileCheck %s --check-prefix=CB
 // RUN: %onnx_model twin_branches %t.br.onnx
@@ -24,7 +32,7 @@
 // RUN: %onnx_model twin_reassembled %t.ra.onnx
 // RUN: fuse-translate --import-onnx %t.ra.onnx | fuse-opt --fuse-fusion-pipeline=target=h200 | FileCheck %s --check-prefix=RA
 // The same prefixes on this file's groups:
-// RUN: fuse-opt %s --fuse-fusion-pipeline=target=h200 | FileCheck %s --check-prefixes=LN,SM,CB,BR,RA
+// RUN: fuse-opt %s --fuse-fusion-pipeline=target=h200 | FileCheck %s --check-prefixes=LN,SM,AT,HD,CB,BR,RA
 // Every group compiles to a GPU kernel:
 // RUN: fuse-opt %s --fuse-fusion-pipeline=target=h200 | fuse-opt --fuse-to-nvptx=target=h200 -o /dev/null
 // Fused against unfused, on the CPU and through the emulated GPU schedule:
@@ -32,6 +40,10 @@
 // RUN: %check_equivalence %s --function layernorm --lower-groups --distribute-threads 64 | FileCheck %s --check-prefix=EXEC
 // RUN: %check_equivalence %s --function softmax | FileCheck %s --check-prefix=EXEC
 // RUN: %check_equivalence %s --function softmax --lower-groups --distribute-threads 64 | FileCheck %s --check-prefix=EXEC
+// RUN: %check_equivalence %s --function attention | FileCheck %s --check-prefix=EXEC
+// RUN: %check_equivalence %s --function attention --lower-groups --distribute-threads 64 | FileCheck %s --check-prefix=EXEC
+// RUN: %check_equivalence %s --function head | FileCheck %s --check-prefix=EXEC
+// RUN: %check_equivalence %s --function head --lower-groups --distribute-threads 64 | FileCheck %s --check-prefix=EXEC
 // RUN: %check_equivalence %s --function conv_bias --atol 2e-5 | FileCheck %s --check-prefix=EXEC
 // RUN: %check_equivalence %s --function conv_bias --atol 2e-5 --lower-groups --distribute-threads 64 | FileCheck %s --check-prefix=EXEC
 // RUN: %check_equivalence %s --function branches | FileCheck %s --check-prefix=EXEC
@@ -135,6 +147,86 @@ func.func @softmax(%x: tensor<16x128xf32>) -> tensor<16x128xf32> {
     linalg.yield %d : f32
   } -> tensor<16x128xf32>
   return %y : tensor<16x128xf32>
+}
+
+// AT-LABEL: func.func @attention
+// AT: fuse.group composite rule "attention" (%{{.*}} = %arg1 : tensor<4x64x32xf32>, %{{.*}} = %arg0 : tensor<4x64x32xf32>, %{{.*}} = %arg2 : tensor<4x64x32xf32>) -> tensor<4x64x32xf32>
+// AT-NOT: fuse.group
+// AT: return
+func.func @attention(%q: tensor<4x64x32xf32>, %k: tensor<4x64x32xf32>, %v: tensor<4x64x32xf32>) -> tensor<4x64x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %scale = arith.constant 0.176776695 : f32
+  %kt_e = tensor.empty() : tensor<4x32x64xf32>
+  %kt = linalg.transpose ins(%k : tensor<4x64x32xf32>) outs(%kt_e : tensor<4x32x64xf32>) permutation = [0, 2, 1]
+  %se = tensor.empty() : tensor<4x64x64xf32>
+  %sf = linalg.fill ins(%zero : f32) outs(%se : tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<4x64x32xf32>, tensor<4x32x64xf32>) outs(%sf : tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
+  %ss = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<4x64x64xf32>) outs(%se : tensor<4x64x64xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.mulf %a, %scale : f32
+    linalg.yield %m : f32
+  } -> tensor<4x64x64xf32>
+  %me = tensor.empty() : tensor<4x64x1xf32>
+  %mf = linalg.fill ins(%ninf : f32) outs(%me : tensor<4x64x1xf32>) -> tensor<4x64x1xf32>
+  %max = linalg.generic {indexing_maps = [#id3, #kept3], iterator_types = ["parallel", "parallel", "reduction"]} ins(%ss : tensor<4x64x64xf32>) outs(%mf : tensor<4x64x1xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %m = arith.maximumf %a, %acc : f32
+    linalg.yield %m : f32
+  } -> tensor<4x64x1xf32>
+  %ex = linalg.generic {indexing_maps = [#id3, #kept3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%ss, %max : tensor<4x64x64xf32>, tensor<4x64x1xf32>) outs(%se : tensor<4x64x64xf32>) {
+  ^bb0(%a: f32, %m: f32, %o: f32):
+    %d = arith.subf %a, %m : f32
+    %e = math.exp %d : f32
+    linalg.yield %e : f32
+  } -> tensor<4x64x64xf32>
+  %zf = linalg.fill ins(%zero : f32) outs(%me : tensor<4x64x1xf32>) -> tensor<4x64x1xf32>
+  %sum = linalg.generic {indexing_maps = [#id3, #kept3], iterator_types = ["parallel", "parallel", "reduction"]} ins(%ex : tensor<4x64x64xf32>) outs(%zf : tensor<4x64x1xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %m = arith.addf %a, %acc : f32
+    linalg.yield %m : f32
+  } -> tensor<4x64x1xf32>
+  %p = linalg.generic {indexing_maps = [#id3, #kept3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%ex, %sum : tensor<4x64x64xf32>, tensor<4x64x1xf32>) outs(%se : tensor<4x64x64xf32>) {
+  ^bb0(%a: f32, %s2: f32, %o: f32):
+    %d = arith.divf %a, %s2 : f32
+    linalg.yield %d : f32
+  } -> tensor<4x64x64xf32>
+  %oe = tensor.empty() : tensor<4x64x32xf32>
+  %of = linalg.fill ins(%zero : f32) outs(%oe : tensor<4x64x32xf32>) -> tensor<4x64x32xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x64x64xf32>, tensor<4x64x32xf32>) outs(%of : tensor<4x64x32xf32>) -> tensor<4x64x32xf32>
+  return %o : tensor<4x64x32xf32>
+}
+
+// HD-LABEL: func.func @head
+// HD: %[[P:.*]] = fuse.group vertical rule "row_reduction" (%{{.*}} = %arg0 : tensor<1x64x7x7xf32>) -> tensor<1x64x1x1xf32>
+// HD: fuse.group vertical rule "contraction_epilogue" (%{{.*}} = %arg1 : tensor<10x64xf32>, %{{.*}} = %arg2 : tensor<10xf32>, %{{.*}} = %[[P]] : tensor<1x64x1x1xf32>) -> tensor<1x10xf32>
+// HD-NOT: fuse.group
+// HD: return
+func.func @head(%x: tensor<1x64x7x7xf32>, %w: tensor<10x64xf32>, %b: tensor<10xf32>) -> tensor<1x10xf32> {
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 49.0 : f32
+  %e = tensor.empty() : tensor<1x64x1x1xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x64x1x1xf32>) -> tensor<1x64x1x1xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, 0, 0)>], iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%x : tensor<1x64x7x7xf32>) outs(%f : tensor<1x64x1x1xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %a = arith.addf %in, %acc : f32
+    linalg.yield %a : f32
+  } -> tensor<1x64x1x1xf32>
+  %m = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s : tensor<1x64x1x1xf32>) outs(%e : tensor<1x64x1x1xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %d = arith.divf %in, %n : f32
+    linalg.yield %d : f32
+  } -> tensor<1x64x1x1xf32>
+  %flat = tensor.collapse_shape %m [[0], [1, 2, 3]] : tensor<1x64x1x1xf32> into tensor<1x64xf32>
+  %wt_e = tensor.empty() : tensor<64x10xf32>
+  %wt = linalg.transpose ins(%w : tensor<10x64xf32>) outs(%wt_e : tensor<64x10xf32>) permutation = [1, 0]
+  %be = tensor.empty() : tensor<1x10xf32>
+  %bi = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%b : tensor<10xf32>) outs(%be : tensor<1x10xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x10xf32>
+  %y = linalg.matmul ins(%flat, %wt : tensor<1x64xf32>, tensor<64x10xf32>) outs(%bi : tensor<1x10xf32>) -> tensor<1x10xf32>
+  return %y : tensor<1x10xf32>
 }
 
 // CB-LABEL: func.func @conv_bias

@@ -900,7 +900,8 @@ def wide_conv():
 def linalg_twin(kind):
     """The ONNX twins of test/Pipelines/Fusion/frontend-linalg.mlir's
     functions (linalg as torch-mlir writes it), whose groups must be the
-    same: LayerNormalization, Softmax, Conv + Relu with the bias, three 1x1
+    same: LayerNormalization, Softmax, attention (MatMul, scale, Softmax,
+    MatMul), Conv + Relu with the bias, three 1x1
     convolutions with biases and ReLUs into a Concat, three 1x1
     convolutions straight into a Concat. The weights are the .mlir file's
     (seeded here and there)."""
@@ -914,6 +915,15 @@ def linalg_twin(kind):
         if kind == "softmax":
             return model([helper.make_node("Softmax", ["x"], ["y"], axis=-1)], [vi("x", [16, 128])],
                          [vi("y", [16, 128])], name=kind), None
+        if kind == "attention":
+            nodes = [helper.make_node("Transpose", ["k"], ["kt"], perm=[0, 2, 1]),
+                     helper.make_node("MatMul", ["q", "kt"], ["s"]),
+                     helper.make_node("Mul", ["s", "scale"], ["ss"]),
+                     helper.make_node("Softmax", ["ss"], ["p"], axis=-1),
+                     helper.make_node("MatMul", ["p", "v"], ["y"])]
+            qkv = [vi(n, [4, 64, 32]) for n in "qkv"]
+            return model(nodes, qkv, [vi("y", [4, 64, 32])],
+                         [init("scale", np.array(0.176776695, dtype=np.float32))], name=kind), None
         if kind == "conv_bias":
             nodes = [helper.make_node("Conv", ["x", "w", "b"], ["c"]), helper.make_node("Relu", ["c"], ["y"])]
             return model(nodes, [vi("x", [1, 16, 28, 28]), vi("w", [32, 16, 3, 3]), vi("b", [32])],
@@ -1844,7 +1854,8 @@ def main():
         "opset18_ops": opset18_ops,
         "opset21_ops": opset21_ops,
         "wide_conv": wide_conv,
-        **{f"twin_{k}": linalg_twin(k) for k in ["layernorm", "softmax", "conv_bias", "branches", "reassembled"]},
+        **{f"twin_{k}": linalg_twin(k) for k in ["layernorm", "softmax", "attention", "conv_bias", "branches",
+                                                  "reassembled"]},
         **{f"opset21_{k}": opset21_error(k) for k in ["gelu_approximate", "gn_scale", "blocked", "dilated_pool",
                                                        "opset22"]},
         **{f"opset18_{k}": opset18_error(k) for k in ["mish_attr", "reduce_inputs", "gn_groups", "gn_scale",
