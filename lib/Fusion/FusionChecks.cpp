@@ -47,6 +47,15 @@ static SmallVector<Value, 1> initsUpdatedInPlace(Operation *op) {
   return updated;
 }
 
+/// Whether `op` is the op of a node in `set`.
+static bool isMember(const FusionGraph &graph, Operation *op,
+                     const MemberSet &set) {
+  if (op->getNumResults() == 0)
+    return false;
+  std::optional<unsigned> id = graph.getDefiningNode(op->getResult(0));
+  return id && graph.node(*id).op == op && set.contains(*id);
+}
+
 /// Two members that update one tensor in place (ScatterNDs of one data, an
 /// accumulation into a given tensor) each need their own copy of it before
 /// the kernel starts, which the generated kernel does not make (the copy
@@ -61,10 +70,7 @@ checkSharedInPlaceUpdates(const FusionCheckInput &in) {
     Operation *op = graph.node(m).op;
     for (Value v : initsUpdatedInPlace(op))
       for (Operation *user : v.getUsers()) {
-        if (user == op || user->getNumResults() == 0)
-          continue;
-        std::optional<unsigned> id = graph.getDefiningNode(user->getResult(0));
-        if (!id || graph.node(*id).op != user || !other.contains(*id) ||
+        if (user == op || !isMember(graph, user, other) ||
             !llvm::is_contained(initsUpdatedInPlace(user), v))
           continue;
         return FusionRefusal{
@@ -90,16 +96,10 @@ checkEscapingInPlaceUpdates(const FusionCheckInput &in) {
   bool aSmaller = in.a.size() <= in.b.size();
   ArrayRef<unsigned> small = aSmaller ? in.a : in.b;
   MemberSet other(aSmaller ? in.b : in.a), merged(in.merged);
-  auto memberOf = [&](Operation *op, const MemberSet &set) {
-    if (op->getNumResults() == 0)
-      return false;
-    std::optional<unsigned> id = graph.getDefiningNode(op->getResult(0));
-    return id && graph.node(*id).op == op && set.contains(*id);
-  };
   // A reader of `v` outside the merged group, besides `updater`.
   auto readerOutside = [&](Value v, Operation *updater) -> Operation * {
     for (Operation *user : v.getUsers())
-      if (user != updater && !memberOf(user, merged))
+      if (user != updater && !isMember(graph, user, merged))
         return user;
     return nullptr;
   };
@@ -115,14 +115,14 @@ checkEscapingInPlaceUpdates(const FusionCheckInput &in) {
     Operation *op = graph.node(m).op;
     for (Value v : initsUpdatedInPlace(op)) {
       Operation *def = v.getDefiningOp();
-      if (!def || !memberOf(def, other))
+      if (!def || !isMember(graph, def, other))
         continue;
       if (Operation *reader = readerOutside(v, op))
         return refuse(op, reader);
     }
     for (Value result : op->getResults())
       for (Operation *user : result.getUsers()) {
-        if (!memberOf(user, other) ||
+        if (!isMember(graph, user, other) ||
             !llvm::is_contained(initsUpdatedInPlace(user), result))
           continue;
         if (Operation *reader = readerOutside(result, user))
