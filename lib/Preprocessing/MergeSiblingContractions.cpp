@@ -51,8 +51,8 @@ std::vector<char> concat(ArrayRef<fuse::detail::ConstantData> parts,
   return out;
 }
 
-/// The siblings' weights concatenated along `axis`, as one constant (a
-/// dense_resource blob where any of them was one).
+/// The siblings' weights (or biases) concatenated along `axis`, as one
+/// constant (a dense_resource blob where `resource`).
 ElementsAttr concatWeights(ArrayRef<fuse::detail::ConstantData> weights,
                            int64_t axis, bool resource) {
   SmallVector<int64_t> shape;
@@ -154,13 +154,9 @@ void mergeSiblings(ArrayRef<Operation *> siblings) {
       tosa::ConstOp::create(b, weightAttr.getType(), weightAttr);
   Value biasConst;
   if (isConv) {
-    SmallVector<int64_t> biasShape;
-    std::vector<char> biasBytes = concat(biases, 0, biasShape);
-    auto biasType =
-        RankedTensorType::get(biasShape, biases.front().type.getElementType());
-    biasConst = tosa::ConstOp::create(
-        b, biasType,
-        fuse::detail::makeElementsAttr(biasType, biasBytes, false, ""));
+    ElementsAttr biasAttr = concatWeights(biases, /*axis=*/0,
+                                          /*resource=*/false);
+    biasConst = tosa::ConstOp::create(b, biasAttr.getType(), biasAttr);
   }
   Operation *merged = b.clone(*first);
   merged->setLoc(loc);

@@ -185,9 +185,9 @@ struct ToNhwc : OpRewritePattern<NchwOp> {
   }
 };
 
-/// The linalg.transpose to NCHW that `operand` is, if it is one.
-linalg::TransposeOp nchwTranspose(OpOperand &operand) {
-  auto t = operand.get().getDefiningOp<linalg::TransposeOp>();
+/// The linalg.transpose to NCHW that `v` is, if it is one.
+linalg::TransposeOp nchwTranspose(Value v) {
+  auto t = v.getDefiningOp<linalg::TransposeOp>();
   if (!t || t.getPermutation() != ArrayRef<int64_t>(kToNchw))
     return {};
   return t;
@@ -215,7 +215,8 @@ bool canSink(linalg::GenericOp op) {
     if (!op.getMatchingIndexingMap(&out).isIdentity())
       return false;
   return llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *in) {
-    return nchwTranspose(*in) && op.getMatchingIndexingMap(in).isIdentity();
+    return nchwTranspose(in->get()) &&
+           op.getMatchingIndexingMap(in).isIdentity();
   });
 }
 
@@ -240,7 +241,7 @@ struct SinkThroughElementwise : OpRewritePattern<linalg::GenericOp> {
     SmallVector<AffineMap> maps;
     for (OpOperand *in : op.getDpsInputOperands()) {
       AffineMap map = op.getMatchingIndexingMap(in).compose(sigma);
-      if (linalg::TransposeOp t = nchwTranspose(*in)) {
+      if (linalg::TransposeOp t = nchwTranspose(in->get())) {
         inputs.push_back(t.getInput());
         maps.push_back(readThroughTranspose(map));
         continue;
@@ -279,13 +280,14 @@ struct FoldTransposeRead : OpRewritePattern<linalg::GenericOp> {
   LogicalResult matchAndRewrite(linalg::GenericOp op,
                                 PatternRewriter &rewriter) const override {
     if (!op.hasPureTensorSemantics() || canSink(op) ||
-        llvm::none_of(op.getDpsInputOperands(),
-                      [](OpOperand *in) { return bool(nchwTranspose(*in)); }))
+        llvm::none_of(op.getDpsInputOperands(), [](OpOperand *in) {
+          return bool(nchwTranspose(in->get()));
+        }))
       return rewriter.notifyMatchFailure(op, "no transpose read to fold");
     SmallVector<AffineMap> maps = op.getIndexingMapsArray();
     rewriter.modifyOpInPlace(op, [&] {
       for (OpOperand *in : op.getDpsInputOperands()) {
-        linalg::TransposeOp t = nchwTranspose(*in);
+        linalg::TransposeOp t = nchwTranspose(in->get());
         if (!t)
           continue;
         unsigned k = in->getOperandNumber();
@@ -333,9 +335,8 @@ struct SinkThroughExtractSlice : OpRewritePattern<tensor::ExtractSliceOp> {
 
   LogicalResult matchAndRewrite(tensor::ExtractSliceOp op,
                                 PatternRewriter &rewriter) const override {
-    auto t = op.getSource().getDefiningOp<linalg::TransposeOp>();
-    if (!t || t.getPermutation() != ArrayRef<int64_t>(kToNchw) ||
-        op.getType().getRank() != 4 || !op.hasUnitStride() ||
+    linalg::TransposeOp t = nchwTranspose(op.getSource());
+    if (!t || op.getType().getRank() != 4 || !op.hasUnitStride() ||
         ShapedType::isDynamicShape(op.getStaticOffsets()) ||
         ShapedType::isDynamicShape(op.getStaticSizes()))
       return rewriter.notifyMatchFailure(op, "not a static slice of one");
@@ -361,8 +362,8 @@ struct SinkThroughConcat : OpRewritePattern<tensor::ConcatOp> {
                                 PatternRewriter &rewriter) const override {
     SmallVector<Value> sources;
     for (Value input : op.getInputs()) {
-      auto t = input.getDefiningOp<linalg::TransposeOp>();
-      if (!t || t.getPermutation() != ArrayRef<int64_t>(kToNchw))
+      linalg::TransposeOp t = nchwTranspose(input);
+      if (!t)
         return rewriter.notifyMatchFailure(op, "an input is not a transpose");
       sources.push_back(t.getInput());
     }
@@ -384,8 +385,7 @@ struct NhwcLayoutPass : public fuse::impl::FuseNhwcLayoutBase<NhwcLayoutPass> {
       if (isa<linalg::Conv2DNchwFchwOp, linalg::PoolingNchwMaxOp,
               linalg::PoolingNchwSumOp>(op))
         return WalkResult::interrupt();
-      if (auto t = dyn_cast<linalg::TransposeOp>(op);
-          t && t.getPermutation() == ArrayRef<int64_t>(kToNchw))
+      if (op->getNumResults() == 1 && nchwTranspose(op->getResult(0)))
         return WalkResult::interrupt();
       return WalkResult::advance();
     });

@@ -585,21 +585,34 @@ struct DropPaddingOnlyTaps : OpRewritePattern<ConvOp> {
   }
 };
 
-/// `init` (a scalar tensor) as a [1] tensor: an empty one as an empty one;
-/// an init filled into an empty tensor (the usual start value) is filled
-/// into a [1] one, so that the fill stays with its reduction; any other is
-/// copied into one by an elementwise generic (a reshape of a scalar the
-/// caller passes in would be read on the host).
+/// `init` made again in `shape` where it holds no data of its own: an empty
+/// tensor as an empty one, an init filled into an empty tensor (the usual
+/// start value) filled into one of `shape`, so that the fill stays with its
+/// op. Null for any other init.
+static Value remadeInit(PatternRewriter &rewriter, Location loc, Value init,
+                        ArrayRef<int64_t> shape) {
+  auto fill = init.getDefiningOp<linalg::FillOp>();
+  bool filled = fill && fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>();
+  if (!filled && !init.getDefiningOp<tensor::EmptyOp>())
+    return {};
+  Type elem = cast<RankedTensorType>(init.getType()).getElementType();
+  Value empty = tensor::EmptyOp::create(rewriter, loc, shape, elem);
+  if (!filled)
+    return empty;
+  return linalg::FillOp::create(rewriter, fill.getLoc(), fill.getInputs()[0],
+                                empty)
+      .getResult(0);
+}
+
+/// `init` (a scalar tensor) as a [1] tensor: remade (remadeInit) where it
+/// holds no data of its own; any other is copied into one by an
+/// elementwise generic (a reshape of a scalar the caller passes in would be
+/// read on the host).
 static Value unitInit(PatternRewriter &rewriter, Location loc, Value init) {
+  if (Value remade = remadeInit(rewriter, loc, init, {1}))
+    return remade;
   Type elem = cast<RankedTensorType>(init.getType()).getElementType();
   Value empty = tensor::EmptyOp::create(rewriter, loc, {1}, elem);
-  if (init.getDefiningOp<tensor::EmptyOp>())
-    return empty;
-  auto fill = init.getDefiningOp<linalg::FillOp>();
-  if (fill && fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>())
-    return linalg::FillOp::create(rewriter, fill.getLoc(), fill.getInputs()[0],
-                                  empty)
-        .getResult(0);
   SmallVector<AffineMap> maps = {
       AffineMap::get(1, 0, {}, rewriter.getContext()),
       rewriter.getMultiDimIdentityMap(1)};
@@ -726,9 +739,8 @@ struct UnitDimForFullReductionGeneric : OpRewritePattern<linalg::GenericOp> {
 /// `sum(dim, keepdim=True)`: an output map (d0, d1, d2) -> (d0, d1, 0))
 /// writes that output without those dimensions, and the result is expanded
 /// back to the kept shape. Tiling and fusion need outputs indexed by loops
-/// alone; the arithmetic is unchanged. An init filled into an empty tensor
-/// is filled into the smaller one (the fill stays with its reduction); any
-/// other init is collapsed.
+/// alone; the arithmetic is unchanged. An init that holds no data of its
+/// own is remade in the smaller shape (remadeInit); any other is collapsed.
 struct DropConstantOutputIndices : OpRewritePattern<linalg::GenericOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(linalg::GenericOp op,
@@ -780,22 +792,11 @@ struct DropConstantOutputIndices : OpRewritePattern<linalg::GenericOp> {
         groups.back().push_back(d);
         shape.push_back(type.getDimSize(d));
       }
-      auto smaller = RankedTensorType::get(shape, type.getElementType());
-      Value value = init.get();
-      auto fill = value.getDefiningOp<linalg::FillOp>();
-      if (fill && fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>()) {
-        Value empty = tensor::EmptyOp::create(rewriter, loc, shape,
-                                              type.getElementType());
-        value = linalg::FillOp::create(rewriter, fill.getLoc(),
-                                       fill.getInputs()[0], empty)
-                    .getResult(0);
-      } else if (value.getDefiningOp<tensor::EmptyOp>()) {
-        value = tensor::EmptyOp::create(rewriter, loc, shape,
-                                        type.getElementType());
-      } else {
-        value = tensor::CollapseShapeOp::create(rewriter, loc, smaller, value,
-                                                groups);
-      }
+      Value value = remadeInit(rewriter, loc, init.get(), shape);
+      if (!value)
+        value = tensor::CollapseShapeOp::create(
+            rewriter, loc, RankedTensorType::get(shape, type.getElementType()),
+            init.get(), groups);
       inits.push_back(value);
       maps.push_back(map.dropResults(dropped));
       groupsOf.push_back(groups);
