@@ -28,7 +28,8 @@ GREEDY = {"inceptionv4": 1.089, "deepspeechv1": 1.004, "resnetv2": 1.075,
 
 
 # Generated traces: (kind, buffer count).
-GENERATED = [("random", 1000), ("packing", 300), ("packing", 1000), ("random", 100000), ("packing", 100000)]
+GENERATED = [("random", 1000), ("sparse", 1000), ("packing", 300), ("packing", 1000), ("random", 100000),
+             ("sparse", 100000), ("packing", 100000)]
 
 HEADER = ("| trace | buffers | naive B | max-live B | lower bound B | fuse arena B | fuse ratio | optimal |"
           " greedy-by-size ratio | strategy | plan ms |")
@@ -74,7 +75,7 @@ def main():
         "# Memory planner on published buffer traces",
         "",
         f"Produced by `python3 bench/memtraces.py` on {datetime.date.today()} at commit {commit}"
-        " (2-core development machine, default search budget of 2^26 work units). The fuse ratio is the arena"
+        " (2-core development machine, default search budget of 24 Mi work units). The fuse ratio is the arena"
         " over the lower bound (max-live, or higher where the exact search proved it).",
         "",
         HEADER,

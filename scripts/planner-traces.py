@@ -7,6 +7,10 @@ start,end,size), the shapes that once made the planner quadratic:
   disjoint N    buffer i lives at step i only (no two alive together)
   random N      random starts in [0, N / 10), lifetimes of 1 to 100 steps,
                 sizes of 1 B to 1 MiB (seeded, the same file every run)
+  sparse N      random starts in [0, N), lifetimes of 1 to 100 steps (about
+                50 buffers alive at a step: few enough pairs that every
+                search of the planner runs, also at 100,000 buffers),
+                sizes of 1 B to 1 MiB (seeded)
   packing N     a perfect packing: a rectangle of N steps by 2^24 bytes cut
                 into N pieces by random guillotine cuts (across time or
                 memory); every step is covered to the full height, so
@@ -46,7 +50,7 @@ def write_packing(n, rng, out):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("kind", choices=["identical", "chain", "disjoint", "random", "packing"])
+    parser.add_argument("kind", choices=["identical", "chain", "disjoint", "random", "sparse", "packing"])
     parser.add_argument("count", type=int)
     parser.add_argument("out")
     parser.add_argument("--seed", type=int, default=1)
@@ -69,7 +73,7 @@ def main():
             elif args.kind == "disjoint":
                 row = "%d,%d,%d\n" % (i, i, 1024 + (i * 7919) % 4096)
             else:
-                start = rng.randrange(max(1, n // 10))
+                start = rng.randrange(max(1, n // 10 if args.kind == "random" else n))
                 row = "%d,%d,%d\n" % (start, start + rng.randrange(100), rng.randrange(1, 1 << 20))
             chunk.append(row)
             if len(chunk) == 65536:

@@ -293,9 +293,10 @@ TEST(PlannerTest, ExactSearchFindsAndProvesTheOptimum) {
 }
 
 TEST(PlannerTest, PerfectPackingsReachTheBound) {
-  // Four times the default budget: one of these 40 (trace 8, 74 buffers)
-  // needs it with every seed tried (0 to 4); the default finds 39 or 40 of
-  // them, depending on the seed.
+  // Four times the default budget: with the default, trace 8 (74 buffers)
+  // stays just above the bound with every seed tried (0 to 4), and trace 3
+  // with seed 0; four times the default reaches all 40 with seeds 0 and 3
+  // (trace 8 stays at 1.0005 to 1.0021 with seeds 1, 2 and 4).
   Options options;
   options.searchBudget = 4 * kDefaultSearchBudget;
   std::mt19937_64 rng(20261204);
@@ -313,7 +314,9 @@ TEST(PlannerTest, PerfectPackingsReachTheBound) {
         greedyAbove += s.arena > p.maxLive;
     byExact += p.strategy == "exact";
   }
-  EXPECT_GE(byExact, traces / 5) << "the exact search plans a share of them";
+  // The local search has the first turn and reaches most of them; the
+  // exact search plans some of the rest (4 with seed 0).
+  EXPECT_GE(byExact, 2) << "the exact search plans some of them";
   EXPECT_GT(greedyAbove, traces / 2)
       << "greedy by size misses the bound on most of these traces";
 }

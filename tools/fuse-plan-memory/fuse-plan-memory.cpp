@@ -34,9 +34,10 @@ static llvm::cl::opt<int64_t>
               llvm::cl::desc("Offset alignment in bytes"), llvm::cl::init(1));
 static llvm::cl::opt<int64_t> budget(
     llvm::cl::cat(category), "search-budget",
-    llvm::cl::desc("Work budget of the local search (buffers placed plus "
-                   "conflicts looked at; a count, so plans do not depend on "
-                   "the machine; 0: no search)"),
+    llvm::cl::desc("Work budget of the searches (a third to the exact "
+                   "search, the rest to the local search: buffers placed "
+                   "plus conflicts looked at; a count, so plans do not "
+                   "depend on the machine; 0: no search)"),
     llvm::cl::init(kDefaultSearchBudget));
 static llvm::cl::opt<uint64_t> seed(llvm::cl::cat(category), "seed",
                                     llvm::cl::desc("Search seed"),

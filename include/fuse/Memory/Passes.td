@@ -82,8 +82,8 @@ def FusePlanBuffers : Pass<"fuse-plan-buffers", "::mlir::ModuleOp"> {
            "Let elementwise groups write over an input they read last">,
     Option<"searchBudget", "search-budget", "int64_t",
            /*default=*/"::fuse::planner::kDefaultSearchBudget",
-           "Work budget of the planner's local search (a count, so the plan "
-           "does not depend on the machine)">,
+           "Work budget of the planner's searches (exact and local; a "
+           "count, so the plan does not depend on the machine)">,
   ];
   let dependentDialects = ["::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect"];

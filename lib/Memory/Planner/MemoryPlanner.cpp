@@ -56,17 +56,23 @@ constexpr size_t kMinWalkedDegree = 64;
 constexpr size_t kAlwaysSorted = 16;
 
 /// One work unit of the budget is this many steps of the exact search (a
-/// step visits one section or one buffer with no other work: on this
-/// project's machine 2^26 steps take about as long as 2^22 units of the
-/// local search, which sorts and places).
+/// step visits one section or one buffer with no other work). A unit of the
+/// local search (one buffer placed or copied, one conflict looked at, k log k
+/// for sorting k) took 1.2 to 3 ns on this project's 2-core machine, four
+/// exact steps 2.5 to 5 ns (bench/memtraces.py's traces).
 constexpr int64_t kExactStepsPerUnit = 4;
+
+/// The local search's share of the budget in the first round (later rounds
+/// take multiples of it).
+constexpr int64_t kLocalShareUnits = int64_t(1) << 21;
 
 /// The exact search's first restart comes after this many steps.
 constexpr int64_t kExactRestartSteps = int64_t(1) << 23;
 
 /// One local-search candidate in this many is an aimed move (the others
-/// random swaps and moves).
-constexpr int64_t kAimedEvery = 4;
+/// random swaps and moves). Every second: fewer left some network traces
+/// (ConvNeXt, EfficientNet-V2, YOLOv3) off the bound with some seeds.
+constexpr int64_t kAimedEvery = 2;
 
 /// Buffer indices sorted by (start, end, index). The keys are sorted in one
 /// contiguous array, not through the indices, which on millions of buffers
@@ -141,33 +147,36 @@ struct Problem {
       return false;
     // Sweep by start time: only buffers still alive can conflict. Each
     // step of the walk over `active` either finds a pair or drops a buffer,
-    // so the sweep is linear in buffers plus pairs.
-    std::vector<std::pair<uint32_t, uint32_t>> pairs;
-    pairs.reserve(conflictPairs);
-    std::vector<uint32_t> active;
-    for (uint32_t i : byStartTime(buffers)) {
-      active.erase(std::remove_if(active.begin(), active.end(),
-                                  [&](uint32_t j) {
-                                    return buffers[j].end < buffers[i].start;
-                                  }),
-                   active.end());
-      for (uint32_t j : active)
-        pairs.push_back({i, j});
-      active.push_back(i);
-    }
+    // so the sweep is linear in buffers plus pairs. It runs twice, first
+    // counting each buffer's conflicts and then listing them, so that no
+    // list of pairs is kept besides the lists themselves.
+    std::vector<uint32_t> byStart = byStartTime(buffers);
+    auto sweep = [&](auto &&pair) {
+      std::vector<uint32_t> active;
+      for (uint32_t i : byStart) {
+        active.erase(std::remove_if(active.begin(), active.end(),
+                                    [&](uint32_t j) {
+                                      return buffers[j].end < buffers[i].start;
+                                    }),
+                     active.end());
+        for (uint32_t j : active)
+          pair(i, j);
+        active.push_back(i);
+      }
+    };
     first.assign(buffers.size() + 1, 0);
-    for (auto [a, b] : pairs) {
+    sweep([&](uint32_t a, uint32_t b) {
       ++first[a + 1];
       ++first[b + 1];
-    }
+    });
     for (size_t i = 0; i < buffers.size(); ++i)
       first[i + 1] += first[i];
     flat.resize(first.back());
     std::vector<uint64_t> next(first.begin(), first.end() - 1);
-    for (auto [a, b] : pairs) {
+    sweep([&](uint32_t a, uint32_t b) {
       flat[next[a]++] = b;
       flat[next[b]++] = a;
-    }
+    });
     return true;
   }
 
@@ -193,27 +202,51 @@ struct Problem {
   /// conflict with, gives the same sequence without sorting. Both see the
   /// same gaps in the same order, so the plan does not depend on the choice.
   ///
-  /// With `reuse` > 0, the first `reuse` buffers of `order` are where
-  /// `*from` puts them: `from` is the plan `place` made of an order that
-  /// starts with the same buffers (a buffer's place depends only on the
-  /// ones before it), and that plan's arena is at most `cutoff`.
+  /// With `from` (the plan `place` made of another order, whose arena is
+  /// at most `cutoff`), the first `reuse` buffers of `order` are the other
+  /// order's first ones and are where `*from` puts them (a buffer's place
+  /// depends only on the buffers before it), and from position `sameFrom`
+  /// on the two orders are the same again. Such a later buffer has the
+  /// same buffers before it in both, so its place is its place in `*from`
+  /// unless one of its conflicts has moved: it is copied unless a conflict
+  /// placed before it has a new place. A move in the local search changes
+  /// a few places, and the buffers after it that meet none of them cost
+  /// one step each, not a sort of their conflicts.
+  ///
+  /// With `excessLimit`, the placement also gives up once the arena so far
+  /// is `cutoff` and the bytes its buffers reach above `bound`, added up,
+  /// exceed `excessLimit` (the arena cannot shrink again, so the local
+  /// search would refuse the plan).
+  ///
+  /// `work`, if given, grows by the steps taken: one per buffer placed or
+  /// copied, one per conflict or placed buffer looked at.
   int64_t place(const std::vector<uint32_t> &order,
-                std::vector<int64_t> &offsets, int64_t cutoff, size_t reuse = 0,
-                const std::vector<int64_t> *from = nullptr) const {
+                std::vector<int64_t> &offsets, int64_t cutoff,
+                const std::vector<int64_t> *from = nullptr, size_t reuse = 0,
+                size_t sameFrom = 0, int64_t bound = kInfinity,
+                int64_t excessLimit = kInfinity,
+                int64_t *work = nullptr) const {
     offsets.assign(buffers.size(), -1);
-    int64_t arena = 0;
-    if (!from)
+    int64_t arena = 0, over = 0, steps = 0;
+    auto excessOf = [&](uint32_t i) {
+      return std::max<int64_t>(0, offsets[i] + sizes[i] -
+                                      std::max(offsets[i], bound));
+    };
+    if (!from) {
       reuse = 0;
+      sameFrom = order.size();
+    }
     std::vector<std::pair<int64_t, int64_t>> used;
     // The placed buffers by (offset, end), kept only where the walk can pay
-    // for the insertions: small, dense problems.
+    // for it: small, dense problems. Buffers placed since the last walk wait
+    // in `pending` and are merged in before the next.
     bool keepPlaced = buffers.size() <= kMaxWalkedBuffers &&
                       flat.size() >= kMinWalkedDegree * buffers.size();
     struct Placed {
       int64_t begin, end;
       uint32_t index;
     };
-    std::vector<Placed> placed;
+    std::vector<Placed> placed, pending;
     std::vector<uint32_t> mark;
     if (keepPlaced) {
       placed.reserve(buffers.size());
@@ -223,57 +256,79 @@ struct Problem {
     auto byOffset = [](const Placed &a, const Placed &b) {
       return std::tie(a.begin, a.end) < std::tie(b.begin, b.end);
     };
-    for (size_t p = 0; p < reuse; ++p) {
+    // Per buffer, how many of its conflicts placed so far have a place other
+    // than in `*from`.
+    std::vector<uint32_t> moved;
+    if (from)
+      moved.assign(buffers.size(), 0);
+    for (size_t p = 0; p < order.size(); ++p) {
       uint32_t i = order[p];
-      offsets[i] = (*from)[i];
-      arena = std::max(arena, offsets[i] + sizes[i]);
-      if (keepPlaced)
-        placed.push_back({offsets[i], offsets[i] + sizes[i], i});
-    }
-    std::sort(placed.begin(), placed.end(), byOffset);
-    for (size_t p = reuse; p < order.size(); ++p) {
-      uint32_t i = order[p];
-      int64_t best = -1, bestGap = kInfinity, top = 0;
-      auto visit = [&](int64_t begin, int64_t end) {
-        int64_t gap = begin - top;
-        if (gap >= sizes[i] && gap < bestGap) {
-          bestGap = gap;
-          best = top;
-        }
-        top = std::max(top, end);
-      };
-      used.clear();
-      ++epoch;
-      for (uint32_t j : conflicts(i))
-        if (offsets[j] >= 0) {
-          used.push_back({offsets[j], offsets[j] + sizes[j]});
-          if (keepPlaced)
-            mark[j] = epoch;
-        }
-      // Sorting k pairs costs about k log k steps, the walk one per placed
-      // buffer.
-      size_t k = used.size();
-      if (keepPlaced && k > kAlwaysSorted &&
-          2 * k * floorLog2(k) > placed.size()) {
-        for (const Placed &p : placed)
-          if (mark[p.index] == epoch)
-            visit(p.begin, p.end);
+      ++steps;
+      if (p < reuse || (p >= sameFrom && moved[i] == 0)) {
+        offsets[i] = (*from)[i];
       } else {
-        std::sort(used.begin(), used.end());
-        for (auto [begin, end] : used)
-          visit(begin, end);
+        int64_t best = -1, bestGap = kInfinity, top = 0;
+        auto visit = [&](int64_t begin, int64_t end) {
+          int64_t gap = begin - top;
+          if (gap >= sizes[i] && gap < bestGap) {
+            bestGap = gap;
+            best = top;
+          }
+          top = std::max(top, end);
+        };
+        used.clear();
+        ++epoch;
+        Range mine = conflicts(i);
+        steps += mine.end() - mine.begin();
+        for (uint32_t j : mine)
+          if (offsets[j] >= 0) {
+            used.push_back({offsets[j], offsets[j] + sizes[j]});
+            if (keepPlaced)
+              mark[j] = epoch;
+          }
+        // Sorting k pairs costs about k log k steps, the walk one per
+        // placed buffer.
+        size_t k = used.size();
+        if (keepPlaced && k > kAlwaysSorted && 2 * k * floorLog2(k) > p) {
+          if (!pending.empty()) {
+            std::sort(pending.begin(), pending.end(), byOffset);
+            size_t middle = placed.size();
+            placed.insert(placed.end(), pending.begin(), pending.end());
+            std::inplace_merge(placed.begin(), placed.begin() + middle,
+                               placed.end(), byOffset);
+            pending.clear();
+          }
+          steps += placed.size();
+          for (const Placed &q : placed)
+            if (mark[q.index] == epoch)
+              visit(q.begin, q.end);
+        } else {
+          steps += int64_t(k * floorLog2(k + 1));
+          std::sort(used.begin(), used.end(), [](const auto &a, const auto &b) {
+            return a.first < b.first;
+          });
+          for (auto [begin, end] : used)
+            visit(begin, end);
+        }
+        offsets[i] = best >= 0 ? best : top;
+        if (from && offsets[i] != (*from)[i]) {
+          steps += mine.end() - mine.begin();
+          for (uint32_t j : mine)
+            ++moved[j];
+        }
       }
-      offsets[i] = best >= 0 ? best : top;
       arena = std::max(arena, offsets[i] + sizes[i]);
-      if (arena > cutoff)
+      over += excessOf(i);
+      if (arena > cutoff || (arena == cutoff && over > excessLimit)) {
+        if (work)
+          *work += steps;
         return kInfinity;
-      if (keepPlaced) {
-        Placed entry{offsets[i], offsets[i] + sizes[i], i};
-        placed.insert(
-            std::upper_bound(placed.begin(), placed.end(), entry, byOffset),
-            entry);
       }
+      if (keepPlaced)
+        pending.push_back({offsets[i], offsets[i] + sizes[i], i});
     }
+    if (work)
+      *work += steps;
     return arena;
   }
 
@@ -402,9 +457,9 @@ class ExactSearch {
 public:
   enum class Outcome { Found, Infeasible, OutOfBudget };
 
-  ExactSearch(const std::vector<Buffer> &buffers,
-              const std::vector<int64_t> &sizes)
-      : sizes(sizes) {
+  /// Needs the problem's conflict lists.
+  explicit ExactSearch(const Problem &problem) : sizes(problem.sizes) {
+    const std::vector<Buffer> &buffers = problem.buffers;
     for (size_t i = 0; i < buffers.size(); ++i)
       if (sizes[i] > 0)
         items.push_back(uint32_t(i));
@@ -421,38 +476,24 @@ public:
       first.push_back(uint32_t(lo - starts.begin()));
       last.push_back(uint32_t(hi - starts.begin())); // one past
     }
-    // Neighbours: items whose section ranges intersect, by a sweep over
-    // the sections in which each item meets those that started before it
-    // and still live.
-    std::vector<uint32_t> byFirst(items.size());
-    std::iota(byFirst.begin(), byFirst.end(), 0);
-    std::stable_sort(
-        byFirst.begin(), byFirst.end(),
-        [&](uint32_t a, uint32_t b) { return first[a] < first[b]; });
-    std::vector<std::pair<uint32_t, uint32_t>> pairs;
-    std::vector<uint32_t> active;
-    for (uint32_t k : byFirst) {
-      active.erase(
-          std::remove_if(active.begin(), active.end(),
-                         [&](uint32_t j) { return last[j] <= first[k]; }),
-          active.end());
-      for (uint32_t j : active)
-        pairs.push_back({k, j});
-      active.push_back(k);
-    }
+    // Neighbours: items whose section ranges intersect, which are the
+    // buffers whose lifetimes do (a section is the step it starts at), so
+    // the problem's conflict lists less the buffers that take no memory.
+    std::vector<uint32_t> itemOf(buffers.size(), kNone);
+    for (uint32_t k = 0; k < items.size(); ++k)
+      itemOf[items[k]] = k;
     adjFirst.assign(items.size() + 1, 0);
-    for (auto [x, y] : pairs) {
-      ++adjFirst[x + 1];
-      ++adjFirst[y + 1];
+    for (uint32_t k = 0; k < items.size(); ++k) {
+      adjFirst[k + 1] = adjFirst[k];
+      for (uint32_t j : problem.conflicts(items[k]))
+        if (itemOf[j] != kNone)
+          ++adjFirst[k + 1];
     }
-    for (size_t k = 0; k < items.size(); ++k)
-      adjFirst[k + 1] += adjFirst[k];
-    adj.resize(adjFirst.back());
-    std::vector<uint64_t> fill(adjFirst.begin(), adjFirst.end() - 1);
-    for (auto [x, y] : pairs) {
-      adj[fill[x]++] = y;
-      adj[fill[y]++] = x;
-    }
+    adj.reserve(adjFirst.back());
+    for (uint32_t k = 0; k < items.size(); ++k)
+      for (uint32_t j : problem.conflicts(items[k]))
+        if (itemOf[j] != kNone)
+          adj.push_back(itemOf[j]);
     // An identical buffer with a smaller index must be placed first.
     std::map<std::tuple<int64_t, int64_t, int64_t>, uint32_t> seen;
     twin.assign(items.size(), kNone);
@@ -861,23 +902,23 @@ Plan fuse::planner::plan(const std::vector<Buffer> &buffers,
   // Local search over the best order, in steps of `units` of the budget,
   // until the bound is reached: a candidate order is kept when its arena
   // does not grow (and, at an equal arena, its excess below does not
-  // grow). Three candidates in four are a random swap or move; the fourth
-  // is aimed: a buffer that ends above the lower bound in the current plan
+  // grow). Every other candidate is a random swap or move; the others are
+  // aimed: a buffer that ends above the lower bound in the current plan
   // (drawn with probability proportional to its size: the large ones
   // decide the arena, the small long-lived ones are many) moves to just
   // before a buffer it conflicts with that comes earlier in the order, so
   // that it is placed first and the other goes around it (what turns two
   // neighbours that both want the bottom of the arena into one below and
-  // one above). Its state carries over from one call to the next.
+  // one above); half of the aimed moves are for the buffer above the lowest
+  // gap under that one instead (what left the gap it lacks). Its state
+  // carries over from one call to the next.
   std::mt19937_64 rng(options.seed);
   std::vector<uint32_t> order = bestOrder;
   std::vector<int64_t> currentOffsets;
   int64_t current = kInfinity;
   std::vector<uint32_t> position(n), above, earlier;
   std::vector<int64_t> aboveBytes;
-  // Each candidate costs at most one unit per buffer and per conflict
-  // entry; the count of candidates follows from the budget alone.
-  int64_t perCandidate = int64_t(n + problem.flat.size());
+  std::vector<std::pair<int64_t, uint32_t>> gapWalk;
   int64_t candidateCount = 0;
   // How far a plan is from the bound besides its arena: the bytes its
   // buffers reach above the lower bound, added up. A candidate with the
@@ -896,12 +937,16 @@ Plan fuse::planner::plan(const std::vector<Buffer> &buffers,
     if (result.arena <= result.lowerBound || n < 2)
       return units;
     if (current == kInfinity) {
-      current = problem.place(order, currentOffsets, kInfinity);
+      int64_t work = int64_t(n);
+      current = problem.place(order, currentOffsets, kInfinity, nullptr, 0, 0,
+                              kInfinity, kInfinity, &work);
       currentExcess = excess(currentOffsets);
-      units -= perCandidate;
+      units -= work;
     }
-    for (; units >= perCandidate && current > result.lowerBound;
-         units -= perCandidate) {
+    while (units > 0 && current > result.lowerBound) {
+      // A candidate costs its placement's steps and a few passes over the
+      // order (copying it, comparing it, summing its excess).
+      units -= 4 * int64_t(n);
       std::vector<uint32_t> candidate = order;
       bool aimed = false;
       if (candidateCount++ % kAimedEvery == kAimedEvery - 1) {
@@ -920,6 +965,33 @@ Plan fuse::planner::plan(const std::vector<Buffer> &buffers,
         uint32_t v =
             above[std::upper_bound(aboveBytes.begin(), aboveBytes.end(), pick) -
                   aboveBytes.begin()];
+        // Half the time the move is for the buffer above the lowest gap
+        // under v at one step of v's life (the step a random conflict of v
+        // starts at, or v's own start): that buffer was pushed up by one
+        // that is not alive at that step, and the bytes it left empty there
+        // are what v misses.
+        if ((rng() & 1) == 0) {
+          const Problem::Range vc = problem.conflicts(v);
+          size_t count = size_t(vc.end() - vc.begin());
+          if (count > 0) {
+            uint32_t u = vc.begin()[rng() % count];
+            int64_t step = std::max(buffers[u].start, buffers[v].start);
+            gapWalk.clear();
+            for (uint32_t x : vc)
+              if (buffers[x].start <= step && step <= buffers[x].end &&
+                  problem.sizes[x] > 0)
+                gapWalk.push_back({currentOffsets[x], x});
+            std::sort(gapWalk.begin(), gapWalk.end());
+            int64_t top = 0;
+            for (auto [offset, x] : gapWalk) {
+              if (offset > top && offset < currentOffsets[v]) {
+                v = x;
+                break;
+              }
+              top = std::max(top, offset + problem.sizes[x]);
+            }
+          }
+        }
         earlier.clear();
         // Half the time only the buffers it rests on (their top is its
         // offset): what pushed it up.
@@ -957,8 +1029,17 @@ Plan fuse::planner::plan(const std::vector<Buffer> &buffers,
           std::mismatch(candidate.begin(), candidate.end(), order.begin())
               .first -
           candidate.begin();
+      // From the last buffer the move changed on, the order is the same.
+      size_t sameFrom =
+          n - size_t(std::mismatch(candidate.rbegin(), candidate.rend(),
+                                   order.rbegin())
+                         .first -
+                     candidate.rbegin());
+      int64_t work = 0;
       int64_t arena =
-          problem.place(candidate, offsets, current, same, &currentOffsets);
+          problem.place(candidate, offsets, current, &currentOffsets, same,
+                        sameFrom, result.lowerBound, currentExcess, &work);
+      units -= work;
       if (arena > current)
         continue;
       int64_t over = excess(offsets);
@@ -973,7 +1054,7 @@ Plan fuse::planner::plan(const std::vector<Buffer> &buffers,
         }
       }
     }
-    return std::max<int64_t>(0, units);
+    return units; // below 0 where the last candidate overran the share
   };
 
   // The exact search, at the lower bound: a capacity it proves too small
@@ -982,10 +1063,12 @@ Plan fuse::planner::plan(const std::vector<Buffer> &buffers,
   // restarts in another candidate order after a share of its budget that
   // follows the Luby sequence (1 1 2 1 1 2 4 ...), which keeps one bad
   // early choice from taking all of it; a search that ends without running
-  // out is a proof either way. Half the budget is the exact search's, half
-  // the local search's; the two take turns, each round a Luby share of
-  // each, so that whichever reaches the bound on a trace does so early,
-  // and what one leaves goes to the other at the end.
+  // out is a proof either way. A third of the budget is the exact
+  // search's, the rest the local search's; the two take turns, each round a
+  // Luby share of each (the local search's first: it is cheap and reaches
+  // the bound on most networks' traces in its first shares), so that
+  // whichever reaches the bound on a trace does so early, and what one
+  // leaves goes to the other at the end.
   auto luby = [](int64_t i) { // i >= 1
     for (;;) {
       int k = 1;
@@ -997,42 +1080,39 @@ Plan fuse::planner::plan(const std::vector<Buffer> &buffers,
     }
   };
   int64_t budget = std::max<int64_t>(0, options.searchBudget);
-  int64_t exactBudget = (budget / 2) * kExactStepsPerUnit;
-  int64_t localBudget = budget - budget / 2;
+  int64_t exactBudget = (budget / 3) * kExactStepsPerUnit;
+  int64_t localBudget = budget - budget / 3;
   std::optional<ExactSearch> exact;
   std::vector<int64_t> exactOffsets;
-  for (int64_t round = 1;
-       result.arena > result.lowerBound && (exactBudget > 0 || localBudget > 0);
-       ++round) {
-    if (exactBudget > 0) {
-      if (!exact)
-        exact.emplace(buffers, problem.sizes);
-      int64_t share =
-          std::min<int64_t>(exactBudget, kExactRestartSteps * luby(round));
-      int64_t left = share;
-      exact->order(int(round - 1), options.seed);
-      int64_t arena = 0;
-      auto outcome = exact->run(result.lowerBound, left, exactOffsets, arena);
-      exactBudget -= share - std::max<int64_t>(0, left);
-      if (outcome == ExactSearch::Outcome::Found) {
-        offsets = exactOffsets;
-        consider("exact", arena);
-      } else if (outcome == ExactSearch::Outcome::Infeasible) {
-        result.lowerBound += alignment;
-      }
-      if (exactBudget <= 0 || result.arena <= result.lowerBound) {
-        localBudget += std::max<int64_t>(0, exactBudget) / kExactStepsPerUnit;
-        exactBudget = 0;
-      }
+  for (int64_t round = 1; result.arena > result.lowerBound; ++round) {
+    // The local search's share first: it reaches the bound on most traces
+    // within a few shares, where the exact search would spend its first.
+    bool last = exactBudget <= 0;
+    int64_t localShare =
+        last ? localBudget
+             : std::min<int64_t>(localBudget, kLocalShareUnits * luby(round));
+    localBudget -= localShare - localSearch(localShare);
+    if (last || result.arena <= result.lowerBound)
+      break; // the local search has had all that was left, or is done
+    if (!exact)
+      exact.emplace(problem);
+    int64_t share =
+        std::min<int64_t>(exactBudget, kExactRestartSteps * luby(round));
+    int64_t left = share;
+    exact->order(int(round - 1), options.seed);
+    int64_t arena = 0;
+    auto outcome = exact->run(result.lowerBound, left, exactOffsets, arena);
+    exactBudget -= share - std::max<int64_t>(0, left);
+    if (outcome == ExactSearch::Outcome::Found) {
+      offsets = exactOffsets;
+      consider("exact", arena);
+    } else if (outcome == ExactSearch::Outcome::Infeasible) {
+      result.lowerBound += alignment;
     }
-    int64_t share = exactBudget > 0
-                        ? std::min<int64_t>(
-                              localBudget, kExactRestartSteps /
-                                               kExactStepsPerUnit * luby(round))
-                        : localBudget;
-    localBudget -= share - localSearch(share);
-    if (exactBudget <= 0)
-      break; // the local search has had all that was left
+    if (exactBudget <= 0 || result.arena <= result.lowerBound) {
+      localBudget += std::max<int64_t>(0, exactBudget) / kExactStepsPerUnit;
+      exactBudget = 0;
+    }
   }
   result.planMs = elapsedMs();
   return result;
