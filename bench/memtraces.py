@@ -98,7 +98,9 @@ def main():
         lines.append(row(name, r, greedy) + " %d of 4 | %.1f |" % (at_bound, slowest))
     lines += [
         "",
-        "Generated traces (`scripts/planner-traces.py KIND N`, seed 1): `random` has random lifetimes and sizes;",
+        "Generated traces (`scripts/planner-traces.py KIND N`, seed 1): `random` has random lifetimes and sizes",
+        "(100,000 of them alive in more than 2^23 pairs: the sweeps alone plan it); `sparse` the same with starts",
+        "spread ten times wider (about 50 alive at a step, so every search runs at 100,000 buffers too);",
         "`packing` is a perfect packing (a full rectangle cut by guillotine cuts), so a plan at max-live exists",
         "and any ratio above 1 is the planner's shortfall.",
         "",
