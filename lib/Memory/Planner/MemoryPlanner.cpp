@@ -213,19 +213,24 @@ struct Problem {
   /// a few places, and the buffers after it that meet none of them cost
   /// one step each, not a sort of their conflicts.
   ///
-  /// With `excessLimit`, the placement also gives up once the arena so far
-  /// is `cutoff` and the bytes its buffers reach above `bound`, added up,
-  /// exceed `excessLimit` (the arena cannot shrink again, so the local
+  /// The result's excess is the bytes the buffers reach above `bound`,
+  /// added up (0 with no bound). With `excessLimit`, the placement also
+  /// gives up once the arena so far is `cutoff` and the excess so far
+  /// exceeds `excessLimit` (the arena cannot shrink again, so the local
   /// search would refuse the plan).
   ///
   /// `work`, if given, grows by the steps taken: one per buffer placed or
   /// copied, one per conflict or placed buffer looked at.
-  int64_t place(const std::vector<uint32_t> &order,
-                std::vector<int64_t> &offsets, int64_t cutoff,
-                const std::vector<int64_t> *from = nullptr, size_t reuse = 0,
-                size_t sameFrom = 0, int64_t bound = kInfinity,
-                int64_t excessLimit = kInfinity,
-                int64_t *work = nullptr) const {
+  struct Placement {
+    int64_t arena = kInfinity;
+    int64_t excess = 0;
+  };
+  Placement place(const std::vector<uint32_t> &order,
+                  std::vector<int64_t> &offsets, int64_t cutoff,
+                  const std::vector<int64_t> *from = nullptr, size_t reuse = 0,
+                  size_t sameFrom = 0, int64_t bound = kInfinity,
+                  int64_t excessLimit = kInfinity,
+                  int64_t *work = nullptr) const {
     offsets.assign(buffers.size(), -1);
     int64_t arena = 0, over = 0, steps = 0;
     auto excessOf = [&](uint32_t i) {
@@ -322,14 +327,14 @@ struct Problem {
       if (arena > cutoff || (arena == cutoff && over > excessLimit)) {
         if (work)
           *work += steps;
-        return kInfinity;
+        return {};
       }
       if (keepPlaced)
         pending.push_back({offsets[i], offsets[i] + sizes[i], i});
     }
     if (work)
       *work += steps;
-    return arena;
+    return {arena, over};
   }
 
   /// Best fit in start order (larger first among equal starts) by a sweep
@@ -890,7 +895,7 @@ Plan fuse::planner::plan(const std::vector<Buffer> &buffers,
       // Already placed by the sweep; the order seeds the local search.
       arena = sweepArena;
     } else {
-      arena = problem.place(order, offsets, kInfinity);
+      arena = problem.place(order, offsets, kInfinity).arena;
       consider(name, arena);
     }
     if (arena < bestOrderArena) {
@@ -920,32 +925,29 @@ Plan fuse::planner::plan(const std::vector<Buffer> &buffers,
   std::vector<int64_t> aboveBytes;
   std::vector<std::pair<int64_t, uint32_t>> gapWalk;
   int64_t candidateCount = 0;
-  // How far a plan is from the bound besides its arena: the bytes its
-  // buffers reach above the lower bound, added up. A candidate with the
-  // same arena is kept only when this does not grow, so the search moves
-  // towards plans where fewer and smaller buffers stick out (one block of
-  // a network put right lowers it although others still set the arena).
-  auto excess = [&](const std::vector<int64_t> &plan) {
-    int64_t over = 0;
-    for (size_t b = 0; b < n; ++b)
-      over += std::max<int64_t>(0, plan[b] + problem.sizes[b] -
-                                       std::max(plan[b], result.lowerBound));
-    return over;
-  };
+  // How far a plan is from the bound besides its arena: its excess, the
+  // bytes its buffers reach above the lower bound, added up. A candidate
+  // with the same arena is kept only when this does not grow, so the search
+  // moves towards plans where fewer and smaller buffers stick out (one
+  // block of a network put right lowers it although others still set the
+  // arena).
   int64_t currentExcess = 0;
   auto localSearch = [&](int64_t units) {
     if (result.arena <= result.lowerBound || n < 2)
       return units;
     if (current == kInfinity) {
       int64_t work = int64_t(n);
-      current = problem.place(order, currentOffsets, kInfinity, nullptr, 0, 0,
-                              kInfinity, kInfinity, &work);
-      currentExcess = excess(currentOffsets);
+      Problem::Placement start =
+          problem.place(order, currentOffsets, kInfinity, nullptr, 0, 0,
+                        result.lowerBound, kInfinity, &work);
+      current = start.arena;
+      currentExcess = start.excess;
       units -= work;
     }
     while (units > 0 && current > result.lowerBound) {
       // A candidate costs its placement's steps and a few passes over the
-      // order (copying it, comparing it, summing its excess).
+      // order (copying it, comparing it from both ends, clearing the
+      // placement's arrays).
       units -= 4 * int64_t(n);
       std::vector<uint32_t> candidate = order;
       bool aimed = false;
@@ -1036,13 +1038,12 @@ Plan fuse::planner::plan(const std::vector<Buffer> &buffers,
                          .first -
                      candidate.rbegin());
       int64_t work = 0;
-      int64_t arena =
+      auto [arena, over] =
           problem.place(candidate, offsets, current, &currentOffsets, same,
                         sameFrom, result.lowerBound, currentExcess, &work);
       units -= work;
       if (arena > current)
         continue;
-      int64_t over = excess(offsets);
       if (arena < current || over <= currentExcess) {
         order = std::move(candidate);
         current = arena;
