@@ -32,9 +32,9 @@ struct Buffer {
   int64_t size = 0;
 };
 
-/// The default work budget of the searches: 24 Mi units, under 100 ms for
+/// The default work budget of the searches: 24 Mi units, 74 to 120 ms for
 /// 1,000 buffers on this project's 2-core machine where no plan reaches
-/// the bound (bench/memtraces.py).
+/// the bound (bench/memtraces.py and repeated runs).
 inline constexpr int64_t kDefaultSearchBudget = int64_t(24) << 20;
 
 struct Options {
